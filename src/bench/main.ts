@@ -1,0 +1,39 @@
+/**
+ * `npm run bench [name…]`: runs every benchmark in this folder (or the named ones) one after
+ * the other and prints their numbers. A benchmark is a sibling module exporting
+ * `benchmark: { name, description, run(): Promise<void> }`; adding one needs no registration.
+ */
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export interface Benchmark {
+  name: string;
+  description: string;
+  run(): Promise<void>;
+}
+
+async function main(): Promise<void> {
+  const folder = path.dirname(fileURLToPath(import.meta.url));
+  const wanted = process.argv.slice(2);
+  const files = (await readdir(folder)).filter((file) => file.endsWith('.js') && file !== 'main.js').sort();
+  const benchmarks: Benchmark[] = [];
+  for (const file of files) {
+    const module = (await import(pathToFileURL(path.join(folder, file)).href)) as { benchmark?: Benchmark };
+    if (module.benchmark) benchmarks.push(module.benchmark);
+  }
+  const selected = wanted.length === 0 ? benchmarks : benchmarks.filter((b) => wanted.includes(b.name));
+  if (selected.length === 0) {
+    process.stderr.write(
+      `No benchmark named ${wanted.join(', ')}. Available: ${benchmarks.map((b) => b.name).join(', ')}\n`,
+    );
+    process.exitCode = 2;
+    return;
+  }
+  for (const benchmark of selected) {
+    process.stdout.write(`\n== ${benchmark.name}: ${benchmark.description}\n`);
+    await benchmark.run();
+  }
+}
+
+await main();

@@ -1,0 +1,1 @@
+export { NaoError, UsageError } from './nao-error.js';
