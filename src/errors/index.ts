@@ -1,1 +1,2 @@
+export { didYouMean } from './did-you-mean.js';
 export { NaoError, UsageError } from './nao-error.js';

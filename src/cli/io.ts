@@ -1,0 +1,11 @@
+/** What a command may touch of the outside world; tests pass their own. */
+export interface CliIO {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+export function processIO(): CliIO {
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+}

@@ -1,0 +1,306 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  ConfigInvalidError,
+  ConfigNotFoundError,
+  loadConfig,
+  MissingEnvError,
+  parseConfig,
+} from './index.js';
+
+const projectDir = '/projects/shop';
+
+function parse(text: string, env: Record<string, string | undefined> = {}) {
+  return parseConfig({ text, projectDir, env });
+}
+
+function problemsOf(text: string, env: Record<string, string | undefined> = {}): string[] {
+  try {
+    parse(text, env);
+  } catch (error) {
+    if (error instanceof ConfigInvalidError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected the config to be invalid');
+}
+
+describe('parseConfig: valid files', () => {
+  it('fills the reference defaults for an empty file', () => {
+    const config = parse('');
+    expect(config.projectName).toBe('shop');
+    expect(config.databases).toEqual([]);
+    expect(config.test).toEqual({
+      models: ['openai:gpt-4.1'],
+      threads: 1,
+      comparison: { rtol: 0.00001, atol: 0.00000001, decimals: 2 },
+    });
+    expect(config.agent).toEqual({ maxSteps: 20, maxResultRows: 1_000_000 });
+    expect(config.warnings).toEqual([]);
+  });
+
+  it('reads every documented block', () => {
+    const config = parse(`
+project_name: jaffle
+databases:
+  - name: warehouse
+    type: duckdb
+    path: data/warehouse.duckdb
+  - name: lite
+    type: sqlite
+    path: /abs/lite.db
+  - name: pg
+    type: postgres
+    host: 127.0.0.1
+    port: 5432
+    user: postgres
+    database: test
+    schema: analytics
+  - name: maria
+    type: mysql
+    url: mysql://root@127.0.0.1:3306/test
+llm:
+  providers:
+    - provider: openai
+      api_key: sk-test
+      base_url: http://0.0.0.0:4000
+      models:
+        - id: my-proxy-alias
+          costs:
+            input_no_cache: 2.5
+            output: 10
+    - provider: openaiCompatible
+      name: vllm
+      base_url: http://localhost:8000/v1
+test:
+  models:
+    - openai:gpt-4.1
+    - anthropic:claude-sonnet-4-5
+  threads: 4
+  comparison:
+    rtol: 0.001
+    atol: 0
+    decimals: 3
+agent:
+  max_steps: 12
+  max_result_rows: 5000
+`);
+    expect(config.projectName).toBe('jaffle');
+    expect(config.databases.map((database) => database.name)).toEqual(['warehouse', 'lite', 'pg', 'maria']);
+    expect(config.databases[0]).toMatchObject({
+      type: 'duckdb',
+      path: path.resolve(projectDir, 'data/warehouse.duckdb'),
+    });
+    expect(config.databases[1]).toMatchObject({ type: 'sqlite', path: '/abs/lite.db' });
+    expect(config.databases[2]).toMatchObject({ type: 'postgres', port: 5432, schema: 'analytics' });
+    expect(config.llm.providers[0]?.models[0]?.costs).toEqual({ input_no_cache: 2.5, output: 10 });
+    expect(config.llm.providers[1]).toMatchObject({ provider: 'openaiCompatible', name: 'vllm' });
+    expect(config.test).toEqual({
+      models: ['openai:gpt-4.1', 'anthropic:claude-sonnet-4-5'],
+      threads: 4,
+      comparison: { rtol: 0.001, atol: 0, decimals: 3 },
+    });
+    expect(config.agent).toEqual({ maxSteps: 12, maxResultRows: 5000 });
+    expect(config.warnings).toEqual([]);
+  });
+
+  it('keeps defaults for comparison keys that are left out', () => {
+    expect(parse('test:\n  comparison:\n    decimals: 4\n').test.comparison).toEqual({
+      rtol: 0.00001,
+      atol: 0.00000001,
+      decimals: 4,
+    });
+  });
+
+  it('accepts a model id that itself holds colons', () => {
+    expect(parse('test:\n  models: ["openaiCompatible/vllm:llama-3:8b"]\n').test.models).toEqual([
+      'openaiCompatible/vllm:llama-3:8b',
+    ]);
+  });
+});
+
+describe('parseConfig: env substitution', () => {
+  it.each([
+    ["api_key: {{ env('KEY') }}", 'sk-123'],
+    ["api_key: ${{ env('KEY') }}", 'sk-123'],
+    ['api_key: {{env("KEY")}}', 'sk-123'],
+    ['api_key: \'{{ env("KEY") }}\'', 'sk-123'],
+  ])('substitutes %s', (line, expected) => {
+    const config = parse(`llm:\n  providers:\n    - provider: openai\n      ${line}\n`, { KEY: 'sk-123' });
+    expect(config.llm.providers[0]?.api_key).toBe(expected);
+  });
+
+  it('keeps a value with YAML-special characters intact', () => {
+    const secret = 'p#ss: w\'o"rd {x}';
+    const config = parse(
+      "databases:\n  - name: pg\n    type: postgres\n    database: test\n    password: {{ env('PGPASSWORD') }}\n",
+      { PGPASSWORD: secret },
+    );
+    expect(config.databases[0]).toMatchObject({ password: secret });
+  });
+
+  it('types a plain placeholder by its value and substitutes inside longer strings', () => {
+    const config = parse(
+      "databases:\n  - name: pg\n    type: postgres\n    host: db-{{ env('ZONE') }}.local\n    port: {{ env('PGPORT') }}\n    database: test\n",
+      { PGPORT: '5433', ZONE: 'eu' },
+    );
+    expect(config.databases[0]).toMatchObject({ host: 'db-eu.local', port: 5433 });
+  });
+
+  it('names every missing variable at once', () => {
+    const text =
+      "llm:\n  providers:\n    - provider: openai\n      api_key: {{ env('B_KEY') }}\n      base_url: ${{ env('A_URL') }}\n";
+    let caught: unknown;
+    try {
+      parse(text, { OTHER: 'x' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(MissingEnvError);
+    expect((caught as MissingEnvError).names).toEqual(['A_URL', 'B_KEY']);
+    expect((caught as Error).message).toContain('A_URL, B_KEY');
+    expect((caught as MissingEnvError).code).toBe('CONFIG_ENV_MISSING');
+  });
+
+  it('does not treat an empty variable as missing', () => {
+    expect(parse("project_name: x{{ env('EMPTY') }}\n", { EMPTY: '' }).projectName).toBe('x');
+  });
+});
+
+describe('parseConfig: invalid files', () => {
+  it.each([
+    [
+      'databases:\n  - name: a\n    type: duckdb\n    path: x\n  - name: b\n    type: oracle\n',
+      'databases[1].type: expected one of duckdb, sqlite, postgres, mysql (line 6)',
+    ],
+    ['databases:\n  - type: duckdb\n    path: x\n', 'databases[0].name:'],
+    ['databases:\n  - name: a\n    type: duckdb\n', 'databases[0].path:'],
+    [
+      'databases:\n  - name: a\n    type: postgres\n    host: localhost\n',
+      'databases[0]: give either `url` or `host`/`database`',
+    ],
+    ['databases:\n  - name: a\n    type: mysql\n    database: test\n    port: 70000\n', 'databases[0].port:'],
+    [
+      'databases:\n  - name: a\n    type: duckdb\n    path: x\n  - name: a\n    type: sqlite\n    path: y\n',
+      'databases[1].name: duplicate database name "a" (also databases[0]) (line 5)',
+    ],
+    [
+      'llm:\n  providers:\n    - provider: bedrock\n',
+      'llm.providers[0].provider: expected one of openai, anthropic, google, mistral, openrouter, ollama, openaiCompatible (line 3)',
+    ],
+    [
+      'llm:\n  providers:\n    - provider: openaiCompatible\n      base_url: http://x\n',
+      'llm.providers[0].name: an openaiCompatible provider needs a `name`',
+    ],
+    [
+      'llm:\n  providers:\n    - provider: openaiCompatible\n      name: x\n',
+      'llm.providers[0].base_url: an openaiCompatible provider needs a `base_url`',
+    ],
+    [
+      'llm:\n  providers:\n    - provider: openai\n      models:\n        - id: m\n          costs:\n            output: -1\n',
+      'llm.providers[0].models[0].costs.output: must be >= 0 (USD per million tokens) (line 7)',
+    ],
+    ['llm:\n  meta:\n    costs:\n      input_no_cache: -2\n', 'llm.meta.costs.input_no_cache: must be >= 0'],
+    ['test:\n  models: []\n', 'test.models: list at least one model'],
+    ['test:\n  models: ["gpt-4.1"]\n', 'test.models[0]: expected `provider:model_id`'],
+    ['test:\n  models: [":gpt-4.1"]\n', 'test.models[0]: expected `provider:model_id`'],
+    ['test:\n  models: ["openai:"]\n', 'test.models[0]: expected `provider:model_id`'],
+    ['test:\n  threads: 0\n', 'test.threads: must be >= 1 (line 2)'],
+    ['test:\n  threads: 2.5\n', 'test.threads: must be an integer'],
+    ['test:\n  threads: "4"\n', 'test.threads:'],
+    ['test:\n  comparison:\n    rtol: -0.1\n', 'test.comparison.rtol: must be >= 0 (line 3)'],
+    ['test:\n  comparison:\n    atol: -1\n', 'test.comparison.atol: must be >= 0'],
+    ['test:\n  comparison:\n    decimals: 1.5\n', 'test.comparison.decimals: must be an integer'],
+    ['test:\n  comparison:\n    decimals: -1\n', 'test.comparison.decimals: must be >= 0'],
+    ['agent:\n  max_steps: 0\n', 'agent.max_steps: must be >= 1'],
+  ])('%j → %s', (text, expected) => {
+    expect(problemsOf(text).join('\n')).toContain(expected);
+  });
+
+  it('lists every problem of the file in one error', () => {
+    const problems = problemsOf(
+      'test:\n  threads: 0\n  comparison:\n    rtol: -1\ndatabases:\n  - name: a\n    type: nope\n',
+    );
+    expect(problems).toHaveLength(3);
+  });
+
+  it('reports YAML syntax errors with their line', () => {
+    const problems = problemsOf('test:\n  threads: 2\n  models: [openai:gpt-4.1\n');
+    expect(problems[0]).toMatch(/line \d+/);
+  });
+
+  it('rejects a file that is not a mapping', () => {
+    expect(problemsOf('- a\n- b\n')[0]).toContain('must be a mapping');
+  });
+
+  it('is a usage error (exit code 2 in the CLI) with a stable code', () => {
+    try {
+      parse('test:\n  threads: 0\n');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigInvalidError);
+      expect((error as ConfigInvalidError).code).toBe('CONFIG_INVALID');
+      expect((error as Error).message).toMatch(/^nao_config\.yaml is invalid:\n {2}- test\.threads/);
+    }
+  });
+});
+
+describe('parseConfig: warnings', () => {
+  it.each([
+    ['test:\n  thraeds: 4\n', 'unknown key `test.thraeds` (line 2) is ignored — did you mean `threads`?'],
+    ['databses: []\n', 'unknown key `databses` (line 1) is ignored — did you mean `databases`?'],
+    ['llm:\n  providers:\n    - provider: openai\n      apikey: x\n', 'did you mean `api_key`?'],
+    [
+      'databases:\n  - name: a\n    type: duckdb\n    path: x\n    schema: main\n',
+      'unknown key `databases[0].schema`',
+    ],
+    ['test:\n  comparison:\n    decimal: 3\n', 'did you mean `decimals`?'],
+    ['colour: blue\n', 'unknown key `colour` (line 1) is ignored'],
+  ])('%j warns %s', (text, expected) => {
+    expect(parse(text).warnings.join('\n')).toContain(expected);
+  });
+
+  it('warns that llm.meta.costs is deprecated but still reads it', () => {
+    const config = parse('llm:\n  meta:\n    costs:\n      input_no_cache: 1\n      output: 2\n');
+    expect(config.llm.deprecatedCosts).toEqual({ input_no_cache: 1, output: 2 });
+    expect(config.warnings.join('\n')).toContain('`llm.meta.costs` is deprecated (line 3)');
+  });
+});
+
+describe('loadConfig', () => {
+  let dir: string | undefined;
+  afterEach(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('says which folder has no nao_config.yaml', async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'nao-config-'));
+    await expect(loadConfig({ projectDir: dir, env: {} })).rejects.toThrow(ConfigNotFoundError);
+    await expect(loadConfig({ projectDir: dir, env: {} })).rejects.toThrow(
+      `No nao_config.yaml found in ${dir}`,
+    );
+  });
+
+  it('reads the file of the folder and resolves paths against it', async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'nao-config-'));
+    await writeFile(
+      path.join(dir, 'nao_config.yaml'),
+      'databases:\n  - name: w\n    type: duckdb\n    path: w.duckdb\n',
+    );
+    const config = await loadConfig({ projectDir: dir, env: {} });
+    expect(config.configPath).toBe(path.join(dir, 'nao_config.yaml'));
+    expect(config.databases[0]).toMatchObject({ path: path.join(dir, 'w.duckdb') });
+  });
+});
+
+describe('parseConfig: env placeholders in comments', () => {
+  it('ignores placeholders that only appear in comments', () => {
+    const config = parse("# password: {{ env('PGPASSWORD') }}\nproject_name: shop # {{ env('NOPE') }}\n");
+    expect(config.projectName).toBe('shop');
+  });
+
+  it('still substitutes a quoted value that contains a #', () => {
+    const config = parse('project_name: "a #b {{ env(\'X\') }}"\n', { X: 'y' });
+    expect(config.projectName).toBe('a #b y');
+  });
+});

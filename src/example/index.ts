@@ -1,0 +1,2 @@
+export { buildExampleWarehouse, ensureExampleWarehouse } from './build-warehouse.js';
+export { EXAMPLE_SEED, generateShopData, type ShopData, seededRandom } from './shop-data.js';

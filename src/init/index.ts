@@ -1,0 +1,1 @@
+export { SCAFFOLD_FILES, type ScaffoldReport, scaffoldProject } from './scaffold.js';
