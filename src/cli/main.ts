@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { NaoError, UsageError } from '../errors/index.js';
 import { EXIT } from './exit-codes.js';
 import { registerInitCommand } from './init-command.js';
+import { registerTestInspectCommands } from './test-inspect-commands.js';
 import { type CliIO, processIO } from './io.js';
 import { NAO_VERSION } from './version.js';
 
@@ -17,6 +18,10 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
       writeErr: (text) => io.stderr.write(text),
     });
   registerInitCommand(program, io, setExit);
+  const test = program
+    .command('test')
+    .description('Run the unit tests of tests/ against the agent, or inspect tests and results.');
+  registerTestInspectCommands(test, io, setExit);
   return program;
 }
 

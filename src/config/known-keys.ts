@@ -67,7 +67,7 @@ function walkMapping(value: unknown, tree: KeyTree, path: YamlPath, found: Unkno
   const known = Object.keys(tree);
   for (const [key, child] of Object.entries(value)) {
     if (!(key in tree)) {
-      found.push({ path: [...path, key], suggestion: didYouMean(key, known) });
+      found.push({ path: [...path, key], suggestion: didYouMean(key, known) ?? undefined });
       continue;
     }
     const shape = tree[key];

@@ -1,37 +1,49 @@
 /**
- * The known word closest to `input`, when it is close enough to be a likely typo
- * (edit distance at most a third of the word, and at least 1); else undefined.
+ * The known key the user most likely meant by `word`, or null when none is close enough.
+ * `synonyms` maps words spelling distance cannot find (`question` → `prompt`).
  */
-export function didYouMean(input: string, known: readonly string[]): string | undefined {
-  const limit = Math.max(1, Math.floor(input.length / 3));
-  let best: string | undefined;
+export function didYouMean(
+  word: string,
+  known: readonly string[],
+  options: { synonyms?: Readonly<Record<string, string>> } = {},
+): string | null {
+  const lower = word.toLowerCase();
+  const synonym = options.synonyms?.[lower.replaceAll('-', '_')];
+  if (synonym !== undefined && known.includes(synonym)) return synonym;
+  let best: string | null = null;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of known) {
-    const distance = editDistance(input.toLowerCase(), candidate.toLowerCase());
+    const distance = editDistance(lower, candidate.toLowerCase());
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
     }
   }
-  return bestDistance <= limit ? best : undefined;
+  // Within a third of the length (at least 1, at most 3 edits): `promt`, `sqll`, `Prompt`, `min-count`.
+  const allowed = Math.min(3, Math.max(1, Math.floor(lower.length / 3)));
+  return bestDistance <= allowed ? best : null;
 }
 
-/** Levenshtein distance with adjacent transpositions counted as one edit (`thraeds` → `threads`). */
+/** Optimal string alignment distance: insertions, deletions, substitutions and swaps cost 1. */
 function editDistance(a: string, b: string): number {
   const rows = a.length + 1;
   const cols = b.length + 1;
-  const d: number[][] = Array.from({ length: rows }, (_, i) =>
-    Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
+  const d: number[] = new Array(rows * cols).fill(0);
+  for (let i = 0; i < rows; i++) d[i * cols] = i;
+  for (let j = 0; j < cols; j++) d[j] = j;
   for (let i = 1; i < rows; i++) {
     for (let j = 1; j < cols; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      let value = Math.min(
+        d[(i - 1) * cols + j]! + 1,
+        d[i * cols + j - 1]! + 1,
+        d[(i - 1) * cols + j - 1]! + cost,
+      );
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        value = Math.min(value, d[i - 2]![j - 2]! + 1);
+        value = Math.min(value, d[(i - 2) * cols + j - 2]! + 1);
       }
-      d[i]![j] = value;
+      d[i * cols + j] = value;
     }
   }
-  return d[a.length]![b.length]!;
+  return d[rows * cols - 1]!;
 }

@@ -1,0 +1,18 @@
+export { argsMatch } from './args-match.js';
+export {
+  ASSERTION_TYPES,
+  type Assertion,
+  type AssertionOutcome,
+  type AssertionType,
+  assertionSchema,
+  assertionsSchema,
+  checkAssertion,
+} from './assertion.js';
+export { type AssertionReport, type AssertionResult, checkAssertions } from './check-assertions.js';
+export {
+  checkToolCallAssertion,
+  TOOL_CALL_FIELDS,
+  type ToolCallAssertion,
+  type ToolCallRecord,
+  toolCallAssertionSchema,
+} from './tool-call-assertion.js';

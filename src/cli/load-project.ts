@@ -1,0 +1,45 @@
+import path from 'node:path';
+import { loadConfig, type NaoConfig } from '../config/index.js';
+import { UsageError } from '../errors/index.js';
+import { discoverTests, formatProblems, selectTests, type TestCase } from '../testcase/index.js';
+import type { CliIO } from './io.js';
+
+export interface LoadedProject {
+  config: NaoConfig;
+  testsDir: string;
+  /** Every valid test, in discovery order. */
+  tests: TestCase[];
+}
+
+/** Loads nao_config.yaml of the current folder and prints its warnings. */
+export async function loadProjectConfig(io: CliIO): Promise<NaoConfig> {
+  const config = await loadConfig({ projectDir: io.cwd, env: io.env });
+  for (const warning of config.warnings) io.stderr.write(`Warning: ${warning}\n`);
+  return config;
+}
+
+/**
+ * Loads the config and every test file. Invalid files stop the command (exit 2) with every
+ * problem listed: skipping them would let CI stay green on a broken suite.
+ */
+export async function loadProject(io: CliIO): Promise<LoadedProject> {
+  const config = await loadProjectConfig(io);
+  const testsDir = path.join(config.projectDir, 'tests');
+  const discovered = await discoverTests({
+    testsDir,
+    databaseNames: config.databases.map((database) => database.name),
+  });
+  for (const warning of discovered.warnings) io.stderr.write(`Warning: ${warning}\n`);
+  if (discovered.problems.length > 0) {
+    throw new UsageError({
+      code: 'INVALID_TEST_FILES',
+      message: `Invalid test files in ${testsDir} — nothing was run:\n${formatProblems(discovered.problems)}\nRun \`nao test validate\` after fixing them.`,
+    });
+  }
+  return { config, testsDir, tests: discovered.tests };
+}
+
+/** `-s` as given (possibly repeated), resolved to tests; unknown names are usage errors. */
+export function selectProjectTests(project: LoadedProject, select: readonly string[]): TestCase[] {
+  return selectTests({ tests: project.tests, select });
+}

@@ -1,0 +1,110 @@
+import type { NaoConfig } from '../config/index.js';
+import { modelStringSchema } from '../config/index.js';
+import { UsageError } from '../errors/index.js';
+
+/** `nao test` flags as commander hands them over (strings; repeatable flags as lists). */
+export interface RawTestRunFlags {
+  model: string[];
+  threads?: string;
+  select: string[];
+  username?: string;
+  password?: string;
+  local?: boolean;
+  backend?: string;
+  repeat?: string;
+  timeout?: string;
+  maxCost?: string;
+  failFast?: boolean;
+  verbose?: boolean;
+  quiet?: boolean;
+  junit?: string;
+  strict?: boolean;
+  color?: boolean;
+}
+
+export interface TestRunOptions {
+  models: string[];
+  threads: number;
+  select: string[];
+  local: boolean;
+  backendUrl: string;
+  credentials: { username: string; password: string } | null;
+  repeat: number;
+  timeoutMs: number | undefined;
+  maxCostUsd: number | undefined;
+  failFast: boolean;
+  verbose: boolean;
+  quiet: boolean;
+  junitPath: string | undefined;
+  strict: boolean;
+}
+
+export const DEFAULT_BACKEND_URL = 'http://localhost:5005';
+
+/**
+ * Applies the precedence flag > `test:` block of nao_config.yaml > default, and checks every
+ * value; a bad one is a usage error naming the flag and the value (exit code 2).
+ */
+export function resolveTestRunOptions(options: {
+  flags: RawTestRunFlags;
+  config: NaoConfig;
+  env: Record<string, string | undefined>;
+}): TestRunOptions {
+  const { flags, config, env } = options;
+  const models = dedupe(flags.model.length > 0 ? flags.model : config.test.models);
+  for (const model of models) {
+    if (!modelStringSchema.safeParse(model).success) {
+      throw new UsageError({
+        code: 'INVALID_MODEL',
+        message: `-m/--model "${model}" is not of the form provider:model_id (for example openai:gpt-4.1).`,
+      });
+    }
+  }
+  const username = flags.username ?? env.NAO_USERNAME;
+  const password = flags.password ?? env.NAO_PASSWORD;
+  if ((username === undefined) !== (password === undefined)) {
+    throw new UsageError({
+      code: 'INCOMPLETE_CREDENTIALS',
+      message:
+        username === undefined
+          ? 'A password was given without a username: pass -u/--username or set NAO_USERNAME.'
+          : 'A username was given without a password: pass --password or set NAO_PASSWORD.',
+    });
+  }
+  return {
+    models,
+    threads: flags.threads === undefined ? config.test.threads : positiveInteger('-t/--threads', flags.threads),
+    select: flags.select,
+    local: flags.local ?? false,
+    backendUrl: flags.backend ?? env.BACKEND_URL ?? DEFAULT_BACKEND_URL,
+    credentials: username !== undefined && password !== undefined ? { username, password } : null,
+    repeat: flags.repeat === undefined ? 1 : positiveInteger('--repeat', flags.repeat),
+    timeoutMs: flags.timeout === undefined ? undefined : positiveNumber('--timeout', flags.timeout) * 1000,
+    maxCostUsd: flags.maxCost === undefined ? undefined : positiveNumber('--max-cost', flags.maxCost),
+    failFast: flags.failFast ?? false,
+    verbose: flags.verbose ?? false,
+    quiet: flags.quiet ?? false,
+    junitPath: flags.junit,
+    strict: flags.strict ?? false,
+  };
+}
+
+function dedupe(values: readonly string[]): string[] {
+  return [...new Set(values.map((value) => value.trim()))];
+}
+
+function positiveInteger(flag: string, value: string): number {
+  const number = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(number) || number < 1) {
+    throw new UsageError({ code: 'INVALID_FLAG', message: `${flag} must be a whole number ≥ 1, got "${value}".` });
+  }
+  return number;
+}
+
+function positiveNumber(flag: string, value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number <= 0) {
+    throw new UsageError({ code: 'INVALID_FLAG', message: `${flag} must be a number > 0, got "${value}".` });
+  }
+  return number;
+}

@@ -1,0 +1,192 @@
+import type { Dirent } from 'node:fs';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { UsageError } from '../errors/index.js';
+import { parseTestFile } from './parse-test-file.js';
+import { isTestFileName, type TestCase } from './test-case.js';
+import type { TestFileProblem } from './test-file-problem.js';
+
+/** Folders under tests/ that hold what nao writes, never tests. */
+export const SKIPPED_FOLDERS: readonly string[] = ['outputs', 'recordings'];
+
+export interface DiscoveredTests {
+  /** Valid tests, sorted by relative path. */
+  tests: TestCase[];
+  /** Every problem of every file; the CLI runs nothing when there is one. */
+  problems: TestFileProblem[];
+  /** Non-fatal remarks (unknown keys, YAML warnings) for the CLI to print. */
+  warnings: string[];
+}
+
+/** Code-unit order: the same on every machine, whatever the locale. */
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+interface Listing {
+  /** Paths relative to tests/, forward slashes. */
+  files: string[];
+  problems: TestFileProblem[];
+}
+
+async function listTestFiles(testsDir: string): Promise<Listing> {
+  const files: string[] = [];
+  const problems: TestFileProblem[] = [];
+  // Real paths of the folders entered, so a symlink loop is walked once.
+  const visited = new Set<string>();
+
+  async function walk(relativeDir: string): Promise<void> {
+    const absoluteDir = path.join(testsDir, ...relativeDir.split('/').filter(Boolean));
+    let real: string;
+    let entries: Dirent[];
+    try {
+      real = await realpath(absoluteDir);
+      if (visited.has(real)) return;
+      visited.add(real);
+      entries = await readdir(absoluteDir, { withFileTypes: true });
+    } catch (error) {
+      problems.push({
+        file: relativeDir || '.',
+        field: null,
+        message: `cannot read folder: ${errorText(error)}`,
+      });
+      return;
+    }
+    for (const entry of entries) {
+      const relative = relativeDir === '' ? entry.name : `${relativeDir}/${entry.name}`;
+      let isDirectory = entry.isDirectory();
+      let isFile = entry.isFile();
+      if (entry.isSymbolicLink()) {
+        try {
+          const target = await stat(path.join(absoluteDir, entry.name));
+          isDirectory = target.isDirectory();
+          isFile = target.isFile();
+        } catch {
+          // A dangling link is not a test; a link named like one is reported when read.
+          isFile = isTestFileName(entry.name);
+        }
+      }
+      if (isDirectory) {
+        if (!SKIPPED_FOLDERS.includes(entry.name)) await walk(relative);
+      } else if (isFile && isTestFileName(entry.name)) {
+        files.push(relative);
+      }
+    }
+  }
+
+  await walk('');
+  files.sort(compareCodeUnits);
+  return { files, problems };
+}
+
+function errorText(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const message = error instanceof Error ? error.message : String(error);
+  return code === undefined ? message : `${code} (${message})`;
+}
+
+/** Files read at once: overlaps disk latency without running out of file handles. */
+const READ_CONCURRENCY = 16;
+
+/** Reads every file as UTF-8, in order; a file that cannot be read yields its error. */
+async function readAll(files: readonly string[]): Promise<Array<string | { error: unknown }>> {
+  const texts: Array<string | { error: unknown }> = new Array(files.length);
+  let next = 0;
+  async function worker(): Promise<void> {
+    while (next < files.length) {
+      const index = next++;
+      try {
+        texts[index] = await readFile(files[index]!, 'utf8');
+      } catch (error) {
+        texts[index] = { error };
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, files.length) }, worker));
+  return texts;
+}
+
+/**
+ * Finds every `*.yml` / `*.yaml` under `testsDir` at any depth (skipping `outputs/` and
+ * `recordings/` folders), validates each, and returns the valid tests sorted by relative path
+ * together with every problem found. A missing tests folder is a setup error.
+ */
+export async function discoverTests(options: {
+  testsDir: string;
+  /** Names of the configured databases; when given, a test's `database` must be one of them. */
+  databaseNames?: readonly string[];
+}): Promise<DiscoveredTests> {
+  const testsDir = path.resolve(options.testsDir);
+  let folder: Awaited<ReturnType<typeof stat>>;
+  try {
+    folder = await stat(testsDir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new UsageError({
+        code: 'TESTS_DIR_NOT_FOUND',
+        message: `Tests folder not found: ${testsDir}. Create it and add one YAML file per test (prompt and sql), or run nao from the project folder.`,
+      });
+    }
+    throw new UsageError({
+      code: 'TESTS_DIR_UNREADABLE',
+      message: `Cannot read the tests folder ${testsDir}: ${errorText(error)}`,
+      cause: error,
+    });
+  }
+  if (!folder.isDirectory()) {
+    throw new UsageError({
+      code: 'TESTS_DIR_NOT_A_DIRECTORY',
+      message: `${testsDir} is not a folder; tests must live in a tests/ folder, one YAML file per test.`,
+    });
+  }
+
+  const listing = await listTestFiles(testsDir);
+  const texts = await readAll(
+    listing.files.map((relativePath) => path.join(testsDir, ...relativePath.split('/'))),
+  );
+  const tests: TestCase[] = [];
+  const problems: TestFileProblem[] = [...listing.problems];
+  const warnings: string[] = [];
+  listing.files.forEach((relativePath, index) => {
+    const text = texts[index]!;
+    if (typeof text !== 'string') {
+      problems.push({
+        file: relativePath,
+        field: null,
+        message: `cannot read file: ${errorText(text.error)}`,
+      });
+      return;
+    }
+    const parsed = parseTestFile({
+      text,
+      filePath: path.join(testsDir, ...relativePath.split('/')),
+      relativePath,
+      ...(options.databaseNames === undefined ? {} : { databaseNames: options.databaseNames }),
+    });
+    warnings.push(...parsed.warnings);
+    if (parsed.success) tests.push(parsed.test);
+    else problems.push(...parsed.problems);
+  });
+  problems.push(...duplicateNameProblems(tests));
+  return { tests, problems, warnings };
+}
+
+/** One problem per name used by more than one file, listing all of them. */
+function duplicateNameProblems(tests: readonly TestCase[]): TestFileProblem[] {
+  const filesByName = new Map<string, string[]>();
+  for (const test of tests) {
+    const files = filesByName.get(test.name);
+    if (files === undefined) filesByName.set(test.name, [test.relativePath]);
+    else files.push(test.relativePath);
+  }
+  const problems: TestFileProblem[] = [];
+  for (const [name, files] of filesByName) {
+    if (files.length < 2) continue;
+    problems.push({
+      file: files[0]!,
+      field: 'name',
+      message: `duplicate test name ${JSON.stringify(name)}, used by ${files.join(', ')}; give each test a unique \`name\``,
+    });
+  }
+  return problems;
+}
