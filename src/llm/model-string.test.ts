@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import type { ProviderConfig } from '../config/schema.js';
+import { UsageError } from '../errors/index.js';
+import { knownProviders, parseModelString } from './model-string.js';
+
+const providers: ProviderConfig[] = [
+  { provider: 'openai', models: [] },
+  { provider: 'openaiCompatible', name: 'vllm', base_url: 'http://localhost:8000/v1', models: [] },
+];
+
+describe('parseModelString', () => {
+  it.each([
+    ['openai:gpt-4.1', 'openai', 'gpt-4.1', 'openai'],
+    ['anthropic:claude-sonnet-4-5', 'anthropic', 'claude-sonnet-4-5', 'anthropic'],
+    // Built-in providers need no config entry: their key comes from the environment.
+    ['google:gemini-2.5-pro', 'google', 'gemini-2.5-pro', 'google'],
+    ['mistral:mistral-large-latest', 'mistral', 'mistral-large-latest', 'mistral'],
+    ['openrouter:anthropic/claude-sonnet-4.5', 'openrouter', 'anthropic/claude-sonnet-4.5', 'openrouter'],
+    ['ollama:llama3.1:8b', 'ollama', 'llama3.1:8b', 'ollama'],
+    ['openaiCompatible/vllm:llama-3:8b', 'openaiCompatible/vllm', 'llama-3:8b', 'openaiCompatible'],
+    ['  openai : gpt-4.1  ', 'openai', 'gpt-4.1', 'openai'],
+  ])('reads %j', (value, provider, modelId, kind) => {
+    const parsed = parseModelString(value, { providers });
+    expect(parsed).toMatchObject({ provider, modelId, kind });
+  });
+
+  it('names the openaiCompatible entry', () => {
+    expect(parseModelString('openaiCompatible/vllm:m', { providers }).name).toBe('vllm');
+  });
+
+  it.each([
+    ['gpt-4.1', 'there is no ":" between the provider and the model id'],
+    [':gpt-4.1', 'the provider before ":" is empty'],
+    ['  :gpt-4.1', 'the provider before ":" is empty'],
+    ['openai:', 'the model id after ":" is empty'],
+    ['openai:   ', 'the model id after ":" is empty'],
+    ['', 'there is no ":"'],
+    ['azure:gpt-4.1', 'unknown provider "azure"'],
+    ['OpenAI:gpt-4.1', 'unknown provider "OpenAI" (did you mean openai?)'],
+    ['openaiCompatible:llama', 'openaiCompatible/<name>:model_id'],
+    ['openaiCompatible/tgi:llama', 'no openaiCompatible provider named "tgi" is configured'],
+  ])('rejects %j', (value, reason) => {
+    let error: unknown;
+    try {
+      parseModelString(value, { providers });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(UsageError);
+    const usageError = error as UsageError;
+    expect(usageError.code).toBe('INVALID_MODEL');
+    expect(usageError.message).toContain(reason);
+    expect(usageError.message).toContain(`Invalid model ${JSON.stringify(value)}`);
+    expect(usageError.message).toContain('provider:model_id');
+    expect(usageError.message).toContain('openaiCompatible/vllm');
+    expect(usageError.message).toContain(
+      'Configured under llm.providers in nao_config.yaml: openai, openaiCompatible/vllm.',
+    );
+  });
+
+  it('says when no provider is configured', () => {
+    expect(() => parseModelString('foo:bar', { providers: [] })).toThrow(
+      'None is configured under llm.providers in nao_config.yaml',
+    );
+  });
+});
+
+describe('knownProviders', () => {
+  it('lists the built-ins and every configured openaiCompatible entry', () => {
+    expect(knownProviders(providers)).toEqual([
+      'openai',
+      'anthropic',
+      'google',
+      'mistral',
+      'openrouter',
+      'ollama',
+      'openaiCompatible/vllm',
+    ]);
+  });
+});

@@ -1,0 +1,102 @@
+import type { ProviderConfig, ProviderKind } from '../config/schema.js';
+import { UsageError } from '../errors/index.js';
+
+/** Providers usable without a config entry (their key comes from the environment, or none is needed). */
+export const BUILT_IN_PROVIDERS = [
+  'openai',
+  'anthropic',
+  'google',
+  'mistral',
+  'openrouter',
+  'ollama',
+] as const;
+export type BuiltInProvider = (typeof BUILT_IN_PROVIDERS)[number];
+
+const COMPATIBLE_PREFIX = 'openaiCompatible/';
+
+export interface ParsedModel {
+  /** As written: `openai`, or `openaiCompatible/<name>` for a configured OpenAI-compatible server. */
+  provider: string;
+  modelId: string;
+  kind: ProviderKind;
+  /** The `name` of the openaiCompatible entry; absent for other kinds. */
+  name?: string;
+}
+
+function isBuiltIn(value: string): value is BuiltInProvider {
+  return (BUILT_IN_PROVIDERS as readonly string[]).includes(value);
+}
+
+/** Every provider a model string may name with this configuration. */
+export function knownProviders(providers: readonly ProviderConfig[]): string[] {
+  const compatible = providers
+    .filter((entry) => entry.provider === 'openaiCompatible' && entry.name !== undefined)
+    .map((entry) => `${COMPATIBLE_PREFIX}${entry.name}`);
+  return [...BUILT_IN_PROVIDERS, ...compatible];
+}
+
+function configuredProviders(providers: readonly ProviderConfig[]): string[] {
+  return providers.map((entry) =>
+    entry.provider === 'openaiCompatible' ? `${COMPATIBLE_PREFIX}${entry.name ?? '?'}` : entry.provider,
+  );
+}
+
+function invalid(value: string, reason: string, providers: readonly ProviderConfig[]): UsageError {
+  const configured = configuredProviders(providers);
+  return new UsageError({
+    code: 'INVALID_MODEL',
+    message: [
+      `Invalid model ${JSON.stringify(value)}: ${reason}.`,
+      'Write it as provider:model_id, e.g. openai:gpt-4.1 or anthropic:claude-sonnet-4-5.',
+      `Providers: ${knownProviders(providers).join(', ')} (provider kinds: ${[...BUILT_IN_PROVIDERS, 'openaiCompatible/<name>'].join(', ')}).`,
+      configured.length === 0
+        ? 'None is configured under llm.providers in nao_config.yaml; built-in providers take their API key from the environment.'
+        : `Configured under llm.providers in nao_config.yaml: ${configured.join(', ')}.`,
+    ].join(' '),
+  });
+}
+
+/**
+ * Splits `provider:model_id` on the first colon, so model ids may hold colons
+ * (`ollama:llama3.1:8b`, `openaiCompatible/vllm:llama-3:8b`). Built-in providers are
+ * accepted without a config entry; `openaiCompatible/<name>` needs a configured entry.
+ */
+export function parseModelString(
+  value: string,
+  options: { providers: readonly ProviderConfig[] },
+): ParsedModel {
+  const { providers } = options;
+  const colon = value.indexOf(':');
+  if (colon < 0) throw invalid(value, 'there is no ":" between the provider and the model id', providers);
+  const provider = value.slice(0, colon).trim();
+  const modelId = value.slice(colon + 1).trim();
+  if (provider === '') throw invalid(value, 'the provider before ":" is empty', providers);
+  if (modelId === '') throw invalid(value, 'the model id after ":" is empty', providers);
+
+  if (isBuiltIn(provider)) return { provider, modelId, kind: provider };
+  if (provider === 'openaiCompatible') {
+    throw invalid(
+      value,
+      'an openaiCompatible provider is named after its llm.providers entry: openaiCompatible/<name>:model_id',
+      providers,
+    );
+  }
+  if (provider.startsWith(COMPATIBLE_PREFIX)) {
+    const name = provider.slice(COMPATIBLE_PREFIX.length);
+    const entry = providers.find(
+      (candidate) => candidate.provider === 'openaiCompatible' && candidate.name === name,
+    );
+    if (entry === undefined) {
+      throw invalid(
+        value,
+        `no openaiCompatible provider named ${JSON.stringify(name)} is configured`,
+        providers,
+      );
+    }
+    return { provider, modelId, kind: 'openaiCompatible', name };
+  }
+  const lower = provider.toLowerCase();
+  const near = knownProviders(providers).find((known) => known.toLowerCase() === lower);
+  const hint = near === undefined ? '' : ` (did you mean ${near}?)`;
+  throw invalid(value, `unknown provider ${JSON.stringify(provider)}${hint}`, providers);
+}

@@ -1,0 +1,125 @@
+import type { NaoConfig } from '../config/nao-config.js';
+import type { ProviderConfig, ProviderKind } from '../config/schema.js';
+import { UsageError } from '../errors/index.js';
+import { parseModelString } from './model-string.js';
+import { type LanguageModelInstance, type OpenAIApi, PROVIDER_DEFINITIONS } from './providers.js';
+import { type PriceSource, resolvePrices } from './resolve-prices.js';
+import { createRetryingFetch, type FetchFunction, type RetryOptions } from './retry-fetch.js';
+import type { ModelPrices } from './usage.js';
+
+export interface ResolveModelOptions {
+  /** `provider:model_id`, as given to `-m` or listed under `test.models`. */
+  modelString: string;
+  config: Pick<NaoConfig, 'llm'> & Partial<Pick<NaoConfig, 'configPath'>>;
+  /** The environment to read API keys from (the CLI passes `process.env`). */
+  env: Record<string, string | undefined>;
+  /** The underlying fetch; retries and timeouts wrap it. */
+  fetch?: FetchFunction;
+  retry?: RetryOptions;
+  /** Per-attempt timeout in milliseconds (default 120 s). */
+  timeoutMs?: number;
+  /** Endpoint for `openai:` models (default `responses`, like the SDK). */
+  openaiApi?: OpenAIApi;
+}
+
+export interface ResolvedModel {
+  /** `provider:model_id`, trimmed: the name results are recorded under. */
+  id: string;
+  provider: string;
+  modelId: string;
+  kind: ProviderKind;
+  /** Pass to `generateText` / `streamText` together with `NO_SDK_RETRIES`. */
+  model: LanguageModelInstance;
+  baseUrl: string;
+  prices: ModelPrices | null;
+  priceSource: PriceSource | null;
+  /** Set when declared prices were incomplete (the cost stays unknown); for the CLI to print. */
+  priceWarning: string | null;
+}
+
+function providerEntry(kind: ProviderKind, name: string | undefined, providers: readonly ProviderConfig[]) {
+  return providers.find(
+    (entry) => entry.provider === kind && (kind !== 'openaiCompatible' || entry.name === name),
+  );
+}
+
+function present(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}
+
+/**
+ * Builds the AI SDK model for `provider:model_id`: the key from the provider's `api_key`
+ * in nao_config.yaml or else its usual environment variable, the configured `base_url`,
+ * a retrying fetch, and the model's prices. Built-in providers work without a config entry.
+ */
+export function resolveModel(options: ResolveModelOptions): ResolvedModel {
+  const { config, env } = options;
+  const providers = config.llm.providers;
+  const parsed = parseModelString(options.modelString, { providers });
+  const definition = PROVIDER_DEFINITIONS[parsed.kind];
+  const entry = providerEntry(parsed.kind, parsed.name, providers);
+  const id = `${parsed.provider}:${parsed.modelId}`;
+  const configFile = config.configPath ?? 'nao_config.yaml';
+  const entryLabel =
+    parsed.kind === 'openaiCompatible'
+      ? `the openaiCompatible entry named ${parsed.name}`
+      : `the ${parsed.kind} entry`;
+
+  const configuredKey = present(entry?.api_key);
+  const envKeyName = definition.keyEnv.find((name) => present(env[name]) !== undefined);
+  const apiKey = configuredKey ?? (envKeyName === undefined ? undefined : present(env[envKeyName]));
+  if (apiKey === undefined && definition.keyRequired) {
+    const envNames = definition.keyEnv.join(' or ');
+    throw new UsageError({
+      code: 'MISSING_API_KEY',
+      message:
+        `No API key for ${id}. Set \`api_key\` on ${entryLabel} under llm.providers in ${configFile} ` +
+        `(e.g. api_key: {{ env('${definition.keyEnv[0]}') }}), or set the ${envNames} environment variable.`,
+    });
+  }
+
+  const baseUrl = present(entry?.base_url) ?? definition.defaultBaseUrl;
+  if (baseUrl === '') {
+    throw new UsageError({
+      code: 'MISSING_BASE_URL',
+      message: `${id} needs a base_url: set \`base_url\` on ${entryLabel} under llm.providers in ${configFile}.`,
+    });
+  }
+
+  const authHint =
+    configuredKey !== undefined
+      ? `it came from api_key on ${entryLabel} in ${configFile}`
+      : envKeyName !== undefined
+        ? `it came from the ${envKeyName} environment variable`
+        : `none was sent; set api_key on ${entryLabel} in ${configFile}`;
+  const fetch = createRetryingFetch({
+    provider: parsed.provider,
+    modelId: parsed.modelId,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.retry === undefined ? {} : { retry: options.retry }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    secrets: apiKey === undefined ? [] : [apiKey],
+    authHint,
+  });
+  const model = definition.create({
+    modelId: parsed.modelId,
+    apiKey,
+    baseURL: baseUrl,
+    fetch,
+    name: parsed.name ?? parsed.kind,
+    openaiApi: options.openaiApi ?? 'responses',
+  });
+  const priced = resolvePrices({ provider: parsed.provider, modelId: parsed.modelId, config });
+  return {
+    id,
+    provider: parsed.provider,
+    modelId: parsed.modelId,
+    kind: parsed.kind,
+    model,
+    baseUrl,
+    prices: priced.prices,
+    priceSource: priced.source,
+    priceWarning: priced.warning,
+  };
+}
