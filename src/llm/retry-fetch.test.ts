@@ -70,6 +70,14 @@ async function replyText(response: Response): Promise<string | null | undefined>
   return body.choices[0]?.message.content;
 }
 
+
+/** Aborts once the test server has received the first request (timers race on a busy machine). */
+async function abortOnceRequested(controller: AbortController, reason?: Error): Promise<void> {
+  while ((server?.requests.length ?? 0) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  controller.abort(reason);
+}
+
 describe('retryAfterMs', () => {
   const now = Date.parse('2025-06-01T12:00:00Z');
   it.each<[Record<string, string>, number | undefined]>([
@@ -336,9 +344,10 @@ describe('createRetryingFetch', () => {
     const controller = new AbortController();
     const started = performance.now();
     const pending = call(retryingFetch(), { signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    void abortOnceRequested(controller);
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
-    expect(performance.now() - started).toBeLessThan(2000);
+    // The server hangs for good: only the abort can have ended the call this soon.
+    expect(performance.now() - started).toBeLessThan(20_000);
     expect(server?.requests).toHaveLength(1);
   });
 
@@ -347,7 +356,7 @@ describe('createRetryingFetch', () => {
     const controller = new AbortController();
     const neverWakes: RetryOptions['sleep'] = () => new Promise(() => undefined);
     const pending = call(retryingFetch({ retry: { sleep: neverWakes } }), { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('run cancelled')), 50);
+    void abortOnceRequested(controller, new Error('run cancelled'));
     await expect(pending).rejects.toThrow('run cancelled');
     expect(server?.requests).toHaveLength(1);
   });
@@ -357,9 +366,10 @@ describe('createRetryingFetch', () => {
     const controller = new AbortController();
     const started = performance.now();
     const pending = call(retryingFetch(), { signal: controller.signal });
-    setTimeout(() => controller.abort(), 100);
+    void abortOnceRequested(controller);
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
-    expect(performance.now() - started).toBeLessThan(2000);
+    // Retry-After asked for 30 s: ending well before means the abort cut the wait.
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 
   it('sends nothing when the signal is already aborted', async () => {
