@@ -1,0 +1,41 @@
+import { repeatStats } from './pass-at-k.js';
+import type { ResultsFile, RunResult } from './results-file.js';
+import { summarize, summarizeByModel } from './summarize.js';
+import { localIsoTimestamp } from './write-results.js';
+
+/**
+ * Assembles the results file from the runner's results (kept in the order given) so that
+ * `summary`, `by_model` and `repeats` always agree with `results`. Pass the same `now` to
+ * `writeResultsFile` so the file name and `timestamp` name the same second.
+ */
+export function buildResultsFile(options: {
+  results: RunResult[];
+  now: Date;
+  /** Configured models in order; also gives a configured model without results a by_model row. */
+  models?: string[];
+  repeat?: number;
+  command?: string;
+  naoVersion?: string;
+  priceTableVersion?: string;
+  interrupted?: boolean;
+  startedAt?: Date;
+}): ResultsFile {
+  const { results } = options;
+  const repeats = repeatStats(results);
+  const file: ResultsFile = {
+    timestamp: localIsoTimestamp(options.now),
+    results,
+    summary: summarize(results),
+    by_model: summarizeByModel(results, { modelOrder: options.models ?? [] }),
+  };
+  if (repeats.length > 0 || (options.repeat ?? 1) > 1) file.repeats = repeats;
+  if (options.naoVersion !== undefined) file.nao_version = options.naoVersion;
+  if (options.priceTableVersion !== undefined) file.price_table_version = options.priceTableVersion;
+  if (options.command !== undefined) file.command = options.command;
+  if (options.models !== undefined) file.models = options.models;
+  if (options.repeat !== undefined) file.repeat = options.repeat;
+  if (options.interrupted !== undefined) file.interrupted = options.interrupted;
+  if (options.startedAt !== undefined) file.started_at = localIsoTimestamp(options.startedAt);
+  file.finished_at = localIsoTimestamp(options.now);
+  return file;
+}

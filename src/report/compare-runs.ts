@@ -1,0 +1,283 @@
+/**
+ * Run-to-run diff (`nao test diff BEFORE AFTER`): which (test, model) pairs started failing,
+ * got fixed, stayed the same, appeared or disappeared between two results files.
+ */
+import { didYouMean, UsageError } from '../errors/index.js';
+import { paint } from './box-table.js';
+import { formatPercent } from './format-values.js';
+import type { ModelSummary, ResultsFile, RunResult, RunStatus } from './results-file.js';
+import { statusOf } from './run-status.js';
+import { orderedModels, summarizeByModel } from './summarize.js';
+import { toCellText } from './terminal-text.js';
+
+/** What one side of the diff says about a (test, model) pair, over all its attempts. */
+export interface PairOutcome {
+  /**
+   * passed when every attempt that ran passed; skipped when none ran; otherwise the worst
+   * status among the attempts that ran (failed, then error, then unverified).
+   */
+  status: RunStatus;
+  /** A pair passes when at least one attempt ran and every attempt that ran passed. */
+  passed: boolean;
+  passes: number;
+  /** Attempts that ran (skipped ones excluded). */
+  runs: number;
+  /** All attempts, skipped included. */
+  attempts: number;
+  /** The message of the first attempt with the pair's status. */
+  message: string;
+}
+
+export interface ComparedPair {
+  name: string;
+  model: string;
+  before: PairOutcome | null;
+  after: PairOutcome | null;
+}
+
+export interface ModelPassRates {
+  model: string;
+  before: ModelSummary | null;
+  after: ModelSummary | null;
+}
+
+export interface RunComparison {
+  before: { timestamp: string };
+  after: { timestamp: string };
+  /** Passed before, ran and did not pass after. `nao test diff` fails on any. */
+  regressions: ComparedPair[];
+  /** Ran and did not pass before, passed after. */
+  fixes: ComparedPair[];
+  /** Ran on both sides with the same pass/not-pass outcome (the status may differ: failed → error). */
+  unchanged: ComparedPair[];
+  /** Only in the after file. */
+  added: ComparedPair[];
+  /** Only in the before file. */
+  removed: ComparedPair[];
+  /** In both files but skipped on at least one side, so there is nothing to compare. */
+  notRun: ComparedPair[];
+  /** Per-model summaries of the compared runs on each side, in the after file's model order. */
+  models: ModelPassRates[];
+}
+
+const WORST_FIRST: readonly RunStatus[] = ['failed', 'error', 'unverified'];
+
+function outcomeOf(attempts: readonly RunResult[]): PairOutcome {
+  const statuses = attempts.map(statusOf);
+  const ran = statuses.filter((status) => status !== 'skipped');
+  const passes = ran.filter((status) => status === 'passed').length;
+  let status: RunStatus;
+  if (ran.length === 0) status = 'skipped';
+  else if (passes === ran.length) status = 'passed';
+  else status = WORST_FIRST.find((candidate) => (ran as RunStatus[]).includes(candidate)) ?? 'failed';
+  const index = statuses.indexOf(status);
+  return {
+    status,
+    passed: status === 'passed',
+    passes,
+    runs: ran.length,
+    attempts: attempts.length,
+    message: attempts[Math.max(0, index)]?.message ?? '',
+  };
+}
+
+function pairKey(result: Pick<RunResult, 'name' | 'model'>): string {
+  return JSON.stringify([result.name, result.model]);
+}
+
+function groupByPair(results: readonly RunResult[]): Map<string, RunResult[]> {
+  const groups = new Map<string, RunResult[]>();
+  for (const result of results) {
+    const key = pairKey(result);
+    const group = groups.get(key);
+    if (group) group.push(result);
+    else groups.set(key, [result]);
+  }
+  return groups;
+}
+
+function checkFilter(options: { kind: 'model' | 'test'; value: string; known: readonly string[] }): void {
+  const { kind, value, known } = options;
+  if (known.includes(value)) return;
+  const suggestion = didYouMean(value, known);
+  throw new UsageError({
+    code: kind === 'model' ? 'DIFF_UNKNOWN_MODEL' : 'DIFF_UNKNOWN_TEST',
+    message:
+      `No ${kind} "${value}" in either results file.` +
+      (suggestion ? ` Did you mean "${suggestion}"?` : '') +
+      ` Available ${kind}s: ${known.length > 0 ? known.join(', ') : '(none)'}.`,
+  });
+}
+
+/**
+ * Compares two results files pair by pair, optionally for one model and/or one test
+ * (an unknown name is a UsageError listing the available ones). With --repeat, a pair passes
+ * only when all its attempts that ran passed, so 3/3 → 2/3 is a regression.
+ */
+export function compareRunFiles(options: {
+  before: ResultsFile;
+  after: ResultsFile;
+  model?: string;
+  test?: string;
+}): RunComparison {
+  const all = [...options.before.results, ...options.after.results];
+  if (options.model !== undefined) {
+    checkFilter({
+      kind: 'model',
+      value: options.model,
+      known: [...new Set(all.map((result) => result.model))],
+    });
+  }
+  if (options.test !== undefined) {
+    checkFilter({ kind: 'test', value: options.test, known: [...new Set(all.map((result) => result.name))] });
+  }
+  const selected = (results: readonly RunResult[]) =>
+    results.filter(
+      (result) =>
+        (options.model === undefined || result.model === options.model) &&
+        (options.test === undefined || result.name === options.test),
+    );
+  const beforeResults = selected(options.before.results);
+  const afterResults = selected(options.after.results);
+  const before = groupByPair(beforeResults);
+  const after = groupByPair(afterResults);
+
+  const comparison: RunComparison = {
+    before: { timestamp: options.before.timestamp },
+    after: { timestamp: options.after.timestamp },
+    regressions: [],
+    fixes: [],
+    unchanged: [],
+    added: [],
+    removed: [],
+    notRun: [],
+    models: [],
+  };
+  const keys = [...after.keys(), ...[...before.keys()].filter((key) => !after.has(key))];
+  for (const key of keys) {
+    const afterRuns = after.get(key);
+    const beforeRuns = before.get(key);
+    const first = (afterRuns ?? beforeRuns)?.[0];
+    if (first === undefined) continue;
+    const pair: ComparedPair = {
+      name: first.name,
+      model: first.model,
+      before: beforeRuns ? outcomeOf(beforeRuns) : null,
+      after: afterRuns ? outcomeOf(afterRuns) : null,
+    };
+    if (pair.before === null) comparison.added.push(pair);
+    else if (pair.after === null) comparison.removed.push(pair);
+    else if (pair.before.runs === 0 || pair.after.runs === 0) comparison.notRun.push(pair);
+    else if (pair.before.passed && !pair.after.passed) comparison.regressions.push(pair);
+    else if (!pair.before.passed && pair.after.passed) comparison.fixes.push(pair);
+    else comparison.unchanged.push(pair);
+  }
+
+  const beforeModels = summarizeByModel(beforeResults);
+  const afterModels = summarizeByModel(afterResults);
+  const models = orderedModels([...afterResults, ...beforeResults], options.after.models ?? []);
+  comparison.models = models.map((model) => ({
+    model,
+    before: beforeModels.find((summary) => summary.model === model) ?? null,
+    after: afterModels.find((summary) => summary.model === model) ?? null,
+  }));
+  return comparison;
+}
+
+function describe(outcome: PairOutcome): string {
+  if (outcome.attempts > 1) return `${outcome.passes}/${outcome.runs} passed`;
+  return outcome.status;
+}
+
+function detail(outcome: PairOutcome | null): string {
+  return outcome && !outcome.passed && outcome.message !== '' ? ` (${toCellText(outcome.message)})` : '';
+}
+
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+function rateText(summary: ModelSummary | null): string {
+  return summary && summary.total > 0 ? formatPercent(summary.pass_rate) : '—';
+}
+
+/**
+ * The diff as text for the terminal: each category with its pairs (unchanged passing pairs
+ * only counted), the pass rate per model before → after, and a one-line tally at the end.
+ */
+export function formatRunComparison(
+  comparison: RunComparison,
+  options: { color?: boolean; beforeLabel?: string; afterLabel?: string } = {},
+): string {
+  const color = options.color ?? false;
+  const lines: string[] = [
+    `Comparing ${options.beforeLabel ?? comparison.before.timestamp} → ${options.afterLabel ?? comparison.after.timestamp}`,
+  ];
+  // One line per pair, whatever a test name or message holds.
+  const pairLabel = (pair: ComparedPair) => toCellText(`${pair.name} · ${pair.model}`);
+  const change = (pair: ComparedPair) =>
+    `${pair.before ? describe(pair.before) : '—'} → ${pair.after ? describe(pair.after) : '—'}`;
+  const section = (
+    title: string,
+    pairs: readonly ComparedPair[],
+    line: (pair: ComparedPair) => string,
+    style?: 'green' | 'red' | 'yellow',
+  ) => {
+    if (pairs.length === 0) return;
+    lines.push('', paint(`${title} (${pairs.length})`, style ?? 'bold', color));
+    for (const pair of pairs) lines.push(`  ${line(pair)}`);
+  };
+
+  const stillFailing = comparison.unchanged.filter((pair) => !pair.after?.passed);
+  section(
+    'Regressions',
+    comparison.regressions,
+    (p) => `✗ ${pairLabel(p)}: ${change(p)}${detail(p.after)}`,
+    'red',
+  );
+  section('Fixes', comparison.fixes, (p) => `✓ ${pairLabel(p)}: ${change(p)}`, 'green');
+  section(
+    'Still not passing',
+    stillFailing,
+    (p) => `• ${pairLabel(p)}: ${change(p)}${detail(p.after)}`,
+    'yellow',
+  );
+  section('Added', comparison.added, (p) => `+ ${pairLabel(p)}: ${p.after ? describe(p.after) : ''}`);
+  section(
+    'Removed',
+    comparison.removed,
+    (p) => `- ${pairLabel(p)}: was ${p.before ? describe(p.before) : ''}`,
+  );
+  section('Not run on one side', comparison.notRun, (p) => `– ${pairLabel(p)}: ${change(p)}`);
+
+  if (comparison.models.length > 0) {
+    lines.push('', paint('Pass rate by model', 'bold', color));
+    const width = Math.max(...comparison.models.map((entry) => toCellText(entry.model).length));
+    for (const entry of comparison.models) {
+      let delta = '';
+      if (entry.before && entry.after && entry.before.total > 0 && entry.after.total > 0) {
+        const points = Math.round((entry.after.pass_rate - entry.before.pass_rate) * 10) / 10;
+        delta = points === 0 ? ' (±0.0)' : ` (${points > 0 ? '+' : '−'}${Math.abs(points).toFixed(1)})`;
+      }
+      lines.push(
+        `  ${entry.model.padEnd(width)}  ${rateText(entry.before)} → ${rateText(entry.after)}${delta}`,
+      );
+    }
+  }
+
+  const unchangedPassing = comparison.unchanged.length - stillFailing.length;
+  const tally = [
+    paint(
+      plural(comparison.regressions.length, 'regression', 'regressions'),
+      'red',
+      color && comparison.regressions.length > 0,
+    ),
+    paint(plural(comparison.fixes.length, 'fix', 'fixes'), 'green', color && comparison.fixes.length > 0),
+    `${comparison.unchanged.length} unchanged (${unchangedPassing} passing, ${stillFailing.length} not passing)`,
+    `${comparison.added.length} added`,
+    `${comparison.removed.length} removed`,
+    `${comparison.notRun.length} not run`,
+  ];
+  lines.push('', tally.join(', '));
+  return lines.join('\n');
+}

@@ -1,0 +1,59 @@
+export {
+  type BoxTable,
+  type CellColor,
+  renderBoxTable,
+  type ShrinkStep,
+  type TableCell,
+  type TableColumn,
+} from './box-table.js';
+export { buildResultsFile } from './build-results-file.js';
+export {
+  type ComparedPair,
+  compareRunFiles,
+  formatRunComparison,
+  type ModelPassRates,
+  type PairOutcome,
+  type RunComparison,
+} from './compare-runs.js';
+export {
+  type ConsoleOptions,
+  DEFAULT_WIDTH,
+  finalLine,
+  renderModelPerformanceTable,
+  renderPassFailGrid,
+  renderRepeatTable,
+  renderReport,
+  renderTestResultsTable,
+} from './console-tables.js';
+export { formatSummary } from './format-summary.js';
+export { formatCost, formatSeconds, UNKNOWN } from './format-values.js';
+export { escapeXmlAttribute, escapeXmlText, MAX_SYSTEM_OUT_CHARS, toJUnitXml } from './junit.js';
+export { passAtK, passHatK, repeatStats } from './pass-at-k.js';
+export { parseResultsFile, readResultsFile } from './read-results.js';
+export type {
+  AssertionRecord,
+  CostRecord,
+  DataRow,
+  DiffRecord,
+  MismatchRecord,
+  ModelSummary,
+  RepeatStats,
+  ResultsFile,
+  RunDetails,
+  RunResult,
+  RunStatus,
+  Summary,
+  ToolCallRecord,
+  UsageRecord,
+} from './results-file.js';
+export { RUN_STATUSES, STATUS_MARK, statusOf } from './run-status.js';
+export {
+  compareModelSummaries,
+  ensureByModel,
+  orderedModels,
+  passRate,
+  summarize,
+  summarizeByModel,
+} from './summarize.js';
+export { displayWidth, toCellText, truncateToWidth } from './terminal-text.js';
+export { localIsoTimestamp, resultsFileName, writeResultsFile } from './write-results.js';

@@ -1,0 +1,265 @@
+/**
+ * Reads a results file written by any version of nao: the fields it relies on are checked,
+ * unknown fields are kept, and fields added after a file was written get their defaults
+ * (`status` from `passed`/message, `summary` and `by_model` computed from the results).
+ */
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { UsageError } from '../errors/index.js';
+import type {
+  DataRow,
+  DiffRecord,
+  ModelSummary,
+  RepeatStats,
+  ResultsFile,
+  RunDetails,
+  RunResult,
+  Summary,
+  ToolCallRecord,
+} from './results-file.js';
+import { RUN_STATUSES, statusOf } from './run-status.js';
+import { ensureByModel, summarize } from './summarize.js';
+
+const nullableNumber = z.number().nullable().optional();
+const nullableString = z.string().nullable().optional();
+// Checked as "an array of objects" without parsing each cell: files hold up to millions of them.
+const rows = z
+  .custom<Record<string, unknown>[]>(
+    (value) =>
+      Array.isArray(value) &&
+      value.every((row) => row !== null && typeof row === 'object' && !Array.isArray(row)),
+    { message: 'expected an array of row objects' },
+  )
+  .nullable()
+  .optional();
+const columns = z.array(z.string()).nullable().optional();
+
+const detailsSchema = z.looseObject({
+  prompt: nullableString,
+  response_text: nullableString,
+  actual_data: rows,
+  expected_data: rows,
+  actual_columns: columns,
+  expected_columns: columns,
+  actual_row_count: nullableNumber,
+  expected_row_count: nullableNumber,
+  reference_sql: nullableString,
+  tool_calls: z.array(z.unknown()).nullable().optional(),
+  extraction_sql: nullableString,
+  extraction_error: nullableString,
+  extraction_attempts: nullableNumber,
+  diff: z.looseObject({ kind: z.string(), text: z.string() }).nullable().optional(),
+  /** The text diff of files written before `diff` existed. */
+  comparison: nullableString,
+  assertions: z
+    .array(z.looseObject({ passed: z.boolean(), message: z.string() }))
+    .nullable()
+    .optional(),
+  error: nullableString,
+  finish_reason: nullableString,
+  usage: z.looseObject({}).nullable().optional(),
+  cost_breakdown: z.looseObject({}).nullable().optional(),
+  extraction_usage: z.looseObject({}).nullable().optional(),
+  extraction_cost: nullableNumber,
+  snapshot_consistent: z.boolean().nullable().optional(),
+  replayed: z.boolean().nullable().optional(),
+});
+
+const runSchema = z.looseObject({
+  name: z.string(),
+  model: z.string(),
+  passed: z.boolean(),
+  message: nullableString,
+  tokens: nullableNumber,
+  cost: nullableNumber,
+  duration_ms: nullableNumber,
+  tool_call_count: nullableNumber,
+  status: z.enum(RUN_STATUSES as [string, ...string[]]).optional(),
+  attempt: z.number().int().positive().optional(),
+  file: z.string().optional(),
+  /** Where files written before `details.error` existed kept the error. */
+  error: nullableString,
+  details: detailsSchema.nullable().optional(),
+});
+
+const fileSchema = z.looseObject({
+  timestamp: z.string(),
+  results: z.array(runSchema),
+  summary: z.looseObject({}).nullable().optional(),
+  by_model: z
+    .array(z.looseObject({ model: z.string() }))
+    .nullable()
+    .optional(),
+  repeats: z
+    .array(z.looseObject({ name: z.string(), model: z.string(), runs: z.number(), passes: z.number() }))
+    .nullable()
+    .optional(),
+  models: z.array(z.string()).nullable().optional(),
+});
+
+type RawRun = z.infer<typeof runSchema>;
+type RawDetails = z.infer<typeof detailsSchema>;
+
+const SUMMARY_KEYS: readonly (keyof Summary)[] = Object.keys(summarize([])) as (keyof Summary)[];
+
+function hasAllKeys(value: object, keys: readonly string[]): boolean {
+  return keys.every((key) => key in value);
+}
+
+function normalizeToolCall(raw: unknown): ToolCallRecord {
+  if (raw === null || typeof raw !== 'object')
+    return { tool_name: '', tool_call_id: '', args: null, result: raw };
+  const call = raw as Record<string, unknown>;
+  const text = (...values: unknown[]) =>
+    values.find((value): value is string => typeof value === 'string') ?? '';
+  return {
+    ...call,
+    tool_name: text(call.tool_name, call.toolName),
+    tool_call_id: text(call.tool_call_id, call.toolCallId),
+    args: call.args ?? call.input ?? null,
+    result: call.result ?? call.output ?? null,
+  };
+}
+
+function normalizeDetails(raw: RawDetails | null | undefined, run: RawRun): RunDetails {
+  const details: RawDetails = raw ?? {};
+  const diff: DiffRecord | null =
+    details.diff ??
+    (typeof details.comparison === 'string' && details.comparison !== ''
+      ? { kind: 'text', text: details.comparison }
+      : null);
+  return {
+    ...details,
+    prompt: details.prompt ?? '',
+    response_text: details.response_text ?? null,
+    actual_data: (details.actual_data as DataRow[] | null | undefined) ?? null,
+    expected_data: (details.expected_data as DataRow[] | null | undefined) ?? null,
+    actual_columns: details.actual_columns ?? null,
+    expected_columns: details.expected_columns ?? null,
+    // Files written before the counts existed saved every row.
+    actual_row_count: details.actual_row_count ?? details.actual_data?.length ?? null,
+    expected_row_count: details.expected_row_count ?? details.expected_data?.length ?? null,
+    reference_sql: details.reference_sql ?? null,
+    tool_calls: (details.tool_calls ?? []).map(normalizeToolCall),
+    extraction_sql: details.extraction_sql ?? null,
+    extraction_error: details.extraction_error ?? null,
+    extraction_attempts: details.extraction_attempts ?? 0,
+    diff,
+    assertions: details.assertions ?? [],
+    error: details.error ?? run.error ?? null,
+    finish_reason: details.finish_reason ?? null,
+    usage: (details.usage as RunDetails['usage'] | undefined) ?? null,
+    cost_breakdown: (details.cost_breakdown as RunDetails['cost_breakdown'] | undefined) ?? null,
+    extraction_usage: (details.extraction_usage as RunDetails['extraction_usage'] | undefined) ?? null,
+    extraction_cost: details.extraction_cost ?? null,
+    snapshot_consistent: details.snapshot_consistent ?? null,
+    replayed: details.replayed ?? false,
+  };
+}
+
+function normalizeRun(raw: RawRun): RunResult {
+  const message = raw.message ?? '';
+  const status = statusOf({ passed: raw.passed, message, status: raw.status });
+  const { details: rawDetails, ...rest } = raw;
+  return {
+    ...rest,
+    name: raw.name,
+    model: raw.model,
+    // `passed` means judged and passed; older files also said it of unverified runs.
+    passed: status === 'passed',
+    message,
+    tokens: raw.tokens ?? 0,
+    cost: raw.cost ?? null,
+    duration_ms: raw.duration_ms ?? 0,
+    tool_call_count: raw.tool_call_count ?? 0,
+    status,
+    attempt: raw.attempt ?? 1,
+    file: raw.file ?? '',
+    details: normalizeDetails(rawDetails, raw),
+  };
+}
+
+function formatIssuePath(issuePath: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of issuePath) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out === '' ? '(top level)' : out;
+}
+
+function invalid(source: string, problem: string, cause?: unknown): UsageError {
+  return new UsageError({
+    code: 'RESULTS_FILE_INVALID',
+    message: `${source} is not a readable nao results file: ${problem}. Pass a results_*.json file written by \`nao test\`.`,
+    cause,
+  });
+}
+
+/**
+ * Validates parsed JSON as a results file and fills the fields newer versions added;
+ * `source` names the file in the error (a UsageError with code RESULTS_FILE_INVALID).
+ */
+export function parseResultsFile(data: unknown, source: string): ResultsFile {
+  const parsed = fileSchema.safeParse(data);
+  if (!parsed.success) {
+    const issues = parsed.error.issues;
+    const listed = issues.slice(0, 5).map((issue) => `${formatIssuePath(issue.path)}: ${issue.message}`);
+    if (issues.length > listed.length) listed.push(`and ${issues.length - listed.length} more`);
+    throw invalid(source, listed.join('; '));
+  }
+  const raw = parsed.data;
+  const results = raw.results.map(normalizeRun);
+  const summary =
+    raw.summary && hasAllKeys(raw.summary, SUMMARY_KEYS)
+      ? (raw.summary as unknown as Summary)
+      : summarize(results);
+  const byModel = raw.by_model?.every((entry) => hasAllKeys(entry, [...SUMMARY_KEYS, 'pass_rate']))
+    ? (raw.by_model as unknown as ModelSummary[])
+    : null;
+  const { repeats, models, ...rest } = raw;
+  return ensureByModel({
+    ...rest,
+    results,
+    summary,
+    by_model: byModel,
+    ...(models ? { models } : {}),
+    ...(repeats
+      ? {
+          repeats: repeats.map(
+            (entry) => ({ ...entry, k: typeof entry.k === 'number' ? entry.k : entry.runs }) as RepeatStats,
+          ),
+        }
+      : {}),
+  });
+}
+
+/** Reads and validates a results file; a missing, empty or malformed file is a UsageError naming it. */
+export async function readResultsFile(filePath: string): Promise<ResultsFile> {
+  let text: string;
+  try {
+    text = await readFile(filePath, 'utf8');
+  } catch (error) {
+    const code = error instanceof Error && 'code' in error ? error.code : undefined;
+    if (code === 'ENOENT') {
+      throw new UsageError({
+        code: 'RESULTS_FILE_NOT_FOUND',
+        message: `${filePath} does not exist. Run \`nao test\` first, or pass a file from tests/outputs/.`,
+        cause: error,
+      });
+    }
+    throw invalid(filePath, error instanceof Error ? error.message : String(error), error);
+  }
+  if (text.trim() === '') throw invalid(filePath, 'the file is empty (still being written, or cut short)');
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw invalid(
+      filePath,
+      `invalid JSON (${error instanceof Error ? error.message : String(error)})`,
+      error,
+    );
+  }
+  return parseResultsFile(data, filePath);
+}

@@ -1,0 +1,171 @@
+/**
+ * The shape of `tests/outputs/results_<timestamp>.json` — the one definition that the runner,
+ * the reporters and the viewer import. It holds every field the reference documents; anything
+ * nao adds is a new field, never a renamed or removed one, so older files stay readable.
+ */
+import type { CellValue } from '../warehouse/database.js';
+
+/**
+ * passed / failed: judged. error: could not be judged (provider, transport, reference SQL,
+ * extraction, timeout). unverified: a test with neither `sql` nor assertions (never a pass).
+ * skipped: not run (budget reached, fail-fast, interrupted).
+ */
+export type RunStatus = 'passed' | 'failed' | 'error' | 'unverified' | 'skipped';
+
+export type DataRow = Record<string, CellValue>;
+
+export interface ToolCallRecord {
+  tool_name: string;
+  tool_call_id: string;
+  args: unknown;
+  result: unknown;
+}
+
+export interface UsageRecord {
+  input_total_tokens: number;
+  input_no_cache_tokens: number;
+  input_cache_read_tokens: number;
+  input_cache_write_tokens: number;
+  output_total_tokens: number;
+  output_text_tokens: number;
+  output_reasoning_tokens: number;
+  total_tokens: number;
+}
+
+export interface CostRecord {
+  input_no_cache: number;
+  input_cache_read: number;
+  input_cache_write: number;
+  output: number;
+  total_cost: number;
+}
+
+export interface MismatchRecord {
+  row: number;
+  column: string;
+  actual: CellValue;
+  expected: CellValue;
+}
+
+/** The comparison's diff as saved; the viewer highlights cells from it. */
+export interface DiffRecord {
+  kind: string;
+  text: string;
+  [key: string]: unknown;
+}
+
+export interface AssertionRecord {
+  passed: boolean;
+  message: string;
+}
+
+export interface RunDetails {
+  prompt: string;
+  response_text: string | null;
+  actual_data: DataRow[] | null;
+  expected_data: DataRow[] | null;
+  /** The columns in order (object keys of rows do not keep a reliable order for every reader). */
+  actual_columns: string[] | null;
+  expected_columns: string[] | null;
+  /** Rows of each data set; the saved `*_data` keep the first 1,000 (the comparison saw all). */
+  actual_row_count: number | null;
+  expected_row_count: number | null;
+  /** The test's `sql`, also for runs that errored. */
+  reference_sql: string | null;
+  tool_calls: ToolCallRecord[];
+  extraction_sql: string | null;
+  extraction_error: string | null;
+  extraction_attempts: number;
+  diff: DiffRecord | null;
+  assertions: AssertionRecord[];
+  /** Why the run could not be judged, for `error` runs. */
+  error: string | null;
+  finish_reason: string | null;
+  usage: UsageRecord | null;
+  cost_breakdown: CostRecord | null;
+  extraction_usage: UsageRecord | null;
+  extraction_cost: number | null;
+  /** false when the reference query may have seen other data than the agent (see README). */
+  snapshot_consistent: boolean | null;
+  /** Answered from recordings (`--replay`) instead of a live model. */
+  replayed: boolean;
+}
+
+export interface RunResult {
+  name: string;
+  model: string;
+  passed: boolean;
+  message: string;
+  /** Agent tokens (the extraction's are in details.extraction_usage). */
+  tokens: number;
+  /** Agent cost in USD; null when the model has no price anywhere. */
+  cost: number | null;
+  duration_ms: number;
+  tool_call_count: number;
+  status: RunStatus;
+  /** 1-based attempt number with --repeat. */
+  attempt: number;
+  /** The test file, relative to tests/. */
+  file: string;
+  details: RunDetails;
+}
+
+export interface Summary {
+  total: number;
+  passed: number;
+  failed: number;
+  errors: number;
+  unverified: number;
+  skipped: number;
+  total_tokens: number;
+  /** Sum of the known costs; null when no run has a known cost. */
+  total_cost: number | null;
+  /** Runs whose cost is unknown (no price for their model). */
+  runs_without_cost: number;
+  total_extraction_cost: number | null;
+  total_duration_ms: number;
+  total_duration_s: number;
+  total_tool_calls: number;
+  avg_duration_ms: number;
+  avg_tool_calls: number;
+}
+
+export interface ModelSummary extends Summary {
+  model: string;
+  /** Percent of the model's runs that passed, 0–100 with one decimal. */
+  pass_rate: number;
+}
+
+/** Per (test, model) statistics when each test ran several times (`--repeat K`). */
+export interface RepeatStats {
+  name: string;
+  model: string;
+  /** Attempts that ran (skipped attempts are not counted). */
+  runs: number;
+  passes: number;
+  /** The k of pass@k and pass^k: the number of attempts that ran. */
+  k: number;
+  /** Unbiased estimator of the chance that at least one of k runs passes. */
+  pass_at_k: number;
+  /** Chance that all k runs pass, estimated from the observed pass rate. */
+  pass_hat_k: number;
+  flaky: boolean;
+}
+
+export interface ResultsFile {
+  timestamp: string;
+  results: RunResult[];
+  summary: Summary;
+  by_model: ModelSummary[];
+  /** Present when the run used --repeat > 1. */
+  repeats?: RepeatStats[];
+  nao_version?: string;
+  price_table_version?: string;
+  /** The command line, with secrets removed. */
+  command?: string;
+  models?: string[];
+  repeat?: number;
+  interrupted?: boolean;
+  started_at?: string;
+  finished_at?: string;
+}

@@ -1,0 +1,199 @@
+import { describe, expect, it } from 'vitest';
+import type { ModelSummary } from './results-file.js';
+import { ensureByModel, passRate, summarize, summarizeByModel } from './summarize.js';
+import { resultsFile, run } from './test-support/run-fixture.js';
+
+describe('summarize', () => {
+  it('reproduces the reference summary of three passing runs', () => {
+    const results = ['total_revenue', 'customer_metrics', 'orders'].map((name) =>
+      run({ name, tokens: 1250, cost: 0.0125, duration_ms: 234, tool_call_count: 1 }),
+    );
+    expect(summarize(results)).toEqual({
+      total: 3,
+      passed: 3,
+      failed: 0,
+      errors: 0,
+      unverified: 0,
+      skipped: 0,
+      total_tokens: 3750,
+      total_cost: 0.0375,
+      runs_without_cost: 0,
+      total_extraction_cost: null,
+      total_duration_ms: 702,
+      total_duration_s: 0.7,
+      total_tool_calls: 3,
+      avg_duration_ms: 234,
+      avg_tool_calls: 1.0,
+    });
+  });
+
+  it('counts every status apart and keeps skipped runs out of totals and averages', () => {
+    const summary = summarize([
+      run({ status: 'passed', duration_ms: 1000, tool_call_count: 2 }),
+      run({ status: 'failed', duration_ms: 2000, tool_call_count: 3 }),
+      run({ status: 'error', duration_ms: 3000, tool_call_count: 0 }),
+      run({ status: 'unverified', duration_ms: 500, tool_call_count: 1 }),
+      run({ status: 'skipped', duration_ms: 0, tool_call_count: 0 }),
+    ]);
+    expect(summary).toMatchObject({ total: 4, passed: 1, failed: 1, errors: 1, unverified: 1, skipped: 1 });
+    expect(summary.total_duration_ms).toBe(6500);
+    expect(summary.avg_duration_ms).toBe(1625);
+    expect(summary.avg_tool_calls).toBe(1.5);
+    expect(summary.runs_without_cost).toBe(0);
+  });
+
+  it.each<[string, Array<number | null>, number | null, number]>([
+    ['all known', [0.01, 0.02], 0.03, 0],
+    ['one unknown', [0.01, null], 0.01, 1],
+    ['none known', [null, null], null, 2],
+    ['a free run is known, not unknown', [0, null], 0, 1],
+  ])('total_cost: %s', (_label, costs, total, unknown) => {
+    const summary = summarize(costs.map((cost) => run({ cost })));
+    expect(summary.total_cost).toBe(total);
+    expect(summary.runs_without_cost).toBe(unknown);
+  });
+
+  it('sums the extraction cost apart from the agent cost', () => {
+    const summary = summarize([
+      run({ cost: 0.1, details: { extraction_cost: 0.002 } }),
+      run({ cost: 0.1, details: { extraction_cost: null } }),
+    ]);
+    expect(summary.total_cost).toBe(0.2);
+    expect(summary.total_extraction_cost).toBe(0.002);
+  });
+
+  it('gives zero averages for an empty or all-skipped list instead of NaN', () => {
+    const summary = summarize([run({ status: 'skipped' })]);
+    expect(summary).toMatchObject({
+      total: 0,
+      skipped: 1,
+      avg_duration_ms: 0,
+      avg_tool_calls: 0,
+      total_cost: null,
+    });
+  });
+
+  it('survives missing numbers from old files', () => {
+    const old = { ...run(), tokens: null, duration_ms: null, tool_call_count: null } as unknown as ReturnType<
+      typeof run
+    >;
+    expect(summarize([old])).toMatchObject({ total_tokens: 0, total_duration_ms: 0, total_tool_calls: 0 });
+  });
+});
+
+describe('passRate', () => {
+  it.each([
+    [1, 1, 100.0],
+    [1, 2, 50.0],
+    [2, 3, 66.7],
+    [1, 3, 33.3],
+    [0, 4, 0],
+    [0, 0, 0],
+  ])('%i of %i → %d', (passed, total, rate) => {
+    expect(passRate(passed, total)).toBe(rate);
+  });
+});
+
+function ranking(summaries: ModelSummary[]): string[] {
+  return summaries.map((summary) => summary.model);
+}
+
+describe('summarizeByModel ranking', () => {
+  it('ranks by pass rate first', () => {
+    const results = [
+      run({ model: 'a:cheap', status: 'failed', cost: 0.001 }),
+      run({ model: 'a:cheap', status: 'passed', cost: 0.001 }),
+      run({ model: 'b:dear', status: 'passed', cost: 1 }),
+      run({ model: 'b:dear', status: 'passed', cost: 1 }),
+    ];
+    expect(ranking(summarizeByModel(results))).toEqual(['b:dear', 'a:cheap']);
+  });
+
+  it('breaks a pass-rate tie by cost, the cheapest first', () => {
+    const results = [run({ model: 'x:dear', cost: 0.5 }), run({ model: 'y:cheap', cost: 0.1 })];
+    expect(ranking(summarizeByModel(results))).toEqual(['y:cheap', 'x:dear']);
+  });
+
+  it('ranks an unknown cost after every known one', () => {
+    const results = [
+      run({ model: 'a:unpriced', cost: null }),
+      run({ model: 'b:dear', cost: 9 }),
+      run({ model: 'c:cheap', cost: 0.1 }),
+    ];
+    expect(ranking(summarizeByModel(results))).toEqual(['c:cheap', 'b:dear', 'a:unpriced']);
+  });
+
+  it('breaks a full tie by model name', () => {
+    const results = [run({ model: 'zeta:m', cost: null }), run({ model: 'alpha:m', cost: null })];
+    expect(ranking(summarizeByModel(results))).toEqual(['alpha:m', 'zeta:m']);
+  });
+
+  it('compares pass rates exactly, not on the rounded percent', () => {
+    // 2/3 = 66.666…% and 667/1000 = 66.7% print the same but are not equal.
+    const results = [
+      ...Array.from({ length: 3 }, (_, i) =>
+        run({ model: 'a:m', status: i < 2 ? 'passed' : 'failed', cost: 0 }),
+      ),
+      ...Array.from({ length: 1000 }, (_, i) =>
+        run({ model: 'b:m', status: i < 667 ? 'passed' : 'failed', cost: 1 }),
+      ),
+    ];
+    const byModel = summarizeByModel(results);
+    expect(byModel.map((summary) => summary.pass_rate)).toEqual([66.7, 66.7]);
+    expect(ranking(byModel)).toEqual(['b:m', 'a:m']);
+  });
+
+  it('compares cost per run, so a model that ran fewer tests is not cheaper for it', () => {
+    const results = [
+      run({ model: 'few:m', cost: 0.2 }),
+      run({ model: 'many:m', cost: 0.1 }),
+      run({ model: 'many:m', cost: 0.1 }),
+      run({ model: 'many:m', cost: 0.1 }),
+    ];
+    expect(ranking(summarizeByModel(results))).toEqual(['many:m', 'few:m']);
+  });
+
+  it('puts a model none of whose runs ran last, and lists configured models without results', () => {
+    const results = [
+      run({ model: 'a:all-skipped', status: 'skipped' }),
+      run({ model: 'b:ran', status: 'failed' }),
+    ];
+    const byModel = summarizeByModel(results, { modelOrder: ['c:configured', 'a:all-skipped', 'b:ran'] });
+    expect(ranking(byModel)).toEqual(['b:ran', 'a:all-skipped', 'c:configured']);
+    expect(byModel[1]).toMatchObject({ total: 0, skipped: 1, pass_rate: 0 });
+    expect(byModel[2]).toMatchObject({ total: 0, skipped: 0 });
+  });
+
+  it('holds the reference fields per model', () => {
+    const [summary] = summarizeByModel([run({ tokens: 1250, cost: 0.0125, duration_ms: 234 })]);
+    expect(summary).toMatchObject({
+      model: 'openai:gpt-4.1',
+      total: 1,
+      passed: 1,
+      failed: 0,
+      pass_rate: 100,
+      total_tokens: 1250,
+      total_cost: 0.0125,
+      total_duration_ms: 234,
+      avg_duration_ms: 234,
+      total_tool_calls: 1,
+      avg_tool_calls: 1,
+    });
+  });
+});
+
+describe('ensureByModel', () => {
+  it('computes by_model for a file written before it existed', () => {
+    const results = [run({ model: 'a:m', status: 'failed' }), run({ model: 'b:m' })];
+    const { by_model: _dropped, ...old } = resultsFile(results);
+    const file = ensureByModel(old);
+    expect(ranking(file.by_model)).toEqual(['b:m', 'a:m']);
+    expect(file.results).toBe(results);
+  });
+
+  it('keeps a by_model the file already has', () => {
+    const stored = summarizeByModel([run()]);
+    const file = ensureByModel({ ...resultsFile([run(), run({ model: 'x:y' })]), by_model: stored });
+    expect(file.by_model).toBe(stored);
+  });
+});

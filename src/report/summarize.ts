@@ -1,0 +1,161 @@
+/**
+ * `summary` and `by_model` of the results file. Skipped runs were never run, so they are
+ * counted in `skipped` and nowhere else: `total`, `pass_rate`, tokens, costs, durations and
+ * the averages cover only the runs that ran (passed + failed + errors + unverified = total).
+ */
+import type { ModelSummary, ResultsFile, RunResult, Summary } from './results-file.js';
+import { statusOf } from './run-status.js';
+
+/** Sums of floats are rounded to 1e-10 USD so 0.0125 × 3 is written as 0.0375. */
+function roundUsd(value: number): number {
+  return Math.round(value * 1e10) / 1e10;
+}
+
+function finiteOrZero(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+function knownNumber(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/** Totals and averages over the runs of `results` (see the module comment for skipped runs). */
+export function summarize(results: readonly RunResult[]): Summary {
+  let passed = 0;
+  let failed = 0;
+  let errors = 0;
+  let unverified = 0;
+  let skipped = 0;
+  let totalTokens = 0;
+  let totalCost: number | null = null;
+  let runsWithoutCost = 0;
+  let extractionCost: number | null = null;
+  let totalDurationMs = 0;
+  let totalToolCalls = 0;
+
+  for (const result of results) {
+    const status = statusOf(result);
+    if (status === 'skipped') {
+      skipped++;
+      continue;
+    }
+    if (status === 'passed') passed++;
+    else if (status === 'failed') failed++;
+    else if (status === 'error') errors++;
+    else unverified++;
+
+    totalTokens += finiteOrZero(result.tokens);
+    const cost = knownNumber(result.cost);
+    if (cost === null) runsWithoutCost++;
+    else totalCost = (totalCost ?? 0) + cost;
+    const extraction = knownNumber(result.details?.extraction_cost);
+    if (extraction !== null) extractionCost = (extractionCost ?? 0) + extraction;
+    totalDurationMs += finiteOrZero(result.duration_ms);
+    totalToolCalls += finiteOrZero(result.tool_call_count);
+  }
+
+  const total = passed + failed + errors + unverified;
+  return {
+    total,
+    passed,
+    failed,
+    errors,
+    unverified,
+    skipped,
+    total_tokens: totalTokens,
+    total_cost: totalCost === null ? null : roundUsd(totalCost),
+    runs_without_cost: runsWithoutCost,
+    total_extraction_cost: extractionCost === null ? null : roundUsd(extractionCost),
+    total_duration_ms: totalDurationMs,
+    total_duration_s: Math.round(totalDurationMs / 100) / 10,
+    total_tool_calls: totalToolCalls,
+    avg_duration_ms: total === 0 ? 0 : Math.round(totalDurationMs / total),
+    avg_tool_calls: total === 0 ? 0 : Math.round((totalToolCalls * 10) / total) / 10,
+  };
+}
+
+/** Percent of runs that passed with one decimal: 2 of 3 → 66.7. */
+export function passRate(passed: number, total: number): number {
+  return total === 0 ? 0 : Math.round((passed * 1000) / total) / 10;
+}
+
+/** Average known cost per run, the fair price to compare models that ran different counts. */
+function costPerRun(summary: Summary): number | null {
+  const priced = summary.total - summary.runs_without_cost;
+  return summary.total_cost === null || priced <= 0 ? null : summary.total_cost / priced;
+}
+
+/**
+ * Ranking of the Performance by Model table: pass rate (desc, compared exactly, not on the
+ * rounded percent), then cost per priced run (asc, unknown after known; equal to ranking by
+ * total cost when models ran the same tests), then model name. Models with no run that ran
+ * come last.
+ */
+export function compareModelSummaries(a: ModelSummary, b: ModelSummary): number {
+  if ((a.total === 0) !== (b.total === 0)) return a.total === 0 ? 1 : -1;
+  const byRate = b.passed * a.total - a.passed * b.total;
+  if (byRate !== 0) return byRate;
+  const costA = costPerRun(a);
+  const costB = costPerRun(b);
+  if (costA !== costB) {
+    if (costA === null) return 1;
+    if (costB === null) return -1;
+    return costA - costB;
+  }
+  return a.model < b.model ? -1 : a.model > b.model ? 1 : 0;
+}
+
+/**
+ * One summary per model, ranked like the Performance by Model table. Models named in
+ * `modelOrder` that have no result at all still get a (zero) row, so a configured model
+ * never silently disappears from the comparison.
+ */
+export function summarizeByModel(
+  results: readonly RunResult[],
+  options: { modelOrder?: readonly string[] } = {},
+): ModelSummary[] {
+  const byModel = new Map<string, RunResult[]>();
+  for (const model of options.modelOrder ?? []) byModel.set(model, []);
+  for (const result of results) {
+    const runs = byModel.get(result.model);
+    if (runs) runs.push(result);
+    else byModel.set(result.model, [result]);
+  }
+  const summaries = [...byModel].map(([model, runs]) => {
+    const summary = summarize(runs);
+    const { total, passed, failed, errors, unverified, skipped, ...rest } = summary;
+    return {
+      model,
+      total,
+      passed,
+      failed,
+      errors,
+      unverified,
+      skipped,
+      pass_rate: passRate(passed, total),
+      ...rest,
+    } satisfies ModelSummary;
+  });
+  return summaries.sort(compareModelSummaries);
+}
+
+/** Models in configured order, then any other model in the order its results appear. */
+export function orderedModels(results: readonly RunResult[], modelOrder: readonly string[] = []): string[] {
+  const present = new Set(results.map((result) => result.model));
+  const ordered = modelOrder.filter(
+    (model, index) => present.has(model) && modelOrder.indexOf(model) === index,
+  );
+  for (const result of results) if (!ordered.includes(result.model)) ordered.push(result.model);
+  return ordered;
+}
+
+/**
+ * The file with `by_model` present: files written before per-model summaries existed get it
+ * computed from their results, so the viewer's model tables work on them too.
+ */
+export function ensureByModel(
+  file: Omit<ResultsFile, 'by_model'> & { by_model?: ModelSummary[] | null },
+): ResultsFile {
+  if (Array.isArray(file.by_model)) return { ...file, by_model: file.by_model };
+  return { ...file, by_model: summarizeByModel(file.results, { modelOrder: file.models ?? [] }) };
+}

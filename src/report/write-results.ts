@@ -1,0 +1,97 @@
+/**
+ * Writes `tests/outputs/results_YYYYMMDD_HHMMSS.json`. A reader (the viewer, a CI step) never
+ * sees half a file, and two runs finishing in the same second never overwrite each other.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { NaoError } from '../errors/index.js';
+import type { ResultsFile } from './results-file.js';
+
+const MAX_SAME_SECOND_FILES = 1000;
+
+function pad(value: number, length = 2): string {
+  return String(value).padStart(length, '0');
+}
+
+/** Local time as the reference writes `timestamp`: "2025-02-09T14:30:22.123000" (no zone). */
+export function localIsoTimestamp(now: Date): string {
+  const date = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  const time = `${pad(now.getHours())}:${pad(now.getMinutes())}:${pad(now.getSeconds())}`;
+  return `${date}T${time}.${pad(now.getMilliseconds(), 3)}000`;
+}
+
+/** `results_20250209_143022.json`, then `results_20250209_143022_2.json`… for the same second. */
+export function resultsFileName(now: Date, sequence = 1): string {
+  const stamp =
+    `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}_` +
+    `${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
+  return sequence <= 1 ? `results_${stamp}.json` : `results_${stamp}_${sequence}.json`;
+}
+
+/** JSON.stringify cannot write a BigInt; a driver value that slipped into tool results becomes its digits. */
+function jsonReplacer(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? value.toString() : value;
+}
+
+/** Pretty JSON; the replacer (slow on big files) only runs when a BigInt made the fast path throw. */
+function toJson(file: ResultsFile): string {
+  try {
+    return JSON.stringify(file, null, 2);
+  } catch (error) {
+    if (!(error instanceof TypeError) || !/BigInt/i.test(error.message)) throw error;
+    return JSON.stringify(file, jsonReplacer, 2);
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+}
+
+/**
+ * Writes the file pretty-printed (2 spaces) into `outputsDir` (created if missing) and returns
+ * its path. The content goes to a temporary file first; the final name is claimed with an
+ * exclusive create (`wx`), taking the next `_N` suffix when a file of the same second exists,
+ * and the complete temporary file is then renamed over the claimed name.
+ */
+export async function writeResultsFile(options: {
+  outputsDir: string;
+  file: ResultsFile;
+  /** The run's clock, for the file name; inject it to get a known name in tests. */
+  now?: Date;
+}): Promise<string> {
+  const now = options.now ?? new Date();
+  const outputsDir = path.resolve(options.outputsDir);
+  const json = `${toJson(options.file)}\n`;
+  const tempPath = path.join(outputsDir, `.results-${process.pid}-${randomUUID()}.tmp`);
+  try {
+    await mkdir(outputsDir, { recursive: true });
+    const temp = await open(tempPath, 'wx');
+    try {
+      await temp.writeFile(json, 'utf8');
+      await temp.sync();
+    } finally {
+      await temp.close();
+    }
+    for (let sequence = 1; sequence <= MAX_SAME_SECOND_FILES; sequence++) {
+      const finalPath = path.join(outputsDir, resultsFileName(now, sequence));
+      try {
+        await (await open(finalPath, 'wx')).close();
+      } catch (error) {
+        if (errorCode(error) === 'EEXIST') continue;
+        throw error;
+      }
+      await rename(tempPath, finalPath);
+      return finalPath;
+    }
+    throw new Error(`${MAX_SAME_SECOND_FILES} result files already exist for the same second`);
+  } catch (error) {
+    await rm(tempPath, { force: true }).catch(() => undefined);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new NaoError({
+      code: 'RESULTS_WRITE_FAILED',
+      message: `Could not write the results file into ${outputsDir}: ${reason}. Check that the folder is writable and the disk is not full.`,
+      cause: error,
+    });
+  }
+}
