@@ -4,6 +4,8 @@ export interface CliIO {
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: Record<string, string | undefined>;
   cwd: string;
+  /** The arguments after `nao`, for the results file's `command` (secrets are removed there). */
+  argv?: string[];
 }
 
 export function processIO(): CliIO {

@@ -18,7 +18,12 @@ export function registerTestInspectCommands(test: Command, io: CliIO, setExit: (
   test
     .command('list')
     .description('List the tests of tests/: name, file and prompt.')
-    .option('-s, --select <names>', 'only these tests, folders or file stems (comma-separated, repeatable)', collect, [])
+    .option(
+      '-s, --select <names>',
+      'only these tests, folders or file stems (comma-separated, repeatable)',
+      collect,
+      [],
+    )
     .action(async (flags: { select: string[] }) => {
       const project = await loadProject(io);
       const tests = selectProjectTests(project, flags.select);
@@ -27,7 +32,9 @@ export function registerTestInspectCommands(test: Command, io: CliIO, setExit: (
       const promptWidth = Math.max(20, (io.stdout.columns ?? 120) - nameWidth - fileWidth - 4);
       io.stdout.write(`${'Name'.padEnd(nameWidth)}  ${'File'.padEnd(fileWidth)}  Prompt\n`);
       for (const t of tests) {
-        io.stdout.write(`${t.name.padEnd(nameWidth)}  ${t.relativePath.padEnd(fileWidth)}  ${truncate(t.prompt, promptWidth)}\n`);
+        io.stdout.write(
+          `${t.name.padEnd(nameWidth)}  ${t.relativePath.padEnd(fileWidth)}  ${truncate(t.prompt, promptWidth)}\n`,
+        );
       }
       io.stdout.write(`\n${tests.length} test(s)\n`);
       setExit(EXIT.ok);
@@ -65,7 +72,9 @@ export function registerTestInspectCommands(test: Command, io: CliIO, setExit: (
 
   test
     .command('validate')
-    .description('Check nao_config.yaml and every test file; list every problem (exit 1) or count the tests (exit 0).')
+    .description(
+      'Check nao_config.yaml and every test file; list every problem (exit 1) or count the tests (exit 0).',
+    )
     .action(async () => {
       const problems: string[] = [];
       let config: Awaited<ReturnType<typeof loadConfig>> | undefined;
@@ -74,7 +83,8 @@ export function registerTestInspectCommands(test: Command, io: CliIO, setExit: (
         for (const warning of config.warnings) io.stderr.write(`Warning: ${warning}\n`);
       } catch (error) {
         if (error instanceof ConfigNotFoundError) throw error;
-        if (error instanceof ConfigInvalidError || error instanceof MissingEnvError) problems.push(error.message);
+        if (error instanceof ConfigInvalidError || error instanceof MissingEnvError)
+          problems.push(error.message);
         else throw error;
       }
       const testsDir = path.join(config?.projectDir ?? io.cwd, 'tests');
@@ -88,9 +98,13 @@ export function registerTestInspectCommands(test: Command, io: CliIO, setExit: (
         const names = config.databases.map((database) => database.name);
         for (const t of discovered.tests) {
           if (t.sql !== null && t.database === null && names.length > 1) {
-            problems.push(`${t.relativePath}: database: several databases are configured (${names.join(', ')}); name the one the reference SQL runs on`);
+            problems.push(
+              `${t.relativePath}: database: several databases are configured (${names.join(', ')}); name the one the reference SQL runs on`,
+            );
           } else if (t.sql !== null && names.length === 0) {
-            problems.push(`${t.relativePath}: sql: no database is configured in nao_config.yaml to run the reference SQL on`);
+            problems.push(
+              `${t.relativePath}: sql: no database is configured in nao_config.yaml to run the reference SQL on`,
+            );
           }
         }
       }

@@ -73,7 +73,8 @@ export function resolveTestRunOptions(options: {
   }
   return {
     models,
-    threads: flags.threads === undefined ? config.test.threads : positiveInteger('-t/--threads', flags.threads),
+    threads:
+      flags.threads === undefined ? config.test.threads : positiveInteger('-t/--threads', flags.threads),
     select: flags.select,
     local: flags.local ?? false,
     backendUrl: flags.backend ?? env.BACKEND_URL ?? DEFAULT_BACKEND_URL,
@@ -96,7 +97,10 @@ function dedupe(values: readonly string[]): string[] {
 function positiveInteger(flag: string, value: string): number {
   const number = Number(value);
   if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(number) || number < 1) {
-    throw new UsageError({ code: 'INVALID_FLAG', message: `${flag} must be a whole number ≥ 1, got "${value}".` });
+    throw new UsageError({
+      code: 'INVALID_FLAG',
+      message: `${flag} must be a whole number ≥ 1, got "${value}".`,
+    });
   }
   return number;
 }

@@ -1,0 +1,127 @@
+import type { RunResult, RunStatus } from '../report/index.js';
+
+export interface ProgressOptions {
+  out: NodeJS.WritableStream;
+  /** A terminal gets one progress line rewritten in place; pipes and CI get plain lines. */
+  interactive: boolean;
+  total: number;
+  color: boolean;
+  /** Print prompt, response, tool calls and extraction SQL of each run. */
+  verbose: boolean;
+  now?: () => number;
+}
+
+const SYMBOLS: Record<RunStatus, string> = {
+  passed: '✓',
+  failed: '✗',
+  error: '!',
+  unverified: '?',
+  skipped: '–',
+};
+const COLORS: Record<RunStatus, string> = {
+  passed: '\x1b[32m',
+  failed: '\x1b[31m',
+  error: '\x1b[33m',
+  unverified: '\x1b[33m',
+  skipped: '\x1b[90m',
+};
+
+/** Prints each finished run as it lands, with counts, cost so far, elapsed time and ETA. */
+export class LiveProgress {
+  private readonly options: ProgressOptions;
+  private readonly now: () => number;
+  private readonly started: number;
+  private done = 0;
+  private readonly counts: Record<RunStatus, number> = {
+    passed: 0,
+    failed: 0,
+    error: 0,
+    unverified: 0,
+    skipped: 0,
+  };
+  private spent = 0;
+  private lineShown = false;
+
+  constructor(options: ProgressOptions) {
+    this.options = options;
+    this.now = options.now ?? Date.now;
+    this.started = this.now();
+  }
+
+  /** Call when a run finishes (any order). */
+  finish(result: RunResult, spentUsd: number | null): void {
+    this.done++;
+    this.counts[result.status]++;
+    this.spent += spentUsd ?? 0;
+    this.clearLine();
+    this.options.out.write(`${this.runLine(result)}\n`);
+    if (this.options.verbose) this.options.out.write(verboseBlock(result));
+    this.drawLine();
+  }
+
+  /** Removes the progress line before the final tables are printed. */
+  end(): void {
+    this.clearLine();
+  }
+
+  private runLine(result: RunResult): string {
+    const width = String(this.options.total).length;
+    const symbol = this.paint(result.status, `${SYMBOLS[result.status]} ${result.status.padEnd(10)}`);
+    const cost = result.cost === null ? '' : `  $${result.cost.toFixed(4)}`;
+    const attempt = result.attempt > 1 ? ` #${result.attempt}` : '';
+    return (
+      `[${String(this.done).padStart(width)}/${this.options.total}] ${symbol} ${result.name}${attempt}  ` +
+      `${result.model}  ${result.message.split('\n')[0]}  ${(result.duration_ms / 1000).toFixed(1)}s${cost}`
+    );
+  }
+
+  private drawLine(): void {
+    if (!this.options.interactive || this.done >= this.options.total) return;
+    const elapsed = (this.now() - this.started) / 1000;
+    const eta = this.done === 0 ? 0 : (elapsed / this.done) * (this.options.total - this.done);
+    const { passed, failed, error } = this.counts;
+    this.options.out.write(
+      `${this.done}/${this.options.total} done · ${passed} passed · ${failed} failed · ${error} errors · ` +
+        `$${this.spent.toFixed(4)} · ${elapsed.toFixed(1)}s elapsed · ETA ${eta.toFixed(0)}s`,
+    );
+    this.lineShown = true;
+  }
+
+  private clearLine(): void {
+    if (!this.lineShown) return;
+    this.options.out.write('\r\x1b[2K');
+    this.lineShown = false;
+  }
+
+  private paint(status: RunStatus, text: string): string {
+    return this.options.color ? `${COLORS[status]}${text}\x1b[0m` : text;
+  }
+}
+
+function verboseBlock(result: RunResult): string {
+  const details = result.details;
+  const lines = [`  prompt: ${details.prompt}`];
+  if (details.response_text !== null) lines.push(`  response: ${indentRest(details.response_text)}`);
+  for (const call of details.tool_calls) {
+    const args = call.args as { sql_query?: unknown } | null;
+    const shown =
+      typeof args?.sql_query === 'string' ? indentRest(args.sql_query) : JSON.stringify(call.args);
+    lines.push(`  tool ${call.tool_name}: ${shown}`);
+  }
+  if (details.extraction_sql !== null) lines.push(`  extraction SQL: ${indentRest(details.extraction_sql)}`);
+  if (details.diff !== null) lines.push(`  diff:\n${indentAll(details.diff.text)}`);
+  if (details.error !== null) lines.push(`  error: ${details.error}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function indentRest(text: string): string {
+  return text.trim().split('\n').join('\n    ');
+}
+
+function indentAll(text: string): string {
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n');
+}

@@ -1,0 +1,245 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { UsageError } from '../errors/index.js';
+import { PRICE_TABLE_VERSION, parseModelString } from '../llm/index.js';
+import {
+  buildResultsFile,
+  type RunResult,
+  renderReport,
+  toJUnitXml,
+  writeResultsFile,
+} from '../report/index.js';
+import {
+  errorResult,
+  executeRun,
+  planRuns,
+  runSuite,
+  skippedResult,
+  spentUsd,
+  type TestRunClient,
+} from '../run/index.js';
+import { createLocalClient, openProjectRuntime } from '../test-run/index.js';
+import type { TestCase } from '../testcase/index.js';
+import { EXIT } from './exit-codes.js';
+import type { CliIO } from './io.js';
+import { LiveProgress } from './live-progress.js';
+import { loadProject, selectProjectTests } from './load-project.js';
+import { type RawTestRunFlags, resolveTestRunOptions, type TestRunOptions } from './test-run-options.js';
+import { NAO_VERSION } from './version.js';
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+export interface TestRunDependencies {
+  /** Ctrl-C / SIGTERM: aborts this signal. Tests pass their own. */
+  interrupt?: AbortSignal;
+  /** Transport under the provider packages (tests point it at a wire-protocol server). */
+  fetch?: typeof globalThis.fetch;
+  now?: () => Date;
+}
+
+/** `nao test` (= `nao test run`): runs the suite and reports it. */
+export function registerTestRunCommand(
+  test: Command,
+  io: CliIO,
+  setExit: (code: number) => void,
+  deps: TestRunDependencies = {},
+): void {
+  test
+    .command('run', { isDefault: true })
+    .description('Run the tests against the agent with one or more models (the default of `nao test`).')
+    .option(
+      '-m, --model <provider:model_id>',
+      'model to test, repeatable (default: test.models, else openai:gpt-4.1)',
+      collect,
+      [],
+    )
+    .option('-t, --threads <n>', 'test runs executed in parallel (default: test.threads, else 1)')
+    .option(
+      '-s, --select <names>',
+      'tests, folders or file stems to run (comma-separated, repeatable)',
+      collect,
+      [],
+    )
+    .option('-u, --username <email>', 'log-in for the backend (or NAO_USERNAME)')
+    .option(
+      '--password <password>',
+      'password for the backend (or NAO_PASSWORD, preferred: it stays out of shell history)',
+    )
+    .option('--local', 'run the agent in this process: no backend, no log-in')
+    .option('--backend <url>', 'the nao backend (default: BACKEND_URL, else http://localhost:5005)')
+    .option('--repeat <k>', 'run each test K times per model and report pass@k and flaky tests', '1')
+    .option('--timeout <seconds>', 'wall-clock limit per run; a run past it is an error')
+    .option('--max-cost <usd>', 'stop starting new runs once this many USD were spent; the rest are skipped')
+    .option('--fail-fast', 'stop starting new runs after the first failure or error')
+    .option('--junit <path>', 'also write a JUnit XML report there')
+    .option('--strict', 'exit 1 when a test is unverified (it has neither sql nor assertions)')
+    .option('--verbose', 'print prompt, response, tool calls and extraction SQL of each run')
+    .option('-q, --quiet', 'print only the tables')
+    .option('--no-color', 'plain output without colours')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 every selected test passed · 1 a run failed or errored · 2 could not start · 130 interrupted.\n' +
+        'Results are saved to tests/outputs/results_<timestamp>.json.',
+    )
+    .action(async (flags: RawTestRunFlags & { repeat: string }) => {
+      setExit(await runTests({ io, flags, deps }));
+    });
+}
+
+async function runTests(options: {
+  io: CliIO;
+  flags: RawTestRunFlags;
+  deps: TestRunDependencies;
+}): Promise<number> {
+  const { io, deps } = options;
+  const project = await loadProject(io);
+  const settings = resolveTestRunOptions({ flags: options.flags, config: project.config, env: io.env });
+  for (const model of settings.models) parseModelString(model, { providers: project.config.llm.providers });
+  const tests = selectProjectTests(project, settings.select);
+  if (tests.length === 0) {
+    io.stderr.write(
+      `No tests found in ${project.testsDir}. Create one with \`nao init\` or see the README.\n`,
+    );
+    return EXIT.usage;
+  }
+
+  const client = await openClient({ settings, project, io, deps });
+  const startedAt = deps.now?.() ?? new Date();
+  const runs = planRuns({ tests, models: settings.models, repeat: settings.repeat });
+  const color = options.flags.color !== false && io.stdout.isTTY === true;
+  const progress = settings.quiet
+    ? null
+    : new LiveProgress({
+        out: io.stdout,
+        interactive: io.stdout.isTTY === true,
+        total: runs.length,
+        color,
+        verbose: settings.verbose,
+      });
+  let outcome: Awaited<ReturnType<typeof runSuite<TestCase, RunResult & { spentUsd: number | null }>>>;
+  try {
+    outcome = await runSuite({
+      runs,
+      concurrency: settings.threads,
+      ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
+      ...(settings.maxCostUsd === undefined ? {} : { maxCostUsd: settings.maxCostUsd }),
+      failFast: settings.failFast,
+      ...(deps.interrupt === undefined ? {} : { signal: deps.interrupt }),
+      execute: async (run, signal) => {
+        const result = await executeRun({ run, client, comparison: project.config.test.comparison, signal });
+        return { ...result, spentUsd: spentUsd(result) };
+      },
+      skipped: (run, reason) => ({ ...skippedResult(run, reason), spentUsd: null }),
+      crashed: (run, error) => ({
+        ...errorResult({
+          run,
+          message: error instanceof Error ? error.message : String(error),
+          durationMs: 0,
+        }),
+        spentUsd: null,
+      }),
+      onEvent: (event) => {
+        if (event.type === 'finish') progress?.finish(event.result, event.result.spentUsd);
+        if (event.type === 'stop' && !settings.quiet) io.stderr.write(`${stopMessage(event.reason)}\n`);
+      },
+    });
+  } finally {
+    progress?.end();
+    await client.close();
+  }
+
+  const results: RunResult[] = outcome.results.map(({ spentUsd: _spent, ...result }) => result);
+  const finishedAt = deps.now?.() ?? new Date();
+  const file = buildResultsFile({
+    results,
+    now: finishedAt,
+    startedAt,
+    models: settings.models,
+    repeat: settings.repeat,
+    command: redactedCommand(io),
+    naoVersion: NAO_VERSION,
+    priceTableVersion: PRICE_TABLE_VERSION,
+    interrupted: outcome.stoppedBy === 'interrupted',
+  });
+  const saved = await writeResultsFile({
+    outputsDir: path.join(project.testsDir, 'outputs'),
+    file,
+    now: finishedAt,
+  });
+  if (settings.junitPath !== undefined) {
+    const junitPath = path.resolve(io.cwd, settings.junitPath);
+    await mkdir(path.dirname(junitPath), { recursive: true });
+    await writeFile(junitPath, toJUnitXml({ file }));
+  }
+
+  io.stdout.write(
+    `\n${renderReport({ results, modelOrder: settings.models, width: io.stdout.columns ?? 120, color })}\n`,
+  );
+  io.stdout.write(`Results saved to ${path.relative(io.cwd, saved) || saved}\n`);
+  if (settings.junitPath !== undefined) io.stdout.write(`JUnit report written to ${settings.junitPath}\n`);
+
+  if (outcome.stoppedBy === 'interrupted') return EXIT.interrupted;
+  const unverified = results.filter((result) => result.status === 'unverified').length;
+  if (unverified > 0) {
+    io.stderr.write(
+      `Warning: ${unverified} run(s) unverified: their tests have neither sql nor assertions, so nothing was checked` +
+        `${settings.strict ? ' (--strict: this fails the run)' : ''}.\n`,
+    );
+  }
+  const broken = results.some((result) => result.status === 'failed' || result.status === 'error');
+  const skipped = results.some((result) => result.status === 'skipped');
+  return broken || skipped || (settings.strict && unverified > 0) ? EXIT.failed : EXIT.ok;
+}
+
+async function openClient(options: {
+  settings: TestRunOptions;
+  project: Awaited<ReturnType<typeof loadProject>>;
+  io: CliIO;
+  deps: TestRunDependencies;
+}): Promise<TestRunClient> {
+  const { settings, project, io, deps } = options;
+  if (!settings.local) {
+    throw new UsageError({
+      code: 'BACKEND_MODE_UNAVAILABLE',
+      message:
+        `Running through the nao backend (${settings.backendUrl}) is not available in this build yet. ` +
+        'Run the agent in this process with `nao test --local`.',
+    });
+  }
+  const runtime = await openProjectRuntime({
+    config: project.config,
+    env: io.env,
+    ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
+  });
+  try {
+    // Resolve every model before the first run: a missing key should stop the command, not fail each run.
+    for (const model of settings.models) runtime.model(model);
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+  return createLocalClient(runtime);
+}
+
+function stopMessage(reason: 'budget' | 'fail-fast' | 'interrupted'): string {
+  if (reason === 'budget')
+    return 'Budget reached (--max-cost): no new runs are started; the rest are recorded as skipped.';
+  if (reason === 'fail-fast') return 'A run failed (--fail-fast): no new runs are started.';
+  return 'Interrupted: cancelling runs in flight and saving what finished…';
+}
+
+/** The command line for the results file, without the password. */
+function redactedCommand(io: CliIO): string {
+  const argv = io.argv ?? [];
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--password') {
+      out.push(arg, '***');
+      i++;
+    } else if (arg.startsWith('--password=')) out.push('--password=***');
+    else out.push(arg);
+  }
+  return ['nao', ...out].join(' ');
+}

@@ -1,0 +1,1 @@
+export { type ScriptedAnswer, scriptedAnalyst } from './scripted-analyst.js';

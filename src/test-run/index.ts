@@ -1,0 +1,8 @@
+export { createLocalClient } from './local-client.js';
+export {
+  type OpenProjectRuntimeOptions,
+  openProjectRuntime,
+  type ProjectRuntime,
+} from './project-runtime.js';
+export { runTestRequest } from './run-test-request.js';
+export type { TableData, TestRunRequest, TestRunResponse, Verification } from './test-run-types.js';

@@ -1,0 +1,54 @@
+import type { AgentToolCall } from '../agent/index.js';
+import type { Cost, TokenUsage } from '../llm/usage.js';
+import type { CellValue } from '../warehouse/database.js';
+
+/**
+ * The body of `POST /api/test/run` and of a local run: one test prompt for one model. The
+ * agent never receives `sql`; only the verification step after it does.
+ */
+export interface TestRunRequest {
+  prompt: string;
+  model: { provider: string; modelId: string };
+  /** The test's reference SQL; without it the run is not verified against data. */
+  sql?: string | null;
+  /** The configured database the reference runs on (`database:` of the test). */
+  databaseId?: string | null;
+}
+
+/** Rows with their column names in order (kept as arrays: a million rows as objects is slow). */
+export interface TableData {
+  columns: string[];
+  rows: CellValue[][];
+}
+
+export interface Verification {
+  /** The extracted answer data; null when extraction failed or the agent ran no SQL. */
+  data: TableData | null;
+  /** The last extraction SQL the model wrote. */
+  sql: string | null;
+  /** Why there is no data (extraction error, no SQL run, model could not answer). */
+  error: string | null;
+  /** What kind of problem `error` is: the agent's (a failed answer) or the harness's (cannot judge). */
+  errorKind: 'no-queries' | 'cannot-answer' | 'extraction-failed' | null;
+  expectedData: TableData | null;
+  expectedColumns: string[];
+  /** The reference query failed: the run cannot be judged. */
+  referenceError: string | null;
+  snapshotConsistent: boolean | null;
+  attempts: number;
+  usage: TokenUsage;
+  cost: Cost | null;
+}
+
+export interface TestRunResponse {
+  text: string;
+  toolCalls: AgentToolCall[];
+  /** The agent's usage and cost, summed over all its steps (extraction's are in verification). */
+  usage: TokenUsage;
+  cost: Cost | null;
+  finishReason: string;
+  durationMs: number;
+  verification: Verification | null;
+  /** Answered from recordings instead of a live model. */
+  replayed?: boolean;
+}
