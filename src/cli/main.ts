@@ -4,6 +4,7 @@ import { EXIT } from './exit-codes.js';
 import { registerInitCommand } from './init-command.js';
 import { type CliIO, processIO } from './io.js';
 import { registerTestInspectCommands } from './test-inspect-commands.js';
+import { registerTestResultsCommands } from './test-results-commands.js';
 import { registerTestRunCommand, type TestRunDependencies } from './test-run-command.js';
 import { NAO_VERSION } from './version.js';
 
@@ -28,6 +29,7 @@ export function buildProgram(
     .description('Run the unit tests of tests/ against the agent, or inspect tests and results.');
   registerTestRunCommand(test, io, setExit, deps);
   registerTestInspectCommands(test, io, setExit);
+  registerTestResultsCommands(test, io, setExit);
   return program;
 }
 

@@ -3,17 +3,19 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ScriptedAnswer, scriptedAnalyst } from '../fake-analyst/index.js';
-import { startTestLlmServer, type TestLlmServer } from '../llm-test-server/index.js';
+import { type ScriptFunction, startTestLlmServer, type TestLlmServer } from '../llm-test-server/index.js';
 import type { ResultsFile } from '../report/index.js';
 import { main } from './main.js';
 import { copyExampleProject, type ExampleCopy } from './test-support/example-project.js';
 
 let answers: Record<string, ScriptedAnswer> = {};
+/** Optional per-request override, e.g. to make one test flaky. */
+let override: ScriptFunction | undefined;
 let server: TestLlmServer;
 let project: ExampleCopy;
 
 beforeAll(async () => {
-  server = await startTestLlmServer({ script: (request) => scriptedAnalyst({ answers })(request) });
+  server = await startTestLlmServer({ script: (request) => override?.(request) ?? scriptedAnalyst({ answers })(request) });
   project = await copyExampleProject({ baseUrl: server.url });
 });
 afterAll(async () => {
@@ -22,6 +24,7 @@ afterAll(async () => {
 });
 afterEach(() => {
   answers = {};
+  override = undefined;
 });
 
 /** Every example test answered with its own reference SQL: the agent is right. */
@@ -95,5 +98,198 @@ describe('nao test --local against the wire-protocol test server', () => {
     });
     expect(result.details.diff?.text).toContain('218098.37');
     expect(result.details.diff?.text).toContain('202201.54');
+  });
+});
+
+describe('nao test --local: runs that cannot be judged', () => {
+  it('reports an extraction that fails twice as an error with the last SQL', async () => {
+    answers = correctAnswers();
+    answers['What was the revenue of the last quarter of 2025?'] = {
+      sql: project.tests.find((test) => test.name === 'revenue_q4_2025')!.sql,
+      extractionSql: 'SELECT no_such_column AS revenue FROM "{table}"',
+    };
+    const { code } = await nao(['test', '--local', '-s', 'revenue_q4_2025']);
+    expect(code).toBe(1);
+    const result = (await latestResults()).results[0]!;
+    expect(result.status).toBe('error');
+    expect(result.message).toMatch(/^answer extraction failed: /);
+    expect(result.details.extraction_attempts).toBe(2);
+    expect(result.details.extraction_sql).toContain('no_such_column');
+    expect(result.details.reference_sql).toContain('2025-10-01');
+  });
+
+  it('reports a provider error as an error run and goes on with the others', async () => {
+    answers = correctAnswers();
+    answers['What is the total revenue from all orders?'] = { failWithStatus: 400 };
+    const { code, stdout } = await nao(['test', '--local', '-s', 'total_revenue,return_rate']);
+    expect(code).toBe(1);
+    const results = (await latestResults()).results;
+    expect(results.map((result) => result.status)).toEqual(['error', 'passed']);
+    expect(results[0]!.message).toContain('400');
+    expect(results[0]!.details.reference_sql).toContain('SUM(p.amount)');
+    expect(stdout).toContain('1 passed, 0 failed, 1 error, 0 unverified, 2 total');
+  });
+
+  it('turns a run past --timeout into an error', async () => {
+    answers = correctAnswers();
+    answers['What percentage of orders were returned? Give it with two decimals.'] = { delayMs: 10_000, sql: 'SELECT 1' };
+    const { code } = await nao(['test', '--local', '-s', 'return_rate,total_revenue', '--timeout', '1', '-t', '2']);
+    expect(code).toBe(1);
+    const results = (await latestResults()).results;
+    expect(results.map((result) => [result.name, result.status])).toEqual([
+      ['return_rate', 'error'],
+      ['total_revenue', 'passed'],
+    ]);
+    expect(results[0]!.message).toBe('timed out after 1 s');
+  });
+
+  it('marks a test without sql or assertions unverified: exit 0 with a warning, 1 with --strict', async () => {
+    const { writeFile, rm } = await import('node:fs/promises');
+    const file = path.join(project.dir, 'tests', 'say_hello.yml');
+    await writeFile(file, 'name: say_hello\nprompt: Say hello to the data team.\n');
+    try {
+      answers = { 'Say hello to the data team.': { text: 'Hello!' } };
+      const plain = await nao(['test', '--local', '-s', 'say_hello']);
+      expect(plain.code).toBe(0);
+      expect(plain.stderr).toContain('1 run(s) unverified');
+      expect(plain.stdout).toContain('0 passed, 0 failed, 0 errors, 1 unverified, 1 total');
+      const result = (await latestResults()).results[0]!;
+      expect(result).toMatchObject({ status: 'unverified', passed: false, message: 'no verification' });
+      const strict = await nao(['test', '--local', '-s', 'say_hello', '--strict']);
+      expect(strict.code).toBe(1);
+    } finally {
+      await rm(file);
+    }
+  });
+});
+
+describe('nao test --local: several models, threads and repeats', () => {
+  it('prints the three tables and ranks models by pass rate, then cost', async () => {
+    answers = correctAnswers();
+    override = (request) =>
+      request.model === 'gpt-4.1-mini' && request.messages.some((m) => m.content.includes('total revenue from all orders'))
+        ? scriptedAnalyst({ answers: { 'What is the total revenue from all orders?': { sql: 'SELECT 1 AS total_revenue' } } })(request)
+        : undefined;
+    const { code, stdout } = await nao([
+      'test', '--local', '-m', 'openai:gpt-4.1-mini', '-m', 'openai:gpt-4.1', '-s', 'total_revenue,return_rate',
+    ]);
+    expect(code).toBe(1);
+    expect(stdout).toContain('Performance by Model');
+    expect(stdout).toContain('Pass / Fail by Test and Model');
+    const file = await latestResults();
+    // Configured order in results; ranking (100% before 50%) in by_model.
+    expect(file.results.map((result) => `${result.model} ${result.name}`)).toEqual([
+      'openai:gpt-4.1-mini total_revenue',
+      'openai:gpt-4.1-mini return_rate',
+      'openai:gpt-4.1 total_revenue',
+      'openai:gpt-4.1 return_rate',
+    ]);
+    expect(file.by_model.map((model) => [model.model, model.pass_rate])).toEqual([
+      ['openai:gpt-4.1', 100],
+      ['openai:gpt-4.1-mini', 50],
+    ]);
+    const performance = stdout.slice(stdout.indexOf('Performance by Model'));
+    expect(performance.indexOf('gpt-4.1 ')).toBeLessThan(performance.indexOf('gpt-4.1-mini'));
+  });
+
+  it('keeps discovery order with -t 8 whatever order runs finish in', async () => {
+    answers = Object.fromEntries(
+      project.tests.map((test, index) => [test.prompt, { sql: test.sql, delayMs: ((index * 7) % 4) * 40 }]),
+    );
+    const { code } = await nao(['test', '--local', '-t', '8']);
+    expect(code).toBe(0);
+    expect((await latestResults()).results.map((result) => result.name)).toEqual(project.tests.map((test) => test.name));
+  });
+
+  it('--repeat 3 reports c/K, pass@k and a flaky mark', async () => {
+    answers = correctAnswers();
+    let calls = 0;
+    override = (request) => {
+      if (!request.messages.some((m) => m.content.includes('total revenue from all orders'))) return undefined;
+      // The second attempt answers wrongly: its first request (the agent's) is the 4th call.
+      if (request.tools.length > 0 && request.messages.filter((m) => m.role === 'tool').length === 0) calls++;
+      return calls === 2
+        ? scriptedAnalyst({ answers: { 'What is the total revenue from all orders?': { sql: 'SELECT 2 AS total_revenue' } } })(request)
+        : undefined;
+    };
+    const { code, stdout } = await nao(['test', '--local', '-s', 'total_revenue', '--repeat', '3']);
+    expect(code).toBe(1);
+    const file = await latestResults();
+    expect(file.results.map((result) => [result.attempt, result.status])).toEqual([
+      [1, 'passed'],
+      [2, 'failed'],
+      [3, 'passed'],
+    ]);
+    expect(file.repeats).toEqual([
+      expect.objectContaining({ name: 'total_revenue', runs: 3, passes: 2, pass_at_k: 1, flaky: true }),
+    ]);
+    expect(stdout).toMatch(/flaky/i);
+  });
+
+  it('--max-cost stops scheduling and records the rest as skipped', async () => {
+    answers = correctAnswers();
+    const { code, stderr } = await nao(['test', '--local', '--max-cost', '0.02']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('Budget reached');
+    const file = await latestResults();
+    const statuses = file.results.map((result) => result.status);
+    expect(statuses.filter((status) => status === 'passed').length).toBeGreaterThanOrEqual(1);
+    expect(statuses.at(-1)).toBe('skipped');
+    expect(file.results.at(-1)!.message).toBe('skipped: --max-cost reached');
+    expect(file.summary.skipped).toBe(statuses.filter((status) => status === 'skipped').length);
+  });
+});
+
+describe('nao test: JUnit, summary and diff on saved files', () => {
+  it('writes JUnit whose counts match the results file', async () => {
+    answers = correctAnswers();
+    answers['What is the total revenue from all orders?'] = { sql: 'SELECT 3 AS total_revenue' };
+    answers['What percentage of orders were returned? Give it with two decimals.'] = { failWithStatus: 400 };
+    const junit = path.join(project.dir, 'junit.xml');
+    const { code } = await nao(['test', '--local', '--junit', junit]);
+    expect(code).toBe(1);
+    const xml = await readFile(junit, 'utf8');
+    const file = await latestResults();
+    expect(xml.startsWith('<?xml')).toBe(true);
+    expect(xml.match(/<testcase /g)).toHaveLength(file.results.length);
+    expect(xml.match(/<failure /g)).toHaveLength(file.summary.failed);
+    expect(xml.match(/<error /g)).toHaveLength(file.summary.errors);
+    expect(xml).toMatch(/<testsuite [^>]*name="openai:gpt-4.1"[^>]*tests="10"/);
+    expect(xml).toMatch(/<testsuite [^>]*failures="1"/);
+  });
+
+  it('summary prints the latest file; diff finds the regression and exits 1', async () => {
+    answers = correctAnswers();
+    expect((await nao(['test', '--local', '-s', 'total_revenue,return_rate'])).code).toBe(0);
+    answers['What is the total revenue from all orders?'] = { sql: 'SELECT 4 AS total_revenue' };
+    expect((await nao(['test', '--local', '-s', 'total_revenue,return_rate'])).code).toBe(1);
+
+    const summary = await nao(['test', 'summary']);
+    expect(summary.code).toBe(0);
+    expect(summary.stdout).toContain('1 passed, 1 failed, 0 errors, 0 unverified, 2 total');
+    const json = await nao(['test', 'summary', '--json']);
+    expect(JSON.parse(json.stdout).summary).toMatchObject({ total: 2, passed: 1, failed: 1 });
+
+    const diff = await nao(['test', 'diff', '--last']);
+    expect(diff.code).toBe(1);
+    expect(diff.stdout).toMatch(/regression/i);
+    expect(diff.stdout).toContain('total_revenue');
+    expect((await nao(['test', 'diff', '--last', '--no-fail'])).code).toBe(0);
+    expect((await nao(['test', 'diff', '--last', '--test', 'return_rate'])).code).toBe(0);
+  });
+});
+
+describe('nao test: exit code 2 when it cannot start', () => {
+  it.each([
+    [['test', '--local', '-m', 'gpt-4.1'], 'provider:model_id'],
+    [['test', '--local', '-m', 'nope:x'], 'unknown provider "nope"'],
+    [['test', '--local', '-s', 'no_such_test'], 'Test not found: no_such_test'],
+    [['test', '--local', '-t', 'many'], '-t/--threads must be a whole number'],
+    [['test', '--local', '--timeout', '-1'], '--timeout must be a number > 0'],
+    [['test', '--local', '--bogus'], "unknown option '--bogus'"],
+  ])('%j', async (args, message) => {
+    const { code, stderr } = await nao(args);
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
   });
 });

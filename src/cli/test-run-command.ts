@@ -28,7 +28,7 @@ import { loadProject, selectProjectTests } from './load-project.js';
 import { type RawTestRunFlags, resolveTestRunOptions, type TestRunOptions } from './test-run-options.js';
 import { NAO_VERSION } from './version.js';
 
-const collect = (value: string, previous: string[]) => [...previous, value];
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 export interface TestRunDependencies {
   /** Ctrl-C / SIGTERM: aborts this signal. Tests pass their own. */
@@ -68,7 +68,7 @@ export function registerTestRunCommand(
     )
     .option('--local', 'run the agent in this process: no backend, no log-in')
     .option('--backend <url>', 'the nao backend (default: BACKEND_URL, else http://localhost:5005)')
-    .option('--repeat <k>', 'run each test K times per model and report pass@k and flaky tests', '1')
+    .option('--repeat <k>', 'run each test K times per model and report pass@k and flaky tests (default: 1)')
     .option('--timeout <seconds>', 'wall-clock limit per run; a run past it is an error')
     .option('--max-cost <usd>', 'stop starting new runs once this many USD were spent; the rest are skipped')
     .option('--fail-fast', 'stop starting new runs after the first failure or error')
@@ -82,7 +82,7 @@ export function registerTestRunCommand(
       '\nExit codes: 0 every selected test passed · 1 a run failed or errored · 2 could not start · 130 interrupted.\n' +
         'Results are saved to tests/outputs/results_<timestamp>.json.',
     )
-    .action(async (flags: RawTestRunFlags & { repeat: string }) => {
+    .action(async (flags: RawTestRunFlags) => {
       setExit(await runTests({ io, flags, deps }));
     });
 }

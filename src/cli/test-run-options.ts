@@ -4,9 +4,9 @@ import { UsageError } from '../errors/index.js';
 
 /** `nao test` flags as commander hands them over (strings; repeatable flags as lists). */
 export interface RawTestRunFlags {
-  model: string[];
+  model?: string[];
   threads?: string;
-  select: string[];
+  select?: string[];
   username?: string;
   password?: string;
   local?: boolean;
@@ -51,7 +51,7 @@ export function resolveTestRunOptions(options: {
   env: Record<string, string | undefined>;
 }): TestRunOptions {
   const { flags, config, env } = options;
-  const models = dedupe(flags.model.length > 0 ? flags.model : config.test.models);
+  const models = dedupe(flags.model !== undefined && flags.model.length > 0 ? flags.model : config.test.models);
   for (const model of models) {
     if (!modelStringSchema.safeParse(model).success) {
       throw new UsageError({
@@ -75,7 +75,7 @@ export function resolveTestRunOptions(options: {
     models,
     threads:
       flags.threads === undefined ? config.test.threads : positiveInteger('-t/--threads', flags.threads),
-    select: flags.select,
+    select: flags.select ?? [],
     local: flags.local ?? false,
     backendUrl: flags.backend ?? env.BACKEND_URL ?? DEFAULT_BACKEND_URL,
     credentials: username !== undefined && password !== undefined ? { username, password } : null,

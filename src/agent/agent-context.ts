@@ -1,0 +1,160 @@
+import { realpath, stat } from 'node:fs/promises';
+import { DEFAULT_AGENT } from '../config/schema.js';
+import { NaoError } from '../errors/index.js';
+import type { Database } from '../warehouse/index.js';
+import { type ContextListing, walkContextFiles } from './context-files.js';
+import { resolveContextPath } from './context-paths.js';
+import { readContextText } from './context-text.js';
+import { DEFAULT_SCHEMA_LIMITS, type SchemaSummaryLimits } from './schema-summary.js';
+import { type AgentMode, buildSystemPrompt, type DatabaseSchema } from './system-prompt.js';
+
+export const DEFAULT_PREVIEW_ROWS = 20;
+/** Context files walked for the system prompt; the `list` tool reaches the rest. */
+const PROMPT_WALK_ENTRIES = 400;
+const MAX_RULES_FILE_BYTES = 10 * 1024 * 1024;
+
+export interface AgentContextOptions {
+  projectDir: string;
+  /** Already open; the context does not close them. Their `name` is the `database_id`. */
+  databases: readonly Database[];
+  /** Rows kept per `execute_sql` result; more mark it truncated. Default 1,000,000. */
+  maxResultRows?: number;
+  /** Rows of each result shown to the model. Default 20. */
+  previewRows?: number;
+  /** Per-query wall-clock limit handed to the database. Default: the database's own. */
+  queryTimeoutMs?: number;
+  schemaLimits?: Partial<SchemaSummaryLimits>;
+}
+
+export interface AgentLimits {
+  maxResultRows: number;
+  previewRows: number;
+  queryTimeoutMs: number | undefined;
+}
+
+/** What every run of a project shares, loaded once: rules, schemas, context files, prompts. */
+export interface AgentContext {
+  /** Real path (symlinks resolved) of the project folder. */
+  readonly projectDir: string;
+  readonly databases: readonly Database[];
+  readonly schemas: readonly DatabaseSchema[];
+  /** RULES.md as read, or null when the project has none. */
+  readonly rules: string | null;
+  readonly contextFiles: ContextListing;
+  readonly limits: AgentLimits;
+  readonly systemPrompts: Readonly<Record<AgentMode, string>>;
+}
+
+/**
+ * Loads the project's RULES.md, each database's schema (`listTables()`) and the context
+ * file list, and renders the system prompts, once per project; every run reuses the result.
+ * Throws a NaoError when the setup is broken (missing folder, duplicate database names,
+ * a database whose schema cannot be read).
+ */
+export async function createAgentContext(options: AgentContextOptions): Promise<AgentContext> {
+  const limits: AgentLimits = {
+    maxResultRows: positiveInteger('maxResultRows', options.maxResultRows ?? DEFAULT_AGENT.max_result_rows),
+    previewRows: positiveInteger('previewRows', options.previewRows ?? DEFAULT_PREVIEW_ROWS),
+    queryTimeoutMs:
+      options.queryTimeoutMs === undefined
+        ? undefined
+        : positiveInteger('queryTimeoutMs', options.queryTimeoutMs),
+  };
+  const schemaLimits: SchemaSummaryLimits = { ...DEFAULT_SCHEMA_LIMITS, ...options.schemaLimits };
+  const projectDir = await realProjectDir(options.projectDir);
+  checkDatabaseNames(options.databases);
+
+  const [schemas, rules, contextFiles] = await Promise.all([
+    Promise.all(options.databases.map(loadSchema)),
+    loadRules(projectDir),
+    walkContextFiles({ projectDir, startDir: projectDir, maxEntries: PROMPT_WALK_ENTRIES }),
+  ]);
+  const prompt = (mode: AgentMode) =>
+    buildSystemPrompt({
+      mode,
+      rules,
+      databases: schemas,
+      contextFiles,
+      previewRows: limits.previewRows,
+      maxResultRows: limits.maxResultRows,
+      schemaLimits,
+    });
+  return {
+    projectDir,
+    databases: [...options.databases],
+    schemas,
+    rules,
+    contextFiles,
+    limits,
+    systemPrompts: { chat: prompt('chat'), test: prompt('test') },
+  };
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new NaoError({
+      code: 'AGENT_INVALID_OPTION',
+      message: `Agent option ${name} must be a positive integer, got ${value}.`,
+    });
+  }
+  return value;
+}
+
+async function realProjectDir(projectDir: string): Promise<string> {
+  try {
+    const real = await realpath(projectDir);
+    if ((await stat(real)).isDirectory()) return real;
+  } catch {
+    // Reported below with the path the caller gave.
+  }
+  throw new NaoError({
+    code: 'AGENT_PROJECT_DIR_NOT_FOUND',
+    message: `The project folder ${projectDir} does not exist or is not a folder; run nao from the folder holding nao_config.yaml.`,
+  });
+}
+
+function checkDatabaseNames(databases: readonly Database[]): void {
+  const seen = new Set<string>();
+  for (const database of databases) {
+    if (seen.has(database.name)) {
+      throw new NaoError({
+        code: 'AGENT_DUPLICATE_DATABASE',
+        message: `Two databases are named "${database.name}"; give each database in nao_config.yaml a unique name (it is the agent's database_id).`,
+      });
+    }
+    seen.add(database.name);
+  }
+}
+
+async function loadSchema(database: Database): Promise<DatabaseSchema> {
+  try {
+    return { databaseId: database.name, dialect: database.dialect, tables: await database.listTables() };
+  } catch (error) {
+    throw new NaoError({
+      code: 'AGENT_SCHEMA_UNAVAILABLE',
+      message: `Could not read the tables of database "${database.name}" (${database.dialect}): ${
+        error instanceof Error ? error.message : String(error)
+      }. Check its connection settings in nao_config.yaml.`,
+      cause: error,
+    });
+  }
+}
+
+/** RULES.md through the same path rules as the tools: a symlink to a secret stays unread. */
+async function loadRules(projectDir: string): Promise<string | null> {
+  const resolved = await resolveContextPath({ projectDir, requested: 'RULES.md' });
+  if (!resolved.success || resolved.kind !== 'file') return null;
+  const text = await readContextText({
+    absolute: resolved.absolute,
+    displayPath: 'RULES.md',
+    size: resolved.size,
+    maxBytes: MAX_RULES_FILE_BYTES,
+  });
+  if (!text.success) {
+    throw new NaoError({
+      code: 'AGENT_RULES_UNREADABLE',
+      message: `${projectDir}/RULES.md cannot be used: ${text.error}. Make it a UTF-8 text file.`,
+    });
+  }
+  return text.text;
+}

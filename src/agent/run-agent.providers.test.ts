@@ -1,0 +1,127 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import type { LanguageModel } from 'ai';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { resolveModel } from '../llm/index.js';
+import {
+  type Protocol,
+  type ScriptRequest,
+  startTestLlmServer,
+  type TestLlmServer,
+  type Turn,
+} from '../llm-test-server/index.js';
+import type { Database } from '../warehouse/index.js';
+import { type AgentContext, createAgentContext } from './agent-context.js';
+import { type AgentModel, runAgent } from './run-agent.js';
+import { createProjectFixture } from './test-support/project-fixture.js';
+import { openSeededDuckDb } from './test-support/seeded-duckdb.js';
+
+const SQL = 'SELECT id, id * 2 AS doubled FROM range(200) t(id) ORDER BY id';
+const BAD_SQL = 'SELEC 1';
+const TURN_USAGE = { input: 1000, cachedInput: 400, output: 120, reasoning: 30 };
+
+/** Fails the first query, fixes it, then answers from the tool result it received. */
+function analyst(request: ScriptRequest): Turn {
+  const toolMessages = request.messages.filter((message) => message.role === 'tool');
+  if (toolMessages.length === 0) {
+    return { toolCalls: [{ name: 'execute_sql', args: { sql_query: BAD_SQL } }], usage: TURN_USAGE };
+  }
+  if (toolMessages.length === 1) {
+    return { toolCalls: [{ name: 'execute_sql', args: { sql_query: SQL } }], usage: TURN_USAGE };
+  }
+  const last = JSON.parse(toolMessages[1]?.content ?? '{}') as { row_count?: number };
+  return { text: `The query returned ${last.row_count} rows.`, usage: TURN_USAGE };
+}
+
+const PROVIDERS: Record<Protocol, (url: string) => LanguageModel> = {
+  'openai-chat': (url) => createOpenAI({ baseURL: url, apiKey: 'test' }).chat('gpt-4.1'),
+  'openai-responses': (url) => createOpenAI({ baseURL: url, apiKey: 'test' }).responses('gpt-4.1'),
+  'anthropic-messages': (url) => createAnthropic({ baseURL: url, apiKey: 'test' })('claude-sonnet-4-5'),
+};
+
+describe('runAgent through the real provider packages and a wire-protocol test server', () => {
+  let fixture: Awaited<ReturnType<typeof createProjectFixture>>;
+  let warehouse: Database;
+  let context: AgentContext;
+  let server: TestLlmServer | undefined;
+  beforeAll(async () => {
+    fixture = await createProjectFixture();
+    warehouse = await openSeededDuckDb({ name: 'warehouse', setupSql: 'SELECT 1' });
+    context = await createAgentContext({ projectDir: fixture.projectDir, databases: [warehouse] });
+  });
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  afterAll(async () => {
+    await warehouse.close();
+    await fixture.cleanup();
+  });
+
+  it.each(Object.keys(PROVIDERS) as Protocol[])(
+    '%s: tool loop, error recovery, whole results, usage',
+    async (protocol) => {
+      server = await startTestLlmServer({ script: analyst });
+      const agent: AgentModel = {
+        id: `test:${protocol}`,
+        model: PROVIDERS[protocol](server.url),
+        prices: { inputNoCache: 2, inputCacheRead: 0.5, output: 8 },
+      };
+      const result = await runAgent({ prompt: 'Double every id', model: agent, mode: 'test', context });
+
+      expect(server.requests.map((request) => request.protocol)).toEqual([protocol, protocol, protocol]);
+      expect(result.text).toBe('The query returned 200 rows.');
+      expect(result.finishReason).toBe('stop');
+      expect(result.toolCalls.map((call) => call.args)).toEqual([{ sql_query: BAD_SQL }, { sql_query: SQL }]);
+      expect(result.toolCalls[0]?.result).toEqual({ error: expect.stringContaining('syntax error') });
+
+      // The tools on the wire: test mode sends no clarification tool.
+      expect(server.requests[0]?.tools.map((tool) => tool.name).sort()).toEqual([
+        'execute_sql',
+        'grep',
+        'list',
+        'read',
+      ]);
+      // The error reached the model as text it can read; the preview held 20 of 200 rows.
+      expect(server.requests[1]?.messages.at(-1)?.content).toContain('syntax error');
+      if (protocol === 'anthropic-messages') {
+        // Anthropic has a flag for failed tool calls; the error output sets it.
+        const messages = server.requests[1]?.body.messages as {
+          content: { type: string; is_error?: boolean }[];
+        }[];
+        const toolResult = messages.at(-1)?.content.find((part) => part.type === 'tool_result');
+        expect(toolResult?.is_error).toBe(true);
+      }
+      const preview = JSON.parse(server.requests[2]?.messages.at(-1)?.content ?? '{}') as {
+        id: string;
+        rows: unknown[];
+        row_count: number;
+      };
+      expect(preview.rows).toHaveLength(20);
+      expect(preview.row_count).toBe(200);
+      expect(result.queryResults.get(preview.id)?.rows).toHaveLength(200);
+      expect(result.queryResults.get(preview.id)?.rows[199]).toEqual([199, 398]);
+
+      expect(result.usage.inputTotalTokens).toBe(3000);
+      expect(result.usage.inputCacheReadTokens).toBe(1200);
+      expect(result.usage.inputNoCacheTokens).toBe(1800);
+      expect(result.usage.outputTotalTokens).toBe(360);
+      expect(result.cost?.totalCost).toBeCloseTo((1800 * 2 + 1200 * 0.5 + 360 * 8) / 1_000_000, 12);
+    },
+  );
+
+  it('accepts the model llm/ resolves from nao_config.yaml as is', async () => {
+    server = await startTestLlmServer({ script: [{ text: 'Hello.', usage: { input: 10, output: 2 } }] });
+    const resolved = resolveModel({
+      modelString: 'openai:gpt-4.1',
+      config: {
+        llm: { providers: [{ provider: 'openai', api_key: 'test', base_url: server.url, models: [] }] },
+      },
+      env: {},
+    });
+    const result = await runAgent({ prompt: 'Hi', model: resolved, mode: 'chat', context });
+    expect(result.text).toBe('Hello.');
+    expect(server.requests[0]?.tools.map((tool) => tool.name)).toContain('clarification');
+    expect(result.cost).not.toBeNull();
+  });
+});

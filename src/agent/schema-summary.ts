@@ -1,0 +1,130 @@
+import type { DatabaseDialect, TableInfo } from '../warehouse/index.js';
+
+export interface SchemaSummaryLimits {
+  /** Up to this many tables (and `maxDetailedColumns` columns), every column is shown. */
+  maxDetailedTables: number;
+  maxDetailedColumns: number;
+  /** Beyond the detailed limits, table names only, up to this many. */
+  maxListedTables: number;
+}
+
+export const DEFAULT_SCHEMA_LIMITS: SchemaSummaryLimits = {
+  maxDetailedTables: 100,
+  maxDetailedColumns: 2000,
+  maxListedTables: 1000,
+};
+
+const MAX_TYPE_CHARS = 120;
+
+/** How to look further into each engine's catalog, for when the prompt shows less than everything. */
+const INSPECT_HINTS: Record<DatabaseDialect, { columns: string; search: string }> = {
+  duckdb: {
+    columns:
+      "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
+    search:
+      "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name ILIKE '%<word>%'",
+  },
+  postgres: {
+    columns:
+      "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
+    search:
+      "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name ILIKE '%<word>%'",
+  },
+  mysql: {
+    columns:
+      "SELECT column_name, column_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
+    search: "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name LIKE '%<word>%'",
+  },
+  sqlite: {
+    columns: "SELECT name, type FROM pragma_table_info('<table>')",
+    search: "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name LIKE '%<word>%'",
+  },
+};
+
+/**
+ * The schema of one database as compact text for the system prompt. Small schemas list
+ * every column; large ones list table names only, and beyond that a stated share of them,
+ * always saying what was left out and the query that shows it.
+ */
+export function summarizeSchema(options: {
+  dialect: DatabaseDialect;
+  tables: readonly TableInfo[];
+  limits?: SchemaSummaryLimits;
+}): string {
+  const { dialect } = options;
+  const limits = options.limits ?? DEFAULT_SCHEMA_LIMITS;
+  const tables = [...options.tables].sort(compareTables);
+  const columnCount = tables.reduce((sum, table) => sum + table.columns.length, 0);
+  const hint = INSPECT_HINTS[dialect];
+  if (tables.length === 0) return 'No tables are visible in this database.';
+
+  if (tables.length <= limits.maxDetailedTables && columnCount <= limits.maxDetailedColumns) {
+    const lines = tables.map((table) => {
+      const columns = table.columns.map(
+        (column) => `${quoteIfNeeded(column.name, dialect)} ${shortType(column.type)}`,
+      );
+      return `- ${qualifiedName(table, dialect)}: ${columns.length > 0 ? columns.join(', ') : '(no columns)'}`;
+    });
+    return [`${plural(tables.length, 'table')}, all columns shown (name type):`, ...lines].join('\n');
+  }
+
+  const listed = tables.slice(0, limits.maxListedTables);
+  const lines = [
+    `${plural(tables.length, 'table')} with ${plural(columnCount, 'column')} in total: too many to show every column here, so ` +
+      `only table names are listed. Look up a table's columns with: ${hint.columns}`,
+  ];
+  if (listed.length < tables.length) {
+    lines.push(
+      `Only the first ${listed.length} of ${tables.length} table names (alphabetical) are listed; ` +
+        `${tables.length - listed.length} more exist. Find others with: ${hint.search}`,
+    );
+  }
+  for (const [schema, names] of groupBySchema(listed, dialect)) {
+    lines.push(`- ${schema === null ? '' : `${schema}: `}${names.join(', ')}`);
+  }
+  return lines.join('\n');
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function compareTables(a: TableInfo, b: TableInfo): number {
+  return compareText(a.schema ?? '', b.schema ?? '') || compareText(a.name, b.name);
+}
+
+// Code-point order, so the prompt is byte-identical whatever the machine's locale.
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function groupBySchema(tables: readonly TableInfo[], dialect: DatabaseDialect): Map<string | null, string[]> {
+  const groups = new Map<string | null, string[]>();
+  for (const table of tables) {
+    const schema = table.schema === null ? null : quoteIfNeeded(table.schema, dialect);
+    const names = groups.get(schema) ?? [];
+    names.push(quoteIfNeeded(table.name, dialect));
+    groups.set(schema, names);
+  }
+  return groups;
+}
+
+function qualifiedName(table: TableInfo, dialect: DatabaseDialect): string {
+  const name = quoteIfNeeded(table.name, dialect);
+  return table.schema === null ? name : `${quoteIfNeeded(table.schema, dialect)}.${name}`;
+}
+
+/**
+ * Identifiers with spaces or other special characters are shown quoted, as the model must
+ * write them; in Postgres also those with capitals, which it would otherwise fold to lower case.
+ */
+export function quoteIfNeeded(identifier: string, dialect: DatabaseDialect): string {
+  const plain = /^[A-Za-z_][A-Za-z0-9_$]*$/.test(identifier);
+  if (plain && !(dialect === 'postgres' && /[A-Z]/.test(identifier))) return identifier;
+  const quote = dialect === 'mysql' ? '`' : '"';
+  return `${quote}${identifier.replaceAll(quote, quote + quote)}${quote}`;
+}
+
+function shortType(type: string): string {
+  return type.length <= MAX_TYPE_CHARS ? type : `${type.slice(0, MAX_TYPE_CHARS)}…`;
+}

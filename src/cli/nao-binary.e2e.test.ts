@@ -1,0 +1,90 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ScriptedAnswer, scriptedAnalyst } from '../fake-analyst/index.js';
+import { startTestLlmServer, type TestLlmServer } from '../llm-test-server/index.js';
+import type { ResultsFile } from '../report/index.js';
+import { copyExampleProject, type ExampleCopy, REPO_ROOT } from './test-support/example-project.js';
+
+const BIN = path.join(REPO_ROOT, 'bin', 'nao.js');
+let answers: Record<string, ScriptedAnswer> = {};
+let server: TestLlmServer;
+let project: ExampleCopy;
+
+beforeAll(async () => {
+  if (!existsSync(path.join(REPO_ROOT, 'dist', 'cli', 'main.js'))) {
+    throw new Error('dist/ is missing: these tests run the built `nao` binary; run `npm run build` (npm test does).');
+  }
+  server = await startTestLlmServer({ script: (request) => scriptedAnalyst({ answers })(request) });
+  project = await copyExampleProject({ baseUrl: server.url });
+});
+afterAll(async () => {
+  await project?.cleanup();
+  await server?.close();
+});
+
+interface Spawned {
+  code: Promise<number | null>;
+  output(): { stdout: string; stderr: string };
+  kill(signal: NodeJS.Signals): void;
+}
+
+function spawnNao(args: string[]): Spawned {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: project.dir,
+    env: { PATH: process.env.PATH, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  return {
+    code: new Promise((resolve) => child.on('close', (code) => resolve(code))),
+    output: () => ({ stdout, stderr }),
+    kill: (signal) => child.kill(signal),
+  };
+}
+
+async function latestResults(): Promise<ResultsFile> {
+  const outputs = path.join(project.dir, 'tests', 'outputs');
+  const files = (await readdir(outputs)).filter((file) => file.startsWith('results_')).sort();
+  return JSON.parse(await readFile(path.join(outputs, files.at(-1)!), 'utf8')) as ResultsFile;
+}
+
+describe('the nao binary', () => {
+  it('runs the example suite with --local and prints one plain line per run when piped', async () => {
+    answers = Object.fromEntries(project.tests.map((test) => [test.prompt, { sql: test.sql }]));
+    const run = spawnNao(['test', '--local', '-t', '4']);
+    expect(await run.code).toBe(0);
+    const { stdout } = run.output();
+    expect(stdout.match(/^\[\s*\d+\/10\] ✓ passed/gm)).toHaveLength(10);
+    expect(stdout).not.toContain('\r');
+    expect(stdout).toContain('All 10 test(s) passed');
+  });
+
+  it('Ctrl-C cancels the runs in flight, saves what finished and exits 130', async () => {
+    answers = Object.fromEntries(
+      project.tests.map((test) => [test.prompt, { sql: test.sql, delayMs: test.name === 'customers_ordering_2025' ? 0 : 30_000 }]),
+    );
+    const run = spawnNao(['test', '--local', '-t', '2']);
+    // Wait for the first (fast) run to finish, then interrupt while the slow one hangs.
+    for (let i = 0; i < 600 && !run.output().stdout.includes('[ 1/10]'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    run.kill('SIGINT');
+    expect(await run.code).toBe(130);
+    expect(run.output().stderr).toContain('Interrupted');
+    const file = await latestResults();
+    expect(file.interrupted).toBe(true);
+    expect(file.results).toHaveLength(10);
+    expect(file.results[0]).toMatchObject({ name: 'customers_ordering_2025', status: 'passed' });
+    expect(file.results.slice(1).every((result) => result.status === 'skipped')).toBe(true);
+  });
+});

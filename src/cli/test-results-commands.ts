@@ -1,0 +1,123 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { UsageError } from '../errors/index.js';
+import {
+  compareRunFiles,
+  ensureByModel,
+  formatRunComparison,
+  formatSummary,
+  readResultsFile,
+} from '../report/index.js';
+import { EXIT } from './exit-codes.js';
+import type { CliIO } from './io.js';
+import { loadProjectConfig } from './load-project.js';
+
+/** Result files of the project, oldest first (their names sort by time). */
+async function resultFiles(io: CliIO): Promise<{ outputsDir: string; files: string[] }> {
+  const config = await loadProjectConfig(io);
+  const outputsDir = path.join(config.projectDir, 'tests', 'outputs');
+  let names: string[] = [];
+  try {
+    names = await readdir(outputsDir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const files = names
+    .filter((name) => /^results_.*\.json$/.test(name))
+    .sort(byRunTime)
+    .map((name) => path.join(outputsDir, name));
+  return { outputsDir, files };
+}
+
+/** `results_20250209_143022.json` < `results_20250209_143022_2.json` < `results_20250209_143023.json`. */
+function byRunTime(a: string, b: string): number {
+  const key = (name: string) => {
+    const match = /^results_(\d{8}_\d{6})(?:_(\d+))?\.json$/.exec(name);
+    return match ? `${match[1]}_${(match[2] ?? '1').padStart(6, '0')}` : name;
+  };
+  return key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
+}
+
+function noResults(outputsDir: string, needed: number): UsageError {
+  return new UsageError({
+    code: 'NO_RESULTS',
+    message: `${needed === 1 ? 'No results file' : `Fewer than ${needed} results files`} in ${outputsDir}. Run \`nao test\` first.`,
+  });
+}
+
+function resolveFile(io: CliIO, file: string): string {
+  return path.resolve(io.cwd, file);
+}
+
+/** `nao test summary` and `nao test diff`: read saved results without running anything. */
+export function registerTestResultsCommands(test: Command, io: CliIO, setExit: (code: number) => void): void {
+  test
+    .command('summary')
+    .description('Print the tables of a saved results file (default: the latest in tests/outputs/).')
+    .argument('[file]', 'a results_*.json file')
+    .option('--json', 'print summary and by_model as JSON instead of tables')
+    .action(async (file: string | undefined, flags: { json?: boolean }) => {
+      let target: string;
+      if (file !== undefined) target = resolveFile(io, file);
+      else {
+        const { outputsDir, files } = await resultFiles(io);
+        if (files.length === 0) throw noResults(outputsDir, 1);
+        target = files.at(-1)!;
+      }
+      const results = ensureByModel(await readResultsFile(target));
+      if (flags.json) {
+        const { summary, by_model, repeats, timestamp } = results;
+        io.stdout.write(`${JSON.stringify({ file: target, timestamp, summary, by_model, repeats }, null, 2)}\n`);
+      } else {
+        io.stdout.write(
+          `${formatSummary({ file: results, path: path.relative(io.cwd, target) || target, width: io.stdout.columns ?? 120 })}\n`,
+        );
+      }
+      setExit(EXIT.ok);
+    });
+
+  test
+    .command('diff')
+    .description('Compare two results files: regressions, fixes, unchanged, added, removed. Exits 1 on a regression.')
+    .argument('[before]', 'the earlier results file')
+    .argument('[after]', 'the later results file')
+    .option('--last', 'compare the two latest results files (the default without files)')
+    .option('--model <model>', 'only this model')
+    .option('--test <name>', 'only this test')
+    .option('--no-fail', 'exit 0 even when there are regressions')
+    .action(
+      async (
+        before: string | undefined,
+        after: string | undefined,
+        flags: { last?: boolean; model?: string; test?: string; fail: boolean },
+      ) => {
+        let paths: [string, string];
+        if (before !== undefined && after !== undefined) paths = [resolveFile(io, before), resolveFile(io, after)];
+        else if (before !== undefined) {
+          throw new UsageError({
+            code: 'DIFF_NEEDS_TWO_FILES',
+            message: 'nao test diff takes two files (before and after), or --last for the two latest.',
+          });
+        } else {
+          const { outputsDir, files } = await resultFiles(io);
+          if (files.length < 2) throw noResults(outputsDir, 2);
+          paths = [files.at(-2)!, files.at(-1)!];
+        }
+        const [beforeFile, afterFile] = await Promise.all(paths.map((file) => readResultsFile(file)));
+        const comparison = compareRunFiles({
+          before: beforeFile!,
+          after: afterFile!,
+          ...(flags.model === undefined ? {} : { model: flags.model }),
+          ...(flags.test === undefined ? {} : { test: flags.test }),
+        });
+        io.stdout.write(
+          `${formatRunComparison(comparison, {
+            beforeLabel: path.relative(io.cwd, paths[0]) || paths[0],
+            afterLabel: path.relative(io.cwd, paths[1]) || paths[1],
+          })}\n`,
+        );
+        setExit(comparison.regressions.length > 0 && flags.fail ? EXIT.failed : EXIT.ok);
+      },
+    );
+}
