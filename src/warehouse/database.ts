@@ -2,9 +2,15 @@
  * One value of a result cell, lossless across engines:
  * - integers that fit in a JS number (|n| <= 2^53-1) and floating values → number
  * - integers beyond 2^53 and DECIMAL/NUMERIC → string holding the exact decimal text
- * - DATE → 'YYYY-MM-DD'; TIMESTAMP → ISO string with full (micro)second precision,
- *   with a `Z`/offset only when the engine type carries a time zone
- * - booleans → boolean; NULL → null; text → string; anything else → its text form
+ * - NaN and ±Infinity → the strings 'NaN', 'Infinity', '-Infinity' (JSON has no such numbers);
+ *   single-precision floats → the shortest decimal that reads back as the same float (0.1)
+ * - DATE → 'YYYY-MM-DD'; TIMESTAMP → ISO string 'YYYY-MM-DDTHH:MM:SS' plus the fraction at the
+ *   type's precision ('.123456' for microseconds) when it is not zero, with a `Z`/offset only when
+ *   the engine type carries a time zone (time-zone values are given in UTC, so `Z`).
+ *   Values ISO cannot spell (BC years, infinity, MySQL zero dates) keep the engine's text.
+ * - booleans → boolean; NULL → null; text → string
+ * - binary → '\x' + lowercase hex (PostgreSQL's bytea spelling)
+ * - LIST/ARRAY/STRUCT/MAP → JSON text; anything else (TIME, INTERVAL, UUID…) → its text form
  */
 export type CellValue = string | number | boolean | null;
 
@@ -23,14 +29,16 @@ export interface QueryResult {
 }
 
 export interface QueryOptions {
-  /** Rows kept at most; more set `truncated`. */
+  /** Rows kept at most (a non-negative integer); more set `truncated`. Unlimited when absent. */
   maxRows?: number;
-  /** Wall-clock limit; the query is cancelled by the engine when it passes. */
+  /** Wall-clock limit in milliseconds; the query is cancelled by the engine when it passes. */
   timeoutMs?: number;
+  /** Cancels the query; the promise then rejects with `signal.reason`. */
   signal?: AbortSignal;
 }
 
 export interface TableInfo {
+  /** Schema (PostgreSQL, DuckDB) or database (MySQL) holding the table; null for SQLite. */
   schema: string | null;
   name: string;
   columns: ColumnInfo[];
@@ -38,11 +46,15 @@ export interface TableInfo {
 
 export type DatabaseDialect = 'duckdb' | 'sqlite' | 'postgres' | 'mysql';
 
-/** A read-only connection to one configured warehouse. */
+/**
+ * A read-only connection to one configured warehouse. Failures are `WarehouseError`s
+ * (codes CONNECTION_FAILED, QUERY_FAILED, QUERY_TIMEOUT, READ_ONLY_VIOLATION, DATABASE_CLOSED).
+ */
 export interface Database {
   readonly name: string;
   readonly dialect: DatabaseDialect;
   query(sql: string, options?: QueryOptions): Promise<QueryResult>;
   listTables(): Promise<TableInfo[]>;
+  /** Releases every connection and process; calling it again does nothing. */
   close(): Promise<void>;
 }

@@ -1,0 +1,275 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from './database.js';
+import { openDatabase } from './open-database.js';
+import { WarehouseError } from './warehouse-error.js';
+
+let dir: string;
+let file: string;
+let db: Database;
+
+const SETUP = `
+  CREATE TABLE items (id INTEGER, name VARCHAR, price DECIMAL(10,2));
+  INSERT INTO items SELECT range, 'item ' || range, range * 1.25 FROM range(5000);
+  CREATE TABLE precise (
+    big BIGINT, huge HUGEINT, exact DECIMAL(38,10), moment TIMESTAMP, moment_tz TIMESTAMPTZ, day DATE,
+    ratio DOUBLE, nothing INTEGER, flag BOOLEAN, tags VARCHAR[]
+  );
+  INSERT INTO precise VALUES (
+    9223372036854775807, 170141183460469231731687303715884105727,
+    '1234567890123456789012345678.0123456789', TIMESTAMP '2024-01-02 03:04:05.123456',
+    TIMESTAMPTZ '2024-01-02 03:04:05.123456+02', DATE '2024-01-02', 0.1, NULL, true, ['a', 'b']
+  );
+  CREATE SCHEMA analytics;
+  CREATE VIEW analytics.expensive AS SELECT id, price FROM items WHERE price > 100;
+`;
+
+function fingerprint(): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+async function expectFailure(promise: Promise<unknown>): Promise<WarehouseError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(WarehouseError);
+  return error as WarehouseError;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'nao-duckdb-'));
+  file = path.join(dir, 'warehouse.duckdb');
+  const writer = await DuckDBInstance.create(file);
+  const connection = await writer.connect();
+  await connection.run(SETUP);
+  connection.closeSync();
+  writer.closeSync();
+  db = await openDatabase(
+    { type: 'duckdb', name: 'warehouse', path: 'warehouse.duckdb' },
+    { projectDir: dir },
+  );
+});
+
+afterAll(async () => {
+  await db?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('DuckDB warehouse', () => {
+  it('returns values losslessly, with the engine types of the columns', async () => {
+    const result = await db.query('SELECT * FROM precise');
+    expect(result.columns).toEqual([
+      { name: 'big', type: 'BIGINT' },
+      { name: 'huge', type: 'HUGEINT' },
+      { name: 'exact', type: 'DECIMAL(38,10)' },
+      { name: 'moment', type: 'TIMESTAMP' },
+      { name: 'moment_tz', type: 'TIMESTAMP WITH TIME ZONE' },
+      { name: 'day', type: 'DATE' },
+      { name: 'ratio', type: 'DOUBLE' },
+      { name: 'nothing', type: 'INTEGER' },
+      { name: 'flag', type: 'BOOLEAN' },
+      { name: 'tags', type: 'VARCHAR[]' },
+    ]);
+    expect(result.rows).toEqual([
+      [
+        '9223372036854775807',
+        '170141183460469231731687303715884105727',
+        '1234567890123456789012345678.0123456789',
+        '2024-01-02T03:04:05.123456',
+        '2024-01-02T01:04:05.123456Z',
+        '2024-01-02',
+        0.1,
+        null,
+        true,
+        '["a","b"]',
+      ],
+    ]);
+    expect(result.truncated).toBe(false);
+  });
+
+  it('works in UTC whatever the machine time zone', async () => {
+    const result = await db.query(
+      "SELECT current_setting('TimeZone') AS zone, TIMESTAMPTZ '2024-06-01 00:30:00+02'::DATE AS day",
+    );
+    expect(result.rows).toEqual([['UTC', '2024-05-31']]);
+  });
+
+  describe('is read-only, enforced by DuckDB', () => {
+    const writes = [
+      "INSERT INTO items VALUES (99999, 'new', 1)",
+      "UPDATE items SET name = 'changed'",
+      'DELETE FROM items',
+      'DROP TABLE items',
+      'CREATE TABLE intruder (a INTEGER)',
+      'ALTER TABLE items ADD COLUMN extra INTEGER',
+      'CREATE SCHEMA intruders',
+      'DROP VIEW analytics.expensive',
+      'TRUNCATE items',
+    ];
+
+    it.each(writes)('refuses %s as READ_ONLY_VIOLATION', async (sql) => {
+      const before = fingerprint();
+      const error = await expectFailure(db.query(sql));
+      expect(error.code).toBe('READ_ONLY_VIOLATION');
+      expect(error.message).toContain('"warehouse" (duckdb) is read-only');
+      expect(error.engineMessage).toMatch(/read-only mode/);
+      expect(fingerprint()).toBe(before);
+    });
+
+    it.each([
+      ["COPY items TO '{dir}/copy.csv'", 'copy.csv'],
+      ["COPY (SELECT 1) TO '{dir}/copy.parquet' (FORMAT parquet)", 'copy.parquet'],
+      ["EXPORT DATABASE '{dir}/export'", 'export'],
+      ["ATTACH '{dir}/other.duckdb' AS other", 'other.duckdb'],
+      ["SELECT * FROM read_csv('{dir}/../../etc/hostname')", 'never-created'],
+      ['SET enable_external_access = true', 'never-created'],
+      ["SET GLOBAL access_mode = 'READ_WRITE'", 'never-created'],
+      ['SET threads = 1', 'never-created'],
+      ["PRAGMA enable_profiling = 'json'", 'never-created'],
+    ])('refuses %s and writes no host file', async (template, created) => {
+      const before = fingerprint();
+      const error = await expectFailure(db.query(template.replaceAll('{dir}', dir)));
+      expect(['QUERY_FAILED', 'READ_ONLY_VIOLATION']).toContain(error.code);
+      expect(existsSync(path.join(dir, created))).toBe(false);
+      expect(fingerprint()).toBe(before);
+    });
+
+    it('leaves the data as it was', async () => {
+      const result = await db.query(
+        'SELECT count(*) AS n, sum(price) AS total, max(name) AS last FROM items',
+      );
+      expect(result.rows).toEqual([[5000, '15621875.00', 'item 999']]);
+    });
+  });
+
+  it.each([
+    { maxRows: 10, rows: 10, truncated: true },
+    { maxRows: 4999, rows: 4999, truncated: true },
+    { maxRows: 5000, rows: 5000, truncated: false },
+    { maxRows: 0, rows: 0, truncated: true },
+  ])('keeps $maxRows rows of 5000 (truncated: $truncated)', async ({ maxRows, rows, truncated }) => {
+    const result = await db.query('SELECT id FROM items ORDER BY id', { maxRows });
+    expect(result.rows).toHaveLength(rows);
+    expect(result.truncated).toBe(truncated);
+  });
+
+  it('streams, so a capped query over a huge result stops early', async () => {
+    const result = await db.query('SELECT range AS n FROM range(1000000000000)', {
+      maxRows: 3,
+      timeoutMs: 10_000,
+    });
+    expect(result.rows).toEqual([[0], [1], [2]]);
+    expect(result.truncated).toBe(true);
+  });
+
+  it('cancels a query that passes its time limit, and keeps working', async () => {
+    const started = performance.now();
+    const error = await expectFailure(
+      db.query('SELECT sum(a.range * b.range) FROM range(1000000) a, range(1000000) b', { timeoutMs: 300 }),
+    );
+    expect(error.code).toBe('QUERY_TIMEOUT');
+    expect(error.message).toContain('"warehouse"');
+    expect(error.message).toContain('300 ms');
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect((await db.query('SELECT 42 AS answer')).rows).toEqual([[42]]);
+  });
+
+  it('rejects with the reason of an aborted signal', async () => {
+    const controller = new AbortController();
+    const reason = new Error('run cancelled');
+    setTimeout(() => controller.abort(reason), 100);
+    await expect(
+      db.query('SELECT sum(a.range * b.range) FROM range(1000000) a, range(1000000) b', {
+        signal: controller.signal,
+      }),
+    ).rejects.toBe(reason);
+    await expect(db.query('SELECT 1', { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+  });
+
+  it('runs queries side by side', async () => {
+    const results = await Promise.all([1, 2, 3].map((n) => db.query(`SELECT ${n} AS n`)));
+    expect(results.map((result) => result.rows)).toEqual([[[1]], [[2]], [[3]]]);
+  });
+
+  it('reports engine errors as QUERY_FAILED with the engine message apart', async () => {
+    const error = await expectFailure(db.query('SELECT missing_column FROM items'));
+    expect(error.code).toBe('QUERY_FAILED');
+    expect(error.message).toContain('The query failed on database "warehouse" (duckdb)');
+    expect(error.engineMessage).toContain('missing_column');
+    expect((await expectFailure(db.query('  '))).code).toBe('QUERY_FAILED');
+    expect((await expectFailure(db.query('SELECT 1', { maxRows: -1 }))).code).toBe('INVALID_QUERY_OPTIONS');
+    expect((await expectFailure(db.query('SELECT 1', { timeoutMs: 0 }))).code).toBe('INVALID_QUERY_OPTIONS');
+  });
+
+  it('lists tables and views of every user schema with their column types', async () => {
+    expect(await db.listTables()).toEqual([
+      {
+        schema: 'analytics',
+        name: 'expensive',
+        columns: [
+          { name: 'id', type: 'INTEGER' },
+          { name: 'price', type: 'DECIMAL(10,2)' },
+        ],
+      },
+      {
+        schema: 'main',
+        name: 'items',
+        columns: [
+          { name: 'id', type: 'INTEGER' },
+          { name: 'name', type: 'VARCHAR' },
+          { name: 'price', type: 'DECIMAL(10,2)' },
+        ],
+      },
+      {
+        schema: 'main',
+        name: 'precise',
+        columns: [
+          { name: 'big', type: 'BIGINT' },
+          { name: 'huge', type: 'HUGEINT' },
+          { name: 'exact', type: 'DECIMAL(38,10)' },
+          { name: 'moment', type: 'TIMESTAMP' },
+          { name: 'moment_tz', type: 'TIMESTAMP WITH TIME ZONE' },
+          { name: 'day', type: 'DATE' },
+          { name: 'ratio', type: 'DOUBLE' },
+          { name: 'nothing', type: 'INTEGER' },
+          { name: 'flag', type: 'BOOLEAN' },
+          { name: 'tags', type: 'VARCHAR[]' },
+        ],
+      },
+    ]);
+  });
+
+  it.each([
+    ['a missing file', 'missing.duckdb', 'does not exist'],
+    ['a file that is not DuckDB', 'junk.duckdb', 'not a valid DuckDB database'],
+  ])('fails to open %s with CONNECTION_FAILED naming the path', async (_label, name, reason) => {
+    writeFileSync(path.join(dir, 'junk.duckdb'), 'not a database at all'.repeat(500));
+    const error = await expectFailure(
+      openDatabase({ type: 'duckdb', name: 'broken', path: path.join(dir, name) }),
+    );
+    expect(error.code).toBe('CONNECTION_FAILED');
+    expect(error.message).toContain('"broken" (duckdb at ');
+    expect(error.message).toContain(path.join(dir, name));
+    expect(error.message).toContain(reason);
+    expect(existsSync(path.join(dir, 'missing.duckdb'))).toBe(false);
+  });
+
+  it('closes once, harmlessly twice, interrupts what still runs and refuses queries afterwards', async () => {
+    const other = await openDatabase({ type: 'duckdb', name: 'second', path: file });
+    expect((await other.query('SELECT count(*) AS n FROM items')).rows).toEqual([[5000]]);
+    const running = expectFailure(
+      other.query('SELECT sum(a.range * b.range) FROM range(1000000) a, range(1000000) b'),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await other.close();
+    await other.close();
+    expect((await running).code).toBe('DATABASE_CLOSED');
+    expect((await expectFailure(other.query('SELECT 1'))).code).toBe('DATABASE_CLOSED');
+    expect((await expectFailure(other.listTables())).code).toBe('DATABASE_CLOSED');
+  });
+});

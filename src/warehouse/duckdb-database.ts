@@ -1,0 +1,160 @@
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { Database, QueryOptions, QueryResult, TableInfo } from './database.js';
+import { readDuckDbResult } from './duckdb-result.js';
+import { startQuery, stoppedError, watchQuery } from './query-control.js';
+import {
+  connectionFailed,
+  databaseClosed,
+  messageOf,
+  queryFailed,
+  readOnlyViolation,
+  type WarehouseError,
+} from './warehouse-error.js';
+
+/**
+ * What the engine guarantees, checked by the tests beside this file:
+ * - `access_mode=READ_ONLY`: every write to the database file (INSERT, CREATE, DROP, ALTER,
+ *   CHECKPOINT of changes…) fails with DuckDB's "attached in read-only mode" error.
+ * - `enable_external_access=false`: no file outside the opened database can be read or
+ *   written — COPY … TO 'file', EXPORT DATABASE, ATTACH of another file, read_csv('/etc/…'),
+ *   INSTALL/LOAD of extensions all fail. The database itself stays readable because it is
+ *   opened before the setting takes effect.
+ * - `lock_configuration=true` (set last): a query cannot undo the above with SET/PRAGMA, nor
+ *   change global settings such as threads, memory or profiling output.
+ * What remains allowed is harmless: temporary tables and `ATTACH ':memory:'` live in memory
+ * and vanish with the query's connection, which is never reused.
+ * The time zone is pinned to UTC so TIMESTAMPTZ arithmetic does not depend on the machine.
+ */
+const READ_ONLY_CONFIG: Record<string, string> = {
+  access_mode: 'READ_ONLY',
+  enable_external_access: 'false',
+  autoinstall_known_extensions: 'false',
+  autoload_known_extensions: 'false',
+};
+
+/** Opens a DuckDB file read-only; a missing or unreadable file is a CONNECTION_FAILED error. */
+export async function openDuckDbDatabase(options: { name: string; path: string }): Promise<Database> {
+  const { name, path } = options;
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(path, READ_ONLY_CONFIG);
+  } catch (error) {
+    throw connectionFailed({
+      database: name,
+      dialect: 'duckdb',
+      target: path,
+      engineMessage: messageOf(error),
+    });
+  }
+  try {
+    const connection = await instance.connect();
+    try {
+      await connection.run("SET GLOBAL TimeZone = 'UTC'; SET GLOBAL lock_configuration = true");
+    } finally {
+      connection.closeSync();
+    }
+  } catch (error) {
+    instance.closeSync();
+    throw connectionFailed({
+      database: name,
+      dialect: 'duckdb',
+      target: path,
+      engineMessage: messageOf(error),
+    });
+  }
+  return new DuckDbDatabase(name, instance);
+}
+
+class DuckDbDatabase implements Database {
+  readonly dialect = 'duckdb' as const;
+  private instance: DuckDBInstance | null;
+  /** Connections of queries in flight, interrupted by close(). */
+  private readonly active = new Set<DuckDBConnection>();
+
+  constructor(
+    readonly name: string,
+    instance: DuckDBInstance,
+  ) {
+    this.instance = instance;
+  }
+
+  async query(sql: string, options?: QueryOptions): Promise<QueryResult> {
+    const limits = startQuery({ database: this.name, dialect: this.dialect, sql, query: options });
+    // One connection per query: queries run in parallel, and session state (SET, temp
+    // tables, an interrupt that arrives late) dies with the query.
+    const connection = await this.connect();
+    const watch = watchQuery({ limits, cancel: () => connection.interrupt() });
+    try {
+      const result = await connection.stream(sql);
+      return await readDuckDbResult(result, { maxRows: limits.maxRows });
+    } catch (error) {
+      throw (
+        stoppedError({
+          database: this.name,
+          dialect: this.dialect,
+          reason: watch.reason,
+          limits,
+          cause: error,
+        }) ?? this.queryError(error)
+      );
+    } finally {
+      watch.dispose();
+      this.active.delete(connection);
+      connection.closeSync();
+    }
+  }
+
+  async listTables(): Promise<TableInfo[]> {
+    const connection = await this.connect();
+    try {
+      const reader = await connection.runAndReadAll(
+        `SELECT table_schema, table_name, column_name, data_type
+           FROM information_schema.columns
+          WHERE table_catalog = current_database()
+            AND table_schema NOT IN ('information_schema', 'pg_catalog')
+          ORDER BY table_schema, table_name, ordinal_position`,
+      );
+      const tables: TableInfo[] = [];
+      for (const [schema, table, column, type] of reader.getRows() as string[][]) {
+        const last = tables.at(-1);
+        if (last !== undefined && last.schema === schema && last.name === table) {
+          last.columns.push({ name: column!, type: type! });
+        } else {
+          tables.push({ schema: schema!, name: table!, columns: [{ name: column!, type: type! }] });
+        }
+      }
+      return tables;
+    } catch (error) {
+      throw this.queryError(error);
+    } finally {
+      this.active.delete(connection);
+      connection.closeSync();
+    }
+  }
+
+  async close(): Promise<void> {
+    const instance = this.instance;
+    if (instance === null) return;
+    this.instance = null;
+    for (const connection of this.active) connection.interrupt();
+    instance.closeSync();
+  }
+
+  private async connect(): Promise<DuckDBConnection> {
+    if (this.instance === null) throw databaseClosed({ database: this.name, dialect: this.dialect });
+    const connection = await this.instance.connect();
+    this.active.add(connection);
+    return connection;
+  }
+
+  private queryError(error: unknown): WarehouseError {
+    // Whatever close() interrupted failed because of the close, not because of its SQL.
+    if (this.instance === null) return databaseClosed({ database: this.name, dialect: this.dialect });
+    const engineMessage = messageOf(error);
+    const context = { database: this.name, dialect: this.dialect, engineMessage, cause: error };
+    return READ_ONLY_MESSAGE.test(engineMessage) ? readOnlyViolation(context) : queryFailed(context);
+  }
+}
+
+// "Cannot execute statement of type "INSERT" on database "w" which is attached in read-only mode!"
+const READ_ONLY_MESSAGE = /attached in read-only mode|database is read-only|read-only mode/i;

@@ -1,0 +1,21 @@
+export {
+  bytesCell,
+  float32Cell,
+  floatCell,
+  integerCell,
+  integerTextCell,
+  timestampTextCell,
+} from './cell-value.js';
+export type {
+  CellValue,
+  ColumnInfo,
+  Database,
+  DatabaseDialect,
+  QueryOptions,
+  QueryResult,
+  TableInfo,
+} from './database.js';
+export { readDuckDbResult } from './duckdb-result.js';
+export { type DuckDbCellConverter, duckDbCellConverter, duckDbValueToCell } from './duckdb-value.js';
+export { type OpenDatabaseOptions, openDatabase } from './open-database.js';
+export { WarehouseError, type WarehouseErrorCode } from './warehouse-error.js';

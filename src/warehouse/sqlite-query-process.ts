@@ -1,0 +1,119 @@
+/**
+ * The process that runs the SQLite queries of one `SqliteDatabase`. better-sqlite3 runs a
+ * statement synchronously in native code and exposes neither sqlite3_interrupt nor a progress
+ * handler, so nothing in the same process can stop a runaway query (Worker.terminate() waits
+ * for the native call to return — a recursive CTE never does). A separate process can be
+ * killed: the parent sends SIGKILL when the time limit passes and starts a fresh one.
+ *
+ * Started by sqlite-process.ts with the database path as its only argument.
+ */
+import Database from 'better-sqlite3';
+import type { ColumnInfo, QueryResult, TableInfo } from './database.js';
+import type { SqliteFailure, SqliteReply, SqliteRequest } from './sqlite-protocol.js';
+import { sqliteStorageClass, sqliteValueToCell } from './sqlite-value.js';
+
+function send(reply: SqliteReply): void {
+  process.send?.(reply);
+}
+
+function failureOf(error: unknown): SqliteFailure {
+  const code = (error as { code?: unknown } | null)?.code;
+  return {
+    code: typeof code === 'string' ? code : undefined,
+    message: error instanceof Error ? error.message : String(error),
+  };
+}
+
+function openReadOnly(file: string): Database.Database {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  db.defaultSafeIntegers(true);
+  // Reads the header, so a file that is not an SQLite database fails now rather than at the first query.
+  db.pragma('schema_version');
+  return db;
+}
+
+function runQuery(db: Database.Database, sql: string, maxRows: number | null): QueryResult {
+  // The connection is opened read-only; query_only also refuses what a read-only connection
+  // lets through (VACUUM INTO a new file, writes to an ATTACHed ':memory:' or temp schema).
+  // Set before every query, since a query may have been `PRAGMA query_only = OFF`.
+  db.pragma('query_only = ON');
+  const statement = db.prepare(sql);
+  if (!statement.reader) {
+    statement.run();
+    return { columns: [], rows: [], truncated: false };
+  }
+  statement.raw(true);
+  const declared = statement.columns();
+  const seen: (string | undefined)[] = declared.map(() => undefined);
+  const limit = maxRows ?? Number.POSITIVE_INFINITY;
+  const rows: QueryResult['rows'] = [];
+  let truncated = false;
+  for (const row of statement.iterate() as Iterable<unknown[]>) {
+    if (rows.length >= limit) {
+      truncated = true;
+      break;
+    }
+    rows.push(
+      row.map((value, index) => {
+        if (seen[index] === undefined) seen[index] = sqliteStorageClass(value);
+        return sqliteValueToCell(value);
+      }),
+    );
+  }
+  const columns: ColumnInfo[] = declared.map((column, index) => ({
+    name: column.name,
+    // Expressions have no declared type; the storage class of their first value is the best answer.
+    type: column.type ?? seen[index] ?? 'NULL',
+  }));
+  return { columns, rows, truncated };
+}
+
+function listTables(db: Database.Database): TableInfo[] {
+  const names = db
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+    )
+    .pluck()
+    .all() as string[];
+  const columnsOf = db.prepare('SELECT name, type FROM pragma_table_info(?) ORDER BY cid');
+  return names.map((name) => {
+    let columns: ColumnInfo[] = [];
+    try {
+      columns = (columnsOf.all(name) as { name: string; type: string }[]).map((column) => ({
+        name: column.name,
+        type: column.type,
+      }));
+    } catch {
+      // A view over a table that no longer exists cannot be described; list it without columns.
+    }
+    return { schema: null, name, columns };
+  });
+}
+
+function main(): void {
+  const file = process.argv[2] ?? '';
+  let db: Database.Database;
+  try {
+    db = openReadOnly(file);
+  } catch (error) {
+    // The parent disconnects after reading this, which ends the process.
+    send({ kind: 'open-failed', failure: failureOf(error) });
+    process.on('disconnect', () => process.exit(0));
+    return;
+  }
+  process.on('disconnect', () => {
+    db.close();
+    process.exit(0);
+  });
+  process.on('message', (request: SqliteRequest) => {
+    try {
+      if (request.kind === 'tables') send({ kind: 'tables', id: request.id, tables: listTables(db) });
+      else send({ kind: 'result', id: request.id, result: runQuery(db, request.sql, request.maxRows) });
+    } catch (error) {
+      send({ kind: 'failed', id: request.id, failure: failureOf(error) });
+    }
+  });
+  send({ kind: 'ready' });
+}
+
+main();
