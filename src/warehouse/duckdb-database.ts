@@ -85,9 +85,12 @@ class DuckDbDatabase implements Database {
     const connection = await this.connect();
     const watch = watchQuery({ limits, cancel: () => connection.interrupt() });
     try {
+      // An abort while connecting came before the watch: an interrupt now would be lost.
+      limits.signal?.throwIfAborted();
       const result = await connection.stream(sql);
       return await readDuckDbResult(result, { maxRows: limits.maxRows });
     } catch (error) {
+      if (limits.signal?.aborted && watch.reason === undefined) throw limits.signal.reason;
       throw (
         stoppedError({
           database: this.name,
