@@ -1,8 +1,10 @@
 import { Command, CommanderError } from 'commander';
 import { NaoError, UsageError } from '../errors/index.js';
+import { registerChatCommand } from './chat-command.js';
 import { EXIT } from './exit-codes.js';
 import { registerInitCommand } from './init-command.js';
 import { type CliIO, processIO } from './io.js';
+import { registerLoginCommands } from './login-command.js';
 import { registerTestInspectCommands } from './test-inspect-commands.js';
 import { registerTestResultsCommands } from './test-results-commands.js';
 import { registerTestRunCommand, type TestRunDependencies } from './test-run-command.js';
@@ -30,6 +32,8 @@ export function buildProgram(
   registerTestRunCommand(test, io, setExit, deps);
   registerTestInspectCommands(test, io, setExit);
   registerTestResultsCommands(test, io, setExit);
+  registerChatCommand(program, io, setExit);
+  registerLoginCommands(program, io, setExit);
   return program;
 }
 

@@ -15,7 +15,9 @@ let project: ExampleCopy;
 
 beforeAll(async () => {
   if (!existsSync(path.join(REPO_ROOT, 'dist', 'cli', 'main.js'))) {
-    throw new Error('dist/ is missing: these tests run the built `nao` binary; run `npm run build` (npm test does).');
+    throw new Error(
+      'dist/ is missing: these tests run the built `nao` binary; run `npm run build` (npm test does).',
+    );
   }
   server = await startTestLlmServer({ script: (request) => scriptedAnalyst({ answers })(request) });
   project = await copyExampleProject({ baseUrl: server.url });
@@ -71,7 +73,10 @@ describe('the nao binary', () => {
 
   it('Ctrl-C cancels the runs in flight, saves what finished and exits 130', async () => {
     answers = Object.fromEntries(
-      project.tests.map((test) => [test.prompt, { sql: test.sql, delayMs: test.name === 'customers_ordering_2025' ? 0 : 30_000 }]),
+      project.tests.map((test) => [
+        test.prompt,
+        { sql: test.sql, delayMs: test.name === 'customers_ordering_2025' ? 0 : 30_000 },
+      ]),
     );
     const run = spawnNao(['test', '--local', '-t', '2']);
     // Wait for the first (fast) run to finish, then interrupt while the slow one hangs.

@@ -68,7 +68,9 @@ export function registerTestResultsCommands(test: Command, io: CliIO, setExit: (
       const results = ensureByModel(await readResultsFile(target));
       if (flags.json) {
         const { summary, by_model, repeats, timestamp } = results;
-        io.stdout.write(`${JSON.stringify({ file: target, timestamp, summary, by_model, repeats }, null, 2)}\n`);
+        io.stdout.write(
+          `${JSON.stringify({ file: target, timestamp, summary, by_model, repeats }, null, 2)}\n`,
+        );
       } else {
         io.stdout.write(
           `${formatSummary({ file: results, path: path.relative(io.cwd, target) || target, width: io.stdout.columns ?? 120 })}\n`,
@@ -79,7 +81,9 @@ export function registerTestResultsCommands(test: Command, io: CliIO, setExit: (
 
   test
     .command('diff')
-    .description('Compare two results files: regressions, fixes, unchanged, added, removed. Exits 1 on a regression.')
+    .description(
+      'Compare two results files: regressions, fixes, unchanged, added, removed. Exits 1 on a regression.',
+    )
     .argument('[before]', 'the earlier results file')
     .argument('[after]', 'the later results file')
     .option('--last', 'compare the two latest results files (the default without files)')
@@ -93,7 +97,8 @@ export function registerTestResultsCommands(test: Command, io: CliIO, setExit: (
         flags: { last?: boolean; model?: string; test?: string; fail: boolean },
       ) => {
         let paths: [string, string];
-        if (before !== undefined && after !== undefined) paths = [resolveFile(io, before), resolveFile(io, after)];
+        if (before !== undefined && after !== undefined)
+          paths = [resolveFile(io, before), resolveFile(io, after)];
         else if (before !== undefined) {
           throw new UsageError({
             code: 'DIFF_NEEDS_TWO_FILES',

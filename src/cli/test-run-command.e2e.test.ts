@@ -3,19 +3,26 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ScriptedAnswer, scriptedAnalyst } from '../fake-analyst/index.js';
-import { type ScriptFunction, startTestLlmServer, type TestLlmServer } from '../llm-test-server/index.js';
+import {
+  type ScriptFunction,
+  type ScriptRequest,
+  startTestLlmServer,
+  type TestLlmServer,
+} from '../llm-test-server/index.js';
 import type { ResultsFile } from '../report/index.js';
 import { main } from './main.js';
 import { copyExampleProject, type ExampleCopy } from './test-support/example-project.js';
 
 let answers: Record<string, ScriptedAnswer> = {};
 /** Optional per-request override, e.g. to make one test flaky. */
-let override: ScriptFunction | undefined;
+let override: ((request: ScriptRequest) => ReturnType<ScriptFunction> | undefined) | undefined;
 let server: TestLlmServer;
 let project: ExampleCopy;
 
 beforeAll(async () => {
-  server = await startTestLlmServer({ script: (request) => override?.(request) ?? scriptedAnalyst({ answers })(request) });
+  server = await startTestLlmServer({
+    script: (request) => override?.(request) ?? scriptedAnalyst({ answers })(request),
+  });
   project = await copyExampleProject({ baseUrl: server.url });
 });
 afterAll(async () => {
@@ -132,8 +139,20 @@ describe('nao test --local: runs that cannot be judged', () => {
 
   it('turns a run past --timeout into an error', async () => {
     answers = correctAnswers();
-    answers['What percentage of orders were returned? Give it with two decimals.'] = { delayMs: 10_000, sql: 'SELECT 1' };
-    const { code } = await nao(['test', '--local', '-s', 'return_rate,total_revenue', '--timeout', '1', '-t', '2']);
+    answers['What percentage of orders were returned? Give it with two decimals.'] = {
+      delayMs: 10_000,
+      sql: 'SELECT 1',
+    };
+    const { code } = await nao([
+      'test',
+      '--local',
+      '-s',
+      'return_rate,total_revenue',
+      '--timeout',
+      '1',
+      '-t',
+      '2',
+    ]);
     expect(code).toBe(1);
     const results = (await latestResults()).results;
     expect(results.map((result) => [result.name, result.status])).toEqual([
@@ -167,11 +186,21 @@ describe('nao test --local: several models, threads and repeats', () => {
   it('prints the three tables and ranks models by pass rate, then cost', async () => {
     answers = correctAnswers();
     override = (request) =>
-      request.model === 'gpt-4.1-mini' && request.messages.some((m) => m.content.includes('total revenue from all orders'))
-        ? scriptedAnalyst({ answers: { 'What is the total revenue from all orders?': { sql: 'SELECT 1 AS total_revenue' } } })(request)
+      request.model === 'gpt-4.1-mini' &&
+      request.messages.some((m) => m.content.includes('total revenue from all orders'))
+        ? scriptedAnalyst({
+            answers: { 'What is the total revenue from all orders?': { sql: 'SELECT 1 AS total_revenue' } },
+          })(request)
         : undefined;
     const { code, stdout } = await nao([
-      'test', '--local', '-m', 'openai:gpt-4.1-mini', '-m', 'openai:gpt-4.1', '-s', 'total_revenue,return_rate',
+      'test',
+      '--local',
+      '-m',
+      'openai:gpt-4.1-mini',
+      '-m',
+      'openai:gpt-4.1',
+      '-s',
+      'total_revenue,return_rate',
     ]);
     expect(code).toBe(1);
     expect(stdout).toContain('Performance by Model');
@@ -198,18 +227,23 @@ describe('nao test --local: several models, threads and repeats', () => {
     );
     const { code } = await nao(['test', '--local', '-t', '8']);
     expect(code).toBe(0);
-    expect((await latestResults()).results.map((result) => result.name)).toEqual(project.tests.map((test) => test.name));
+    expect((await latestResults()).results.map((result) => result.name)).toEqual(
+      project.tests.map((test) => test.name),
+    );
   });
 
   it('--repeat 3 reports c/K, pass@k and a flaky mark', async () => {
     answers = correctAnswers();
     let calls = 0;
     override = (request) => {
-      if (!request.messages.some((m) => m.content.includes('total revenue from all orders'))) return undefined;
+      if (!request.messages.some((m) => m.content.includes('total revenue from all orders')))
+        return undefined;
       // The second attempt answers wrongly: its first request (the agent's) is the 4th call.
       if (request.tools.length > 0 && request.messages.filter((m) => m.role === 'tool').length === 0) calls++;
       return calls === 2
-        ? scriptedAnalyst({ answers: { 'What is the total revenue from all orders?': { sql: 'SELECT 2 AS total_revenue' } } })(request)
+        ? scriptedAnalyst({
+            answers: { 'What is the total revenue from all orders?': { sql: 'SELECT 2 AS total_revenue' } },
+          })(request)
         : undefined;
     };
     const { code, stdout } = await nao(['test', '--local', '-s', 'total_revenue', '--repeat', '3']);

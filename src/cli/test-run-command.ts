@@ -1,8 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { UsageError } from '../errors/index.js';
+import { checkBackend, createBackendClient, normalizeBackendUrl } from '../client/index.js';
 import { PRICE_TABLE_VERSION, parseModelString } from '../llm/index.js';
+import { createRecorder } from '../recording/index.js';
 import {
   buildResultsFile,
   type RunResult,
@@ -25,6 +26,7 @@ import { EXIT } from './exit-codes.js';
 import type { CliIO } from './io.js';
 import { LiveProgress } from './live-progress.js';
 import { loadProject, selectProjectTests } from './load-project.js';
+import { openBackendSession } from './login-command.js';
 import { type RawTestRunFlags, resolveTestRunOptions, type TestRunOptions } from './test-run-options.js';
 import { NAO_VERSION } from './version.js';
 
@@ -52,14 +54,12 @@ export function registerTestRunCommand(
       '-m, --model <provider:model_id>',
       'model to test, repeatable (default: test.models, else openai:gpt-4.1)',
       collect,
-      [],
     )
     .option('-t, --threads <n>', 'test runs executed in parallel (default: test.threads, else 1)')
     .option(
       '-s, --select <names>',
       'tests, folders or file stems to run (comma-separated, repeatable)',
       collect,
-      [],
     )
     .option('-u, --username <email>', 'log-in for the backend (or NAO_USERNAME)')
     .option(
@@ -67,6 +67,11 @@ export function registerTestRunCommand(
       'password for the backend (or NAO_PASSWORD, preferred: it stays out of shell history)',
     )
     .option('--local', 'run the agent in this process: no backend, no log-in')
+    .option('--record', 'save every model exchange to tests/recordings/ (implies --local)')
+    .option(
+      '--replay',
+      'answer every model call from tests/recordings/: no network, no API key (implies --local)',
+    )
     .option('--backend <url>', 'the nao backend (default: BACKEND_URL, else http://localhost:5005)')
     .option('--repeat <k>', 'run each test K times per model and report pass@k and flaky tests (default: 1)')
     .option('--timeout <seconds>', 'wall-clock limit per run; a run past it is an error')
@@ -199,18 +204,30 @@ async function openClient(options: {
   deps: TestRunDependencies;
 }): Promise<TestRunClient> {
   const { settings, project, io, deps } = options;
-  if (!settings.local) {
-    throw new UsageError({
-      code: 'BACKEND_MODE_UNAVAILABLE',
-      message:
-        `Running through the nao backend (${settings.backendUrl}) is not available in this build yet. ` +
-        'Run the agent in this process with `nao test --local`.',
-    });
+  if (!settings.local && settings.recording === null) {
+    const backendUrl = normalizeBackendUrl(settings.backendUrl);
+    await checkBackend({ backendUrl });
+    const session = await openBackendSession({ backendUrl, credentials: settings.credentials, io });
+    // Log in before the first run, so a browser prompt or a wrong password never interleaves with progress.
+    await session.token();
+    return createBackendClient({ backendUrl, session });
   }
+  const recorder =
+    settings.recording === null
+      ? undefined
+      : createRecorder({
+          recordingsDir: path.join(project.testsDir, 'recordings'),
+          mode: settings.recording,
+          displayDir: project.config.projectDir,
+          ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
+          ...(deps.now === undefined ? {} : { now: deps.now }),
+        });
+  const fetch = recorder?.fetch ?? deps.fetch;
   const runtime = await openProjectRuntime({
     config: project.config,
     env: io.env,
-    ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
+    ...(fetch === undefined ? {} : { fetch }),
+    allowMissingKey: recorder?.isReplaying === true,
   });
   try {
     // Resolve every model before the first run: a missing key should stop the command, not fail each run.
@@ -219,7 +236,14 @@ async function openClient(options: {
     await runtime.close();
     throw error;
   }
-  return createLocalClient(runtime);
+  const client = createLocalClient(runtime, recorder === undefined ? {} : { recording: recorder });
+  if (recorder === undefined) return client;
+  return {
+    // Each run's model calls are keyed by (test, model, attempt, step) in its recording file.
+    runTest: (options) =>
+      recorder.withRun({ ...options.run, signal: options.signal }, () => client.runTest(options)),
+    close: () => client.close(),
+  };
 }
 
 function stopMessage(reason: 'budget' | 'fail-fast' | 'interrupted'): string {

@@ -20,6 +20,8 @@ export interface RawTestRunFlags {
   junit?: string;
   strict?: boolean;
   color?: boolean;
+  record?: boolean;
+  replay?: boolean;
 }
 
 export interface TestRunOptions {
@@ -37,6 +39,8 @@ export interface TestRunOptions {
   quiet: boolean;
   junitPath: string | undefined;
   strict: boolean;
+  /** `--record` / `--replay`: model calls saved to or answered from tests/recordings/. */
+  recording: 'record' | 'replay' | null;
 }
 
 export const DEFAULT_BACKEND_URL = 'http://localhost:5005';
@@ -51,7 +55,9 @@ export function resolveTestRunOptions(options: {
   env: Record<string, string | undefined>;
 }): TestRunOptions {
   const { flags, config, env } = options;
-  const models = dedupe(flags.model !== undefined && flags.model.length > 0 ? flags.model : config.test.models);
+  const models = dedupe(
+    flags.model !== undefined && flags.model.length > 0 ? flags.model : config.test.models,
+  );
   for (const model of models) {
     if (!modelStringSchema.safeParse(model).success) {
       throw new UsageError({
@@ -71,12 +77,23 @@ export function resolveTestRunOptions(options: {
           : 'A username was given without a password: pass --password or set NAO_PASSWORD.',
     });
   }
+  if (flags.record && flags.replay) {
+    throw new UsageError({ code: 'INVALID_FLAG', message: '--record and --replay cannot be used together.' });
+  }
+  const recording = flags.record ? 'record' : flags.replay ? 'replay' : null;
+  if (recording !== null && flags.backend !== undefined) {
+    throw new UsageError({
+      code: 'INVALID_FLAG',
+      message: `--${recording} runs the agent in this process and cannot go through --backend.`,
+    });
+  }
   return {
+    recording,
     models,
     threads:
       flags.threads === undefined ? config.test.threads : positiveInteger('-t/--threads', flags.threads),
     select: flags.select ?? [],
-    local: flags.local ?? false,
+    local: (flags.local ?? false) || recording !== null,
     backendUrl: flags.backend ?? env.BACKEND_URL ?? DEFAULT_BACKEND_URL,
     credentials: username !== undefined && password !== undefined ? { username, password } : null,
     repeat: flags.repeat === undefined ? 1 : positiveInteger('--repeat', flags.repeat),

@@ -20,7 +20,15 @@ export interface ResolveModelOptions {
   timeoutMs?: number;
   /** Endpoint for `openai:` models (default `responses`, like the SDK). */
   openaiApi?: OpenAIApi;
+  /**
+   * Replay answers every call from recordings and sends nothing anywhere: a missing key is then
+   * no error, and the provider package gets a placeholder it would otherwise look for in the environment.
+   */
+  allowMissingKey?: boolean;
 }
+
+/** The key given to provider packages when replaying without one; never reaches a provider. */
+export const REPLAY_PLACEHOLDER_KEY = 'nao-replay-no-key';
 
 export interface ResolvedModel {
   /** `provider:model_id`, trimmed: the name results are recorded under. */
@@ -69,7 +77,7 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
   const configuredKey = present(entry?.api_key);
   const envKeyName = definition.keyEnv.find((name) => present(env[name]) !== undefined);
   const apiKey = configuredKey ?? (envKeyName === undefined ? undefined : present(env[envKeyName]));
-  if (apiKey === undefined && definition.keyRequired) {
+  if (apiKey === undefined && definition.keyRequired && options.allowMissingKey !== true) {
     const envNames = definition.keyEnv.join(' or ');
     throw new UsageError({
       code: 'MISSING_API_KEY',
@@ -104,7 +112,7 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
   });
   const model = definition.create({
     modelId: parsed.modelId,
-    apiKey,
+    apiKey: apiKey ?? (definition.keyRequired ? REPLAY_PLACEHOLDER_KEY : undefined),
     baseURL: baseUrl,
     fetch,
     name: parsed.name ?? parsed.kind,

@@ -34,7 +34,11 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
   const started = now();
   let response: TestRunResponse;
   try {
-    response = await client.runTest({ request: testRunRequest(test, run.model), signal });
+    response = await client.runTest({
+      request: testRunRequest(test, run.model),
+      signal,
+      run: { test: test.name, file: test.relativePath, model: run.model, attempt: run.attempt },
+    });
   } catch (error) {
     const message = signal.aborted ? abortMessage(signal) : errorMessage(error);
     return errorResult({ run, message, durationMs: now() - started });

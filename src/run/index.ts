@@ -15,4 +15,4 @@ export {
   type SuiteEvent,
   type SuiteOutcome,
 } from './run-suite.js';
-export type { TestRunClient } from './test-run-client.js';
+export type { RunIdentity, TestRunClient } from './test-run-client.js';

@@ -5,6 +5,19 @@ import type { TestRunRequest, TestRunResponse } from '../test-run/index.js';
  * `POST /api/test/run`. Both answer with the same response shape.
  */
 export interface TestRunClient {
-  runTest(options: { request: TestRunRequest; signal: AbortSignal }): Promise<TestRunResponse>;
+  runTest(options: {
+    request: TestRunRequest;
+    signal: AbortSignal;
+    run: RunIdentity;
+  }): Promise<TestRunResponse>;
   close(): Promise<void>;
+}
+
+/** Which run a request belongs to (record/replay keys its files and steps by it). */
+export interface RunIdentity {
+  test: string;
+  /** The test file, relative to tests/. */
+  file: string;
+  model: string;
+  attempt: number;
 }

@@ -1,4 +1,4 @@
-export { createLocalClient } from './local-client.js';
+export { createLocalClient, type LocalClientRecording } from './local-client.js';
 export {
   type OpenProjectRuntimeOptions,
   openProjectRuntime,

@@ -2,11 +2,38 @@ import type { ProjectRuntime } from './project-runtime.js';
 import { runTestRequest } from './run-test-request.js';
 import type { TestRunRequest, TestRunResponse } from './test-run-types.js';
 
+/** What the local client needs of a recorder (src/recording) for `--record` / `--replay`. */
+export interface LocalClientRecording {
+  /** The current run's query-id generator: replayed tool results must name queries as recorded. */
+  currentQueryIdGenerator(): (() => string) | undefined;
+  /** The recording error behind a failed model call of the current run (the SDK rewraps it). */
+  currentRunError(): Error | undefined;
+  readonly isReplaying: boolean;
+}
+
 /** `nao test --local`: runs each request in this process, no backend and no log-in. */
-export function createLocalClient(runtime: ProjectRuntime) {
+export function createLocalClient(
+  runtime: ProjectRuntime,
+  { recording }: { recording?: LocalClientRecording } = {},
+) {
   return {
-    runTest(options: { request: TestRunRequest; signal: AbortSignal }): Promise<TestRunResponse> {
-      return runTestRequest({ runtime, request: options.request, signal: options.signal });
+    async runTest(options: { request: TestRunRequest; signal: AbortSignal }): Promise<TestRunResponse> {
+      const generateQueryId = recording?.currentQueryIdGenerator();
+      let response: TestRunResponse;
+      try {
+        response = await runTestRequest({
+          runtime,
+          request: options.request,
+          signal: options.signal,
+          ...(generateQueryId === undefined ? {} : { generateQueryId }),
+        });
+      } catch (error) {
+        throw recording?.currentRunError() ?? error;
+      }
+      // A verdict must never rest on a model call that was not answered from its recording.
+      const failure = recording?.currentRunError();
+      if (failure !== undefined) throw failure;
+      return recording?.isReplaying === true ? { ...response, replayed: true } : response;
     },
     close: () => runtime.close(),
   };

@@ -22,6 +22,8 @@ export interface OpenProjectRuntimeOptions {
   env: Record<string, string | undefined>;
   /** The transport under the provider packages (record/replay and tests replace it). */
   fetch?: typeof globalThis.fetch;
+  /** Replay: every model call is answered from recordings, so a missing API key is no error. */
+  allowMissingKey?: boolean;
   /** Per-query wall-clock limit for the agent's and the reference's SQL. */
   queryTimeoutMs?: number;
 }
@@ -52,6 +54,7 @@ export async function openProjectRuntime(options: OpenProjectRuntimeOptions): Pr
             config,
             env: options.env,
             ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+            ...(options.allowMissingKey === undefined ? {} : { allowMissingKey: options.allowMissingKey }),
           });
           models.set(modelString, resolved);
         }

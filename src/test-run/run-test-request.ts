@@ -1,13 +1,6 @@
 import { runAgent } from '../agent/index.js';
 import { EMPTY_USAGE } from '../llm/usage.js';
-import {
-  captureDataSnapshots,
-  type ExtractionResult,
-  extractAnswer,
-  NO_ANSWER_ERROR,
-  NO_QUERY_ERROR,
-  runReferenceQuery,
-} from '../verify/index.js';
+import { captureDataSnapshots, extractAnswer, runReferenceQuery } from '../verify/index.js';
 import type { ProjectRuntime } from './project-runtime.js';
 import type { TestRunRequest, TestRunResponse, Verification } from './test-run-types.js';
 
@@ -21,6 +14,8 @@ export async function runTestRequest(options: {
   runtime: ProjectRuntime;
   request: TestRunRequest;
   signal?: AbortSignal;
+  /** Names the agent's query results; record/replay passes a deterministic one. */
+  generateQueryId?: () => string;
 }): Promise<TestRunResponse> {
   const { runtime, request, signal } = options;
   const model = runtime.model(`${request.model.provider}:${request.model.modelId}`);
@@ -34,6 +29,7 @@ export async function runTestRequest(options: {
     context: runtime.agentContext,
     maxSteps: runtime.config.agent.maxSteps,
     ...(signal === undefined ? {} : { signal }),
+    ...(options.generateQueryId === undefined ? {} : { generateQueryId: options.generateQueryId }),
   });
 
   let verification: Verification | null = null;
@@ -74,7 +70,7 @@ export async function runTestRequest(options: {
         data: extraction.data,
         sql: extraction.sql,
         error: extraction.error,
-        errorKind: errorKindOf(extraction),
+        errorKind: extraction.errorKind,
         expectedData: { columns: expectedColumns, rows: reference.rows },
         expectedColumns,
         referenceError: null,
@@ -95,12 +91,4 @@ export async function runTestRequest(options: {
     durationMs: agent.durationMs,
     verification,
   };
-}
-
-/** The agent's own failures (no SQL, no answer) fail the test; a broken extraction cannot judge it. */
-function errorKindOf(extraction: ExtractionResult): Verification['errorKind'] {
-  if (extraction.data !== null || extraction.error === null) return null;
-  if (extraction.error === NO_QUERY_ERROR) return 'no-queries';
-  if (extraction.error === NO_ANSWER_ERROR) return 'cannot-answer';
-  return 'extraction-failed';
 }

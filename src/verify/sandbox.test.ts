@@ -1,0 +1,404 @@
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CellValue, ColumnInfo } from '../warehouse/index.js';
+import type { SourceTable } from './load-tables.js';
+import { Sandbox, withSandbox } from './sandbox.js';
+
+const ID = 'query_0a1b2c3d';
+
+function table(columns: [string, string][], rows: CellValue[][], id = ID): SourceTable {
+  return { id, columns: columns.map(([name, type]): ColumnInfo => ({ name, type })), rows };
+}
+
+async function selectAll(source: SourceTable, sql = `SELECT * FROM "${source.id}"`) {
+  return withSandbox({ tables: [source] }, async (sandbox) => ({
+    loaded: sandbox.tables[0]!,
+    result: await sandbox.query(sql),
+  }));
+}
+
+describe('loading results', () => {
+  it('keeps extreme and exact values of known types', async () => {
+    const rows: CellValue[][] = [
+      [
+        '9223372036854775807',
+        '1234567890123456789012345678.0123456789',
+        '2024-02-29T23:59:59.999999',
+        '2024-01-01T10:00:00.000001+02:00',
+        '2024-02-29',
+        0.1,
+        true,
+        'text',
+      ],
+      [
+        '-9223372036854775808',
+        '-0.0000000001',
+        '1969-12-31T00:00:00',
+        '2024-01-01T00:00:00Z',
+        '0001-01-01',
+        -1e300,
+        false,
+        '',
+      ],
+      [9007199254740991, '0.0000000000', null, null, null, null, null, null],
+    ];
+    const source = table(
+      [
+        ['big', 'BIGINT'],
+        ['exact', 'DECIMAL(38,10)'],
+        ['at', 'TIMESTAMP'],
+        ['at_tz', 'timestamp with time zone'],
+        ['day', 'date'],
+        ['ratio', 'DOUBLE'],
+        ['flag', 'BOOLEAN'],
+        ['label', 'VARCHAR'],
+      ],
+      rows,
+    );
+    const { loaded, result } = await selectAll(source);
+    expect(loaded.columns.map((column) => column.type)).toEqual([
+      'BIGINT',
+      'DECIMAL(38,10)',
+      'TIMESTAMP',
+      'TIMESTAMP WITH TIME ZONE',
+      'DATE',
+      'DOUBLE',
+      'BOOLEAN',
+      'VARCHAR',
+    ]);
+    expect(result).toMatchObject({ success: true });
+    if (!result.success) return;
+    expect(result.rows).toEqual([
+      [
+        '9223372036854775807',
+        '1234567890123456789012345678.0123456789',
+        '2024-02-29T23:59:59.999999',
+        '2024-01-01T08:00:00.000001Z',
+        '2024-02-29',
+        0.1,
+        true,
+        'text',
+      ],
+      [
+        '-9223372036854775808',
+        '-0.0000000001',
+        '1969-12-31T00:00:00',
+        '2024-01-01T00:00:00Z',
+        '0001-01-01',
+        -1e300,
+        false,
+        '',
+      ],
+      [9007199254740991, '0.0000000000', null, null, null, null, null, null],
+    ]);
+  });
+
+  it('computes exactly on loaded decimals and big integers', async () => {
+    const source = table(
+      [
+        ['amount', 'DECIMAL(38,10)'],
+        ['n', 'BIGINT'],
+      ],
+      [
+        ['0.1000000000', '4611686018427387904'],
+        ['0.2000000000', '4611686018427387903'],
+      ],
+    );
+    const { result } = await selectAll(source, `SELECT sum(amount) AS s, sum(n) AS total FROM ${ID}`);
+    expect(result).toMatchObject({ success: true, rows: [['0.3000000000', '9223372036854775807']] });
+  });
+
+  it('loads mixed-type and null-heavy columns without losing rows or keys', async () => {
+    const rows: CellValue[][] = [];
+    for (let i = 0; i < 30_000; i++) {
+      rows.push([
+        i,
+        i < 29_990 ? null : `late ${i}`, // null-heavy: a sample would see only nulls
+        i % 3 === 0 ? i : i % 3 === 1 ? `s${i}` : i + 0.5, // numbers and text mixed
+        i === 29_999 ? 'not a number' : i, // declared INTEGER, one text value (SQLite)
+        null, // all null, unknown type
+        i % 2 === 0 ? '2024-01-02' : '2024-03-04', // dates of an unknown type
+      ]);
+    }
+    const source = table(
+      [
+        ['id', 'INTEGER'],
+        ['late', ''],
+        ['mixed', ''],
+        ['sqlite_int', 'INTEGER'],
+        ['empty', ''],
+        ['when', ''],
+      ],
+      rows,
+    );
+    const { loaded, result } = await selectAll(source, `SELECT * FROM ${ID} ORDER BY id`);
+    expect(loaded.rowCount).toBe(30_000);
+    expect(loaded.columns).toEqual([
+      { name: 'id', type: 'INTEGER' },
+      { name: 'late', type: 'VARCHAR' },
+      { name: 'mixed', type: 'VARCHAR' },
+      { name: 'sqlite_int', type: 'VARCHAR' },
+      { name: 'empty', type: 'VARCHAR' },
+      { name: 'when', type: 'DATE' },
+    ]);
+    expect(result.success).toBe(true);
+    if (!result.success) return;
+    expect(result.rows).toHaveLength(30_000);
+    expect(result.rows[0]).toEqual([0, null, '0', '0', null, '2024-01-02']);
+    expect(result.rows[1]).toEqual([1, null, 's1', '1', null, '2024-03-04']);
+    expect(result.rows[2]).toEqual([2, null, '2.5', '2', null, '2024-01-02']);
+    expect(result.rows[29_999]).toEqual([
+      29_999,
+      'late 29999',
+      '29999.5',
+      'not a number',
+      null,
+      '2024-03-04',
+    ]);
+    // The typed and the inferred halves of each row still belong together.
+    expect(result.rows.every((row, index) => row[0] === index)).toBe(true);
+    expect(result.rows.filter((row) => row[1] !== null)).toHaveLength(10);
+  });
+
+  it('keeps every column when names repeat, differ only by case or are empty', async () => {
+    const source = table(
+      [
+        ['id', 'INTEGER'],
+        ['id', 'INTEGER'],
+        ['ID', 'TEXT'],
+        ['', 'TEXT'],
+        ['id_1', 'TEXT'],
+      ],
+      [[1, 2, 'x', 'y', 'z']],
+    );
+    const { loaded, result } = await selectAll(source);
+    expect(loaded.columns.map((column) => column.name)).toEqual(['id', 'id_1', 'ID_2', 'column_4', 'id_1_1']);
+    expect(result).toMatchObject({ success: true, rows: [[1, 2, 'x', 'y', 'z']] });
+  });
+
+  it('turns an empty result into an empty table with its columns', async () => {
+    const source = table(
+      [
+        ['region', 'VARCHAR'],
+        ['revenue', 'DECIMAL(18,2)'],
+        ['mystery', ''],
+      ],
+      [],
+    );
+    const { loaded, result } = await selectAll(
+      source,
+      `SELECT region, sum(revenue) AS revenue FROM ${ID} GROUP BY region`,
+    );
+    expect(loaded).toEqual({
+      id: ID,
+      rowCount: 0,
+      truncated: false,
+      columns: [
+        { name: 'region', type: 'VARCHAR' },
+        { name: 'revenue', type: 'DECIMAL(18,2)' },
+        { name: 'mystery', type: 'VARCHAR' },
+      ],
+    });
+    expect(result).toEqual({
+      success: true,
+      columns: [
+        { name: 'region', type: 'VARCHAR' },
+        { name: 'revenue', type: 'DECIMAL(38,2)' },
+      ],
+      rows: [],
+    });
+  });
+
+  it('refuses rows that do not have one value per column', async () => {
+    await expect(Sandbox.open({ tables: [table([['a', 'INTEGER']], [[1, 2]])] })).rejects.toMatchObject({
+      code: 'SANDBOX_BAD_RESULT',
+    });
+  });
+
+  it('refuses two ids that DuckDB would treat as one table', async () => {
+    const first = table([['a', 'INTEGER']], [[1]], 'query_abc');
+    const second = table([['a', 'INTEGER']], [[2]], 'QUERY_ABC');
+    await expect(Sandbox.open({ tables: [first, second] })).rejects.toMatchObject({
+      code: 'SANDBOX_DUPLICATE_TABLE',
+    });
+  });
+});
+
+describe('running model SQL', () => {
+  const rows: CellValue[][] = Array.from({ length: 20 }, (_, i) => [i, i % 2 === 0 ? 'even' : 'odd']);
+  const source = table(
+    [
+      ['n', 'BIGINT'],
+      ['parity', 'VARCHAR'],
+    ],
+    rows,
+  );
+  let hostDir: string;
+  let hostFile: string;
+
+  beforeAll(async () => {
+    hostDir = await mkdtemp(path.join(tmpdir(), 'nao-sandbox-host-'));
+    hostFile = path.join(hostDir, 'precious.csv');
+    await writeFile(hostFile, 'original content\n');
+  });
+
+  afterAll(async () => {
+    await rm(hostDir, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['COPY TO over a host file', () => `COPY ${ID} TO '${hostFile}'`],
+    ['COPY of a query TO a host file', () => `COPY (SELECT * FROM ${ID}) TO '${hostFile}' (FORMAT csv)`],
+    ['EXPORT DATABASE into the host folder', () => `EXPORT DATABASE '${path.join(hostDir, 'export')}'`],
+    ['a SELECT then a COPY', () => `SELECT 1 FROM ${ID}; COPY ${ID} TO '${hostFile}'`],
+    ['reading the host file', () => `SELECT * FROM ${ID}, read_csv('${hostFile}')`],
+    [
+      'ATTACH a new database in the host folder',
+      () => `ATTACH '${path.join(hostDir, 'new.duckdb')}' AS other`,
+    ],
+  ])('refuses %s and leaves host files untouched', async (_label, sql) => {
+    await withSandbox({ tables: [source] }, async (sandbox) => {
+      const result = await sandbox.query(sql());
+      expect(result).toMatchObject({ success: false, kind: 'unsafe' });
+    });
+    expect(await readFile(hostFile, 'utf8')).toBe('original content\n');
+    expect(await readdir(hostDir)).toEqual(['precious.csv']);
+  });
+
+  it('has external access off and its configuration locked even for SQL that skips the check', async () => {
+    await withSandbox({ tables: [source] }, async (sandbox) => {
+      // Reaching past the safety check on purpose: the second layer must hold on its own.
+      const connection = (sandbox as unknown as { connection: DuckDBConnection }).connection;
+      await expect(connection.run(`COPY ${ID} TO '${hostFile}'`)).rejects.toThrow(
+        /disabled by configuration/,
+      );
+      await expect(connection.run(`SELECT * FROM read_text('${hostFile}')`)).rejects.toThrow(/disabled/);
+      await expect(connection.run('SET enable_external_access = true')).rejects.toThrow(/locked/);
+      await expect(connection.run(`ATTACH '${path.join(hostDir, 'x.duckdb')}'`)).rejects.toThrow();
+      await expect(connection.run('INSTALL httpfs')).rejects.toThrow();
+    });
+    expect(await readFile(hostFile, 'utf8')).toBe('original content\n');
+    expect(await readdir(hostDir)).toEqual(['precious.csv']);
+  });
+
+  it('stops a runaway query at its timeout and stays usable', async () => {
+    await withSandbox({ tables: [source], timeoutMs: 300 }, async (sandbox) => {
+      const started = performance.now();
+      const result = await sandbox.query(`SELECT count(*) FROM ${ID}, range(1000000000000)`);
+      expect(result).toMatchObject({
+        success: false,
+        kind: 'timeout',
+        error: expect.stringContaining('0.3 s'),
+      });
+      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(await sandbox.query(`SELECT count(*) AS n FROM ${ID}`)).toMatchObject({
+        success: true,
+        rows: [[20]],
+      });
+    });
+  });
+
+  it('abandons a query that outlives its interrupt, then closes once it returns', async () => {
+    const sandbox = await Sandbox.open({ tables: [source], timeoutMs: 100, interruptGraceMs: 0 });
+    const result = await sandbox.query(`SELECT count(*) FROM ${ID}, range(1000000000000)`);
+    expect(result).toMatchObject({ success: false, kind: 'timeout' });
+    // Either the interrupt won the race or the query was abandoned; both leave it usable.
+    for (let waited = 0; ; waited += 20) {
+      const next = await sandbox.query(`SELECT count(*) AS n FROM ${ID}`).catch((error: unknown) => error);
+      if (!(next instanceof Error)) {
+        expect(next).toMatchObject({ success: true, rows: [[20]] });
+        break;
+      }
+      expect(next).toMatchObject({ code: 'SANDBOX_BUSY' });
+      expect(waited).toBeLessThan(5_000);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await sandbox.close();
+  });
+
+  it('refuses nonsensical options', async () => {
+    await expect(Sandbox.open({ tables: [source], timeoutMs: 0 })).rejects.toMatchObject({
+      code: 'SANDBOX_BAD_OPTION',
+    });
+    await expect(Sandbox.open({ tables: [source], threads: 1.5 })).rejects.toMatchObject({
+      code: 'SANDBOX_BAD_OPTION',
+    });
+  });
+
+  it('stops a cross-join explosion at its timeout', async () => {
+    await withSandbox({ tables: [source], timeoutMs: 300 }, async (sandbox) => {
+      const result = await sandbox.query(
+        `SELECT count(*) FROM ${ID} a, ${ID} b, ${ID} c, ${ID} d, ${ID} e, ${ID} f, ${ID} g, ${ID} h`,
+      );
+      expect(result).toMatchObject({ success: false, kind: 'timeout' });
+    });
+  });
+
+  it.each([
+    [
+      'a sort of a huge generated table',
+      `SELECT count(*) FROM (SELECT n, r FROM ${ID}, range(50000000) t(r) ORDER BY random())`,
+    ],
+    [
+      'an aggregate building a huge string',
+      `SELECT length(string_agg(parity || r::VARCHAR, ',')) FROM ${ID}, range(20000000) t(r)`,
+    ],
+    ['a huge list', `SELECT len(list(r)) FROM ${ID}, range(50000000) t(r)`],
+  ])('stops a memory bomb at the memory limit: %s', async (_label, sql) => {
+    await withSandbox(
+      { tables: [source], memoryLimitBytes: 64 * 1024 * 1024, timeoutMs: 20_000 },
+      async (sandbox) => {
+        const result = await sandbox.query(sql);
+        expect(result).toMatchObject({
+          success: false,
+          kind: 'failed',
+          error: expect.stringMatching(/Out of Memory/i),
+        });
+      },
+    );
+  });
+
+  it('refuses a result larger than the row limit', async () => {
+    await withSandbox({ tables: [source], maxResultRows: 10 }, async (sandbox) => {
+      expect(await sandbox.query(`SELECT * FROM ${ID}`)).toMatchObject({
+        success: false,
+        kind: 'too-many-rows',
+      });
+      expect(await sandbox.query(`SELECT * FROM ${ID} LIMIT 10`)).toMatchObject({ success: true });
+    });
+  });
+
+  it('returns DuckDB errors as data', async () => {
+    await withSandbox({ tables: [source] }, async (sandbox) => {
+      const result = await sandbox.query(`SELECT missing_column FROM ${ID}`);
+      expect(result).toMatchObject({
+        success: false,
+        kind: 'failed',
+        error: expect.stringContaining('missing_column'),
+      });
+    });
+  });
+
+  it('rejects with the abort reason when the caller aborts', async () => {
+    await withSandbox({ tables: [source], timeoutMs: 10_000 }, async (sandbox) => {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(new Error('run cancelled')), 100);
+      await expect(
+        sandbox.query(`SELECT count(*) FROM ${ID}, range(1000000000000)`, { signal: controller.signal }),
+      ).rejects.toThrow('run cancelled');
+    });
+  });
+
+  it('removes its temp folder and refuses queries once closed', async () => {
+    const sandbox = await Sandbox.open({ tables: [table([['v', '']], [['2024-01-01'], ['x']])] });
+    const workDir = (sandbox as unknown as { workDir: string }).workDir;
+    expect((await stat(workDir)).isDirectory()).toBe(true);
+    await sandbox.close();
+    await expect(stat(workDir)).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(sandbox.query(`SELECT * FROM ${ID}`)).rejects.toMatchObject({ code: 'SANDBOX_CLOSED' });
+    await sandbox.close();
+  });
+});
