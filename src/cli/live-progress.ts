@@ -69,9 +69,10 @@ export class LiveProgress {
     const symbol = this.paint(result.status, `${SYMBOLS[result.status]} ${result.status.padEnd(10)}`);
     const cost = result.cost === null ? '' : `  $${result.cost.toFixed(4)}`;
     const attempt = result.attempt > 1 ? ` #${result.attempt}` : '';
+    const replayed = result.details.replayed ? '  (replayed)' : '';
     return (
       `[${String(this.done).padStart(width)}/${this.options.total}] ${symbol} ${result.name}${attempt}  ` +
-      `${result.model}  ${result.message.split('\n')[0]}  ${(result.duration_ms / 1000).toFixed(1)}s${cost}`
+      `${result.model}  ${result.message.split('\n')[0]}  ${(result.duration_ms / 1000).toFixed(1)}s${cost}${replayed}`
     );
   }
 

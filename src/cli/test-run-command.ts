@@ -181,6 +181,12 @@ async function runTests(options: {
   io.stdout.write(
     `\n${renderReport({ results, modelOrder: settings.models, width: io.stdout.columns ?? 120, color })}\n`,
   );
+  const replayed = results.filter((result) => result.details.replayed).length;
+  if (replayed > 0) {
+    io.stdout.write(
+      `${replayed} run(s) replayed from tests/recordings/: no model was called; tokens and cost are the recorded ones.\n`,
+    );
+  }
   io.stdout.write(`Results saved to ${path.relative(io.cwd, saved) || saved}\n`);
   if (settings.junitPath !== undefined) io.stdout.write(`JUnit report written to ${settings.junitPath}\n`);
 
