@@ -33,8 +33,10 @@ export async function logIn(options: {
   credentials: Credentials | null;
   io: CliIO;
   out: NodeJS.WritableStream;
+  /** Ctrl-C: stops waiting for the browser. */
+  signal?: AbortSignal;
 }): Promise<StoredLogin> {
-  const { backendUrl, credentials, io, out } = options;
+  const { backendUrl, credentials, io, out, signal } = options;
   if (credentials !== null) {
     const result = await loginWithPassword({
       backendUrl,
@@ -52,8 +54,10 @@ export async function logIn(options: {
   return browserLogin({
     backendUrl,
     out,
+    ...(signal === undefined ? {} : { signal }),
     openBrowser: systemBrowserOpener({ env: io.env }),
-    promptCredentials: (signal) => promptCredentials({ input: process.stdin, output: out, signal }),
+    promptCredentials: (stopPrompt) =>
+      promptCredentials({ input: process.stdin, output: out, signal: stopPrompt }),
   });
 }
 
@@ -65,8 +69,9 @@ export async function openBackendSession(options: {
   backendUrl: string;
   credentials: Credentials | null;
   io: CliIO;
+  signal?: AbortSignal;
 }): Promise<BackendSession> {
-  const { backendUrl, credentials, io } = options;
+  const { backendUrl, credentials, io, signal } = options;
   const store = createCredentialStore({ env: io.env });
   let stored = await store.get(backendUrl);
   if (stored !== null && credentials !== null && !sameEmail(stored.email, credentials.username))
@@ -75,7 +80,8 @@ export async function openBackendSession(options: {
     backendUrl,
     store,
     initial: stored,
-    login: () => logIn({ backendUrl, credentials, io, out: io.stderr }),
+    login: () =>
+      logIn({ backendUrl, credentials, io, out: io.stderr, ...(signal === undefined ? {} : { signal }) }),
   });
 }
 
@@ -97,7 +103,9 @@ export function registerLoginCommands(program: Command, io: CliIO, setExit: (cod
       const backendUrl = normalizeBackendUrl(flags.backend ?? io.env.BACKEND_URL ?? DEFAULT_BACKEND_URL);
       const credentials = credentialsFrom({ flags, env: io.env });
       await checkBackend({ backendUrl });
-      const login = await logIn({ backendUrl, credentials, io, out: io.stdout });
+      const login = await withInterrupt((signal) =>
+        logIn({ backendUrl, credentials, io, out: io.stdout, signal }),
+      );
       const store = createCredentialStore({ env: io.env });
       await store.save(backendUrl, login);
       io.stdout.write(`Logged in to ${backendUrl} as ${login.email}. Session saved in ${store.file}.\n`);
@@ -132,6 +140,20 @@ export function registerLoginCommands(program: Command, io: CliIO, setExit: (cod
       io.stdout.write(`Logged out of ${backendUrl} (${stored.email}).\n`);
       setExit(EXIT.ok);
     });
+}
+
+/** Runs `task` with a signal that Ctrl-C / SIGTERM abort (the browser wait must not outlive them). */
+async function withInterrupt<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  process.once('SIGINT', abort);
+  process.once('SIGTERM', abort);
+  try {
+    return await task(controller.signal);
+  } finally {
+    process.off('SIGINT', abort);
+    process.off('SIGTERM', abort);
+  }
 }
 
 function credentialsFrom(options: {

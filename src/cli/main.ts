@@ -7,6 +7,7 @@ import { type CliIO, processIO } from './io.js';
 import { registerLoginCommands } from './login-command.js';
 import { registerTestInspectCommands } from './test-inspect-commands.js';
 import { registerTestResultsCommands } from './test-results-commands.js';
+import { registerTestServerCommand } from './test-server-command.js';
 import { registerTestRunCommand, type TestRunDependencies } from './test-run-command.js';
 import { NAO_VERSION } from './version.js';
 
@@ -32,6 +33,7 @@ export function buildProgram(
   registerTestRunCommand(test, io, setExit, deps);
   registerTestInspectCommands(test, io, setExit);
   registerTestResultsCommands(test, io, setExit);
+  registerTestServerCommand(test, io, setExit);
   registerChatCommand(program, io, setExit);
   registerLoginCommands(program, io, setExit);
   return program;

@@ -213,7 +213,12 @@ async function openClient(options: {
   if (!settings.local && settings.recording === null) {
     const backendUrl = normalizeBackendUrl(settings.backendUrl);
     await checkBackend({ backendUrl });
-    const session = await openBackendSession({ backendUrl, credentials: settings.credentials, io });
+    const session = await openBackendSession({
+      backendUrl,
+      credentials: settings.credentials,
+      io,
+      ...(deps.interrupt === undefined ? {} : { signal: deps.interrupt }),
+    });
     // Log in before the first run, so a browser prompt or a wrong password never interleaves with progress.
     await session.token();
     return createBackendClient({ backendUrl, session });

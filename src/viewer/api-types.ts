@@ -1,0 +1,120 @@
+/**
+ * The JSON the viewer's API answers with; the server builds these and the web UI reads them,
+ * so both import this one definition. The results file types themselves come from report/.
+ */
+import type {
+  ComparedPair,
+  ModelSummary,
+  RepeatStats,
+  RunComparison,
+  RunResult,
+  RunStatus,
+  Summary,
+} from '../report/index.js';
+
+export interface ResultsFileEntry {
+  /** The file name inside tests/outputs/, as used in the API paths. */
+  name: string;
+  size: number;
+  /** Last modification, ISO 8601. */
+  modified: string;
+}
+
+/** GET /api/files: newest first. */
+export interface FileListResponse {
+  outputsDir: string;
+  files: ResultsFileEntry[];
+}
+
+/** One run as the runs table and the grid need it; `index` is its position in `results`. */
+export interface RunRow {
+  index: number;
+  name: string;
+  model: string;
+  status: RunStatus;
+  message: string;
+  tokens: number;
+  cost: number | null;
+  duration_ms: number;
+  tool_call_count: number;
+  attempt: number;
+  file: string;
+}
+
+/** GET /api/files/:name/overview: everything but the runs' details. */
+export interface FileOverview {
+  name: string;
+  timestamp: string;
+  started_at: string | null;
+  finished_at: string | null;
+  command: string | null;
+  nao_version: string | null;
+  interrupted: boolean;
+  /** The --repeat of the run (1 when absent). */
+  repeat: number;
+  summary: Summary;
+  /** Percent of the runs that ran and passed, 0–100 with one decimal. */
+  pass_rate: number;
+  /** Ranked like the Performance by Model table; computed when the file predates it. */
+  by_model: ModelSummary[];
+  /** Models in configured order, then in order of appearance: the grid's columns. */
+  models: string[];
+  /** Tests in order of first appearance: the grid's rows. */
+  tests: string[];
+  repeats: RepeatStats[] | null;
+  runs: RunRow[];
+}
+
+/** GET /api/files/:name/runs/:index */
+export interface RunDetailResponse {
+  file: string;
+  index: number;
+  /** Runs in the file, for previous/next links. */
+  total: number;
+  run: RunResult;
+}
+
+/** A compared pair with the position of a representative run on each side, to link to its detail. */
+export interface ViewerComparedPair extends ComparedPair {
+  beforeRun: number | null;
+  afterRun: number | null;
+}
+
+/** GET /api/compare?before=&after= */
+export interface CompareResponse
+  extends Omit<RunComparison, 'regressions' | 'fixes' | 'unchanged' | 'added' | 'removed' | 'notRun'> {
+  beforeFile: string;
+  afterFile: string;
+  regressions: ViewerComparedPair[];
+  fixes: ViewerComparedPair[];
+  unchanged: ViewerComparedPair[];
+  added: ViewerComparedPair[];
+  removed: ViewerComparedPair[];
+  notRun: ViewerComparedPair[];
+}
+
+/** The numbers of one model (or of the whole file) that the history chart plots. */
+export interface HistoryNumbers {
+  total: number;
+  passed: number;
+  pass_rate: number;
+  total_cost: number | null;
+  runs_without_cost: number;
+}
+
+export interface HistoryPoint extends HistoryNumbers {
+  name: string;
+  timestamp: string;
+  by_model: (HistoryNumbers & { model: string })[];
+}
+
+/** GET /api/history: oldest first; files that cannot be read are listed apart. */
+export interface HistoryResponse {
+  files: HistoryPoint[];
+  unreadable: { name: string; error: string }[];
+}
+
+/** Every error answer of the API. */
+export interface ApiError {
+  error: string;
+}

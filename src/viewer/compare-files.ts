@@ -1,0 +1,54 @@
+import { type ComparedPair, compareRunFiles, type ResultsFile, statusOf } from '../report/index.js';
+import type { CompareResponse, ViewerComparedPair } from './api-types.js';
+
+/**
+ * Where each (test, model) pair's representative run sits in `results`: the first attempt
+ * with the pair's status, so the linked detail explains the outcome the comparison shows.
+ */
+function runLocator(file: ResultsFile): (pair: ComparedPair, side: 'before' | 'after') => number | null {
+  const attempts = new Map<string, number[]>();
+  file.results.forEach((result, index) => {
+    const key = JSON.stringify([result.name, result.model]);
+    const list = attempts.get(key);
+    if (list) list.push(index);
+    else attempts.set(key, [index]);
+  });
+  return (pair, side) => {
+    const outcome = pair[side];
+    const indexes = attempts.get(JSON.stringify([pair.name, pair.model]));
+    if (outcome === null || indexes === undefined) return null;
+    const matching = indexes.find((index) => {
+      const result = file.results[index];
+      return result !== undefined && statusOf(result) === outcome.status;
+    });
+    return matching ?? indexes[0] ?? null;
+  };
+}
+
+/** `compareRunFiles` of two files, each pair carrying the runs to link to on both sides. */
+export function compareForViewer(options: {
+  before: { name: string; file: ResultsFile };
+  after: { name: string; file: ResultsFile };
+}): CompareResponse {
+  const { before, after } = options;
+  const comparison = compareRunFiles({ before: before.file, after: after.file });
+  const locateBefore = runLocator(before.file);
+  const locateAfter = runLocator(after.file);
+  const withRuns = (pairs: ComparedPair[]): ViewerComparedPair[] =>
+    pairs.map((pair) => ({
+      ...pair,
+      beforeRun: locateBefore(pair, 'before'),
+      afterRun: locateAfter(pair, 'after'),
+    }));
+  return {
+    ...comparison,
+    beforeFile: before.name,
+    afterFile: after.name,
+    regressions: withRuns(comparison.regressions),
+    fixes: withRuns(comparison.fixes),
+    unchanged: withRuns(comparison.unchanged),
+    added: withRuns(comparison.added),
+    removed: withRuns(comparison.removed),
+    notRun: withRuns(comparison.notRun),
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * How the web UI prints numbers. Costs and seconds use the console's rules so both show the
+ * same figure for a run; the module is imported from its own file because report/index.ts
+ * also exports the Node-only writers, which must stay out of the browser bundle.
+ */
+import { formatCost, formatSeconds, UNKNOWN } from '../report/format-values.js';
+
+export { UNKNOWN };
+
+/** "$0.0125"; "—" when the model has no price. */
+export function costText(cost: number | null): string {
+  const text = formatCost(cost);
+  return text === UNKNOWN ? UNKNOWN : `$${text}`;
+}
+
+/** A total over runs of which some had no price: the known part marked as a lower bound. */
+export function costTotalText(options: { total: number | null; runsWithoutCost: number }): string {
+  const text = costText(options.total);
+  return text !== UNKNOWN && options.runsWithoutCost > 0 ? `≥${text}` : text;
+}
+
+/** "46,000". */
+export function integerText(value: number): string {
+  return Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : UNKNOWN;
+}
+
+/** Milliseconds as "0.7 s" (the console's rounding), and from a minute on as "4 min 10 s" or "8 h 19 min". */
+export function secondsText(ms: number): string {
+  const text = formatSeconds(ms);
+  if (text === UNKNOWN) return UNKNOWN;
+  if (ms < 60_000) return `${text} s`;
+  const seconds = Math.round(ms / 1000);
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  return hours > 0 ? `${hours} h ${minutes} min` : `${minutes} min ${seconds % 60} s`;
+}
+
+/** A rate already in percent: "66.7%". */
+export function percentText(rate: number): string {
+  return Number.isFinite(rate) ? `${rate.toFixed(1)}%` : UNKNOWN;
+}
+
+/** "2025-02-09T14:30:22.123000" (local time, as nao writes it) → "2025-02-09 14:30:22". */
+export function timestampText(timestamp: string | null): string {
+  if (timestamp === null || timestamp === '') return UNKNOWN;
+  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(timestamp);
+  return match ? `${match[1]} ${match[2]}` : timestamp;
+}
+
+/** Wall-clock time between two nao timestamps, or null when either is missing or unreadable. */
+export function elapsedMs(startedAt: string | null, finishedAt: string | null): number | null {
+  if (startedAt === null || finishedAt === null) return null;
+  const start = Date.parse(startedAt.slice(0, 23));
+  const end = Date.parse(finishedAt.slice(0, 23));
+  return Number.isFinite(start) && Number.isFinite(end) && end >= start ? end - start : null;
+}
+
+/** A cell value of a data table: NULL spelled out so it is not mistaken for an empty string. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}

@@ -1,0 +1,69 @@
+import { orderedModels, passRate, type ResultsFile, repeatStats, statusOf } from '../report/index.js';
+import type { FileOverview, HistoryNumbers, HistoryPoint, RunRow } from './api-types.js';
+
+/** The file's repeat statistics; computed when a file with repeated attempts lacks them. */
+function repeatsOf(file: ResultsFile): FileOverview['repeats'] {
+  if (file.repeats) return file.repeats;
+  const computed = repeatStats(file.results);
+  return computed.length > 0 ? computed : null;
+}
+
+/**
+ * A results file without its runs' details: what the dashboard needs to draw the cards, the
+ * model table, the grid and the runs table. A 20,000-run file is ~40 MB with details and a
+ * few MB without, so the browser fetches details one run at a time.
+ */
+export function buildOverview(options: { name: string; file: ResultsFile }): FileOverview {
+  const { name, file } = options;
+  const runs: RunRow[] = file.results.map((result, index) => ({
+    index,
+    name: result.name,
+    model: result.model,
+    status: statusOf(result),
+    message: result.message,
+    tokens: result.tokens,
+    cost: result.cost,
+    duration_ms: result.duration_ms,
+    tool_call_count: result.tool_call_count,
+    attempt: result.attempt,
+    file: result.file,
+  }));
+  return {
+    name,
+    timestamp: file.timestamp,
+    started_at: file.started_at ?? null,
+    finished_at: file.finished_at ?? null,
+    command: file.command ?? null,
+    nao_version: file.nao_version ?? null,
+    interrupted: file.interrupted === true,
+    repeat: typeof file.repeat === 'number' && file.repeat > 0 ? file.repeat : 1,
+    summary: file.summary,
+    pass_rate: passRate(file.summary.passed, file.summary.total),
+    by_model: file.by_model,
+    models: orderedModels(file.results, file.models ?? []),
+    tests: [...new Set(file.results.map((result) => result.name))],
+    repeats: repeatsOf(file),
+    runs,
+  };
+}
+
+function historyNumbers(summary: ResultsFile['summary']): HistoryNumbers {
+  return {
+    total: summary.total,
+    passed: summary.passed,
+    pass_rate: passRate(summary.passed, summary.total),
+    total_cost: summary.total_cost,
+    runs_without_cost: summary.runs_without_cost,
+  };
+}
+
+/** The few numbers of a file that the history chart plots, overall and per model. */
+export function buildHistoryPoint(options: { name: string; file: ResultsFile }): HistoryPoint {
+  const { name, file } = options;
+  return {
+    name,
+    timestamp: file.timestamp,
+    ...historyNumbers(file.summary),
+    by_model: file.by_model.map((entry) => ({ model: entry.model, ...historyNumbers(entry) })),
+  };
+}

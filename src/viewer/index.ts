@@ -1,0 +1,23 @@
+export type {
+  ApiError,
+  CompareResponse,
+  FileListResponse,
+  FileOverview,
+  HistoryPoint,
+  HistoryResponse,
+  ResultsFileEntry,
+  RunDetailResponse,
+  RunRow,
+  ViewerComparedPair,
+} from './api-types.js';
+export { formatSql } from './format-sql.js';
+export { createResultsStore, type LoadOutcome, type ResultsStore } from './results-store.js';
+export { createViewerApp, type ViewerAppOptions } from './viewer-app.js';
+export {
+  DEFAULT_VIEWER_HOST,
+  DEFAULT_VIEWER_PORT,
+  defaultAssetsDir,
+  startViewerServer,
+  type ViewerServer,
+  type ViewerServerOptions,
+} from './viewer-server.js';

@@ -1,0 +1,63 @@
+/** The viewer API as the UI calls it; every failure becomes an ApiFailure with the server's message. */
+import type {
+  ApiError,
+  CompareResponse,
+  FileListResponse,
+  FileOverview,
+  HistoryResponse,
+  RunDetailResponse,
+} from '../../../src/viewer/api-types.js';
+
+export class ApiFailure extends Error {
+  readonly status: number;
+
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function getJson<T>(url: string): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(url, { headers: { accept: 'application/json' } });
+  } catch {
+    throw new ApiFailure(0, 'The viewer server does not answer. Is `nao test server` still running?');
+  }
+  if (!response.ok) {
+    let message = `${response.status} ${response.statusText}`;
+    try {
+      const body = (await response.json()) as Partial<ApiError>;
+      if (typeof body.error === 'string') message = body.error;
+    } catch {
+      // Not JSON: keep the status line.
+    }
+    throw new ApiFailure(response.status, message);
+  }
+  return (await response.json()) as T;
+}
+
+const file = (name: string) => `api/files/${encodeURIComponent(name)}`;
+
+// A file's overview is a few MB for big runs: fetched once per page load, reused when the
+// user comes back from a run's detail.
+const overviews = new Map<string, Promise<FileOverview>>();
+
+export const api = {
+  files: () => getJson<FileListResponse>('api/files'),
+  overview(name: string): Promise<FileOverview> {
+    let pending = overviews.get(name);
+    if (pending === undefined) {
+      pending = getJson<FileOverview>(`${file(name)}/overview`);
+      pending.catch(() => overviews.delete(name));
+      overviews.set(name, pending);
+    }
+    return pending;
+  },
+  run: (name: string, index: number) => getJson<RunDetailResponse>(`${file(name)}/runs/${index}`),
+  compare: (before: string, after: string) =>
+    getJson<CompareResponse>(
+      `api/compare?before=${encodeURIComponent(before)}&after=${encodeURIComponent(after)}`,
+    ),
+  history: () => getJson<HistoryResponse>('api/history'),
+};

@@ -1,0 +1,283 @@
+import type { PairOutcome } from '../../../src/report/index.js';
+import type { CompareResponse, ResultsFileEntry, ViewerComparedPair } from '../../../src/viewer/api-types.js';
+import { percentText, timestampText } from '../../../src/viewer/display-format.js';
+import { api } from './api.js';
+import { fileLabel } from './file-label.js';
+import { Failure, Loading } from './message-box.js';
+import { compareHref, runHref } from './route.js';
+import { StatusBadge } from './status-badge.js';
+import { useLoad } from './use-load.js';
+import { VirtualList } from './virtual-list.js';
+
+const COLUMNS = 'minmax(180px, 2fr) minmax(140px, 1.4fr) minmax(150px, 1fr) minmax(150px, 1fr)';
+
+function Outcome(props: { outcome: PairOutcome | null; file: string; run: number | null }) {
+  const { outcome } = props;
+  if (outcome === null) return <span class="muted">—</span>;
+  const content = (
+    <>
+      <StatusBadge status={outcome.status} />
+      {outcome.attempts > 1 ? (
+        <span class="muted">
+          {' '}
+          {outcome.passes}/{outcome.runs}
+        </span>
+      ) : null}
+    </>
+  );
+  return props.run === null ? content : <a href={runHref(props.file, props.run)}>{content}</a>;
+}
+
+function PairList(props: {
+  id: string;
+  title: string;
+  pairs: ViewerComparedPair[];
+  tone: string;
+  comparison: CompareResponse;
+  hint: string;
+}) {
+  const { pairs, comparison } = props;
+  return (
+    <section class={`panel compare-section tone-${props.tone}`} data-category={props.id}>
+      <div class="panel-head">
+        <h2>
+          {props.title} <span class="count">{pairs.length}</span>
+        </h2>
+        <span class="hint">{props.hint}</span>
+      </div>
+      {pairs.length === 0 ? (
+        <p class="notice">None.</p>
+      ) : (
+        <div>
+          <VirtualList
+            label={props.title}
+            items={pairs}
+            rowHeight={36}
+            maxHeight={320}
+            header={
+              <div class="grid-head sticky" style={{ gridTemplateColumns: COLUMNS }}>
+                <span>Test</span>
+                <span>Model</span>
+                <span>Before</span>
+                <span>After</span>
+              </div>
+            }
+            renderRow={(pair) => (
+              <div
+                class="grid-row pair-row"
+                style={{ gridTemplateColumns: COLUMNS }}
+                data-test={pair.name}
+                data-model={pair.model}
+              >
+                <span class="test-name" title={pair.name}>
+                  {pair.name}
+                </span>
+                <span class="ellipsis" title={pair.model}>
+                  {pair.model}
+                </span>
+                <span data-side="before">
+                  <Outcome outcome={pair.before} file={comparison.beforeFile} run={pair.beforeRun} />
+                </span>
+                <span data-side="after">
+                  <Outcome outcome={pair.after} file={comparison.afterFile} run={pair.afterRun} />
+                </span>
+              </div>
+            )}
+          />
+        </div>
+      )}
+    </section>
+  );
+}
+
+function FileSelect(props: {
+  label: string;
+  value: string;
+  files: ResultsFileEntry[];
+  onSelect: (name: string) => void;
+  testId: string;
+}) {
+  return (
+    <label class="field grow">
+      <span>{props.label}</span>
+      <select
+        value={props.value}
+        onChange={(event) => props.onSelect((event.currentTarget as HTMLSelectElement).value)}
+        data-testid={props.testId}
+      >
+        {props.files.map((file) => (
+          <option key={file.name} value={file.name}>
+            {fileLabel(file.name)} · {file.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function Comparison(props: { before: string; after: string }) {
+  const loaded = useLoad(`compare:${props.before}:${props.after}`, () =>
+    api.compare(props.before, props.after),
+  );
+  if (loaded.state === 'loading') return <Loading what="the comparison" />;
+  if (loaded.state === 'failed') return <Failure message={loaded.error} />;
+  const comparison = loaded.data;
+  const counts: [string, string, number, string][] = [
+    ['regressions', 'Regressions', comparison.regressions.length, 'bad'],
+    ['fixes', 'Fixes', comparison.fixes.length, 'good'],
+    ['unchanged', 'Unchanged', comparison.unchanged.length, ''],
+    ['added', 'Added', comparison.added.length, ''],
+    ['removed', 'Removed', comparison.removed.length, ''],
+    ['not-run', 'Not run', comparison.notRun.length, ''],
+  ];
+  return (
+    <>
+      <p class="muted">
+        {timestampText(comparison.before.timestamp)} → {timestampText(comparison.after.timestamp)}
+      </p>
+      <section class="cards" aria-label="Comparison counts">
+        {counts.map(([id, label, count, tone]) => (
+          <div key={id} class={`card ${count > 0 && tone ? `card-${tone}` : ''}`} data-card={id}>
+            <div class="card-label">{label}</div>
+            <div class="card-value">{count}</div>
+          </div>
+        ))}
+      </section>
+      {comparison.models.length > 0 ? (
+        <section class="panel">
+          <h2>Pass rate by model</h2>
+          <table class="data compact">
+            <thead>
+              <tr>
+                <th>Model</th>
+                <th class="num">Before</th>
+                <th class="num">After</th>
+                <th class="num">Change</th>
+              </tr>
+            </thead>
+            <tbody>
+              {comparison.models.map((entry) => {
+                const before = entry.before && entry.before.total > 0 ? entry.before.pass_rate : null;
+                const after = entry.after && entry.after.total > 0 ? entry.after.pass_rate : null;
+                const delta =
+                  before !== null && after !== null ? Math.round((after - before) * 10) / 10 : null;
+                return (
+                  <tr key={entry.model} data-model={entry.model}>
+                    <td>{entry.model}</td>
+                    <td class="num">{before === null ? '—' : percentText(before)}</td>
+                    <td class="num">{after === null ? '—' : percentText(after)}</td>
+                    <td class={`num ${delta === null ? '' : delta > 0 ? 'good' : delta < 0 ? 'bad' : ''}`}>
+                      {delta === null
+                        ? '—'
+                        : `${delta > 0 ? '+' : delta < 0 ? '−' : '±'}${Math.abs(delta).toFixed(1)}`}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </section>
+      ) : null}
+      <PairList
+        id="regressions"
+        title="Regressions"
+        tone="bad"
+        hint="passed before, not now"
+        pairs={comparison.regressions}
+        comparison={comparison}
+      />
+      <PairList
+        id="fixes"
+        title="Fixes"
+        tone="good"
+        hint="did not pass before, pass now"
+        pairs={comparison.fixes}
+        comparison={comparison}
+      />
+      <PairList
+        id="unchanged"
+        title="Unchanged"
+        tone="plain"
+        hint="same outcome on both sides"
+        pairs={comparison.unchanged}
+        comparison={comparison}
+      />
+      <PairList
+        id="added"
+        title="Added"
+        tone="plain"
+        hint="only in the newer file"
+        pairs={comparison.added}
+        comparison={comparison}
+      />
+      <PairList
+        id="removed"
+        title="Removed"
+        tone="plain"
+        hint="only in the older file"
+        pairs={comparison.removed}
+        comparison={comparison}
+      />
+      {comparison.notRun.length > 0 ? (
+        <PairList
+          id="not-run"
+          title="Not run on one side"
+          tone="plain"
+          hint="skipped, nothing to compare"
+          pairs={comparison.notRun}
+          comparison={comparison}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/** Two results files side by side: what regressed, what got fixed, what appeared or went away. */
+export function CompareView(props: {
+  before: string | null;
+  after: string | null;
+  files: ResultsFileEntry[];
+}) {
+  const { files } = props;
+  if (files.length < 2) {
+    return (
+      <div class="empty">
+        <h2>Nothing to compare yet</h2>
+        <p>
+          Comparing needs two results files; run <code>nao test</code> again to get a second one.
+        </p>
+      </div>
+    );
+  }
+  const after = props.after ?? files[0]!.name;
+  const before = props.before ?? files.find((file) => file.name !== after)?.name ?? files[1]!.name;
+  return (
+    <div class="compare">
+      <h1>Compare runs</h1>
+      <div class="filters">
+        <FileSelect
+          label="Before"
+          value={before}
+          files={files}
+          onSelect={(name) => {
+            location.hash = compareHref(name, after);
+          }}
+          testId="compare-before"
+        />
+        <span class="arrow" aria-hidden="true">
+          →
+        </span>
+        <FileSelect
+          label="After"
+          value={after}
+          files={files}
+          onSelect={(name) => {
+            location.hash = compareHref(before, name);
+          }}
+          testId="compare-after"
+        />
+      </div>
+      <Comparison before={before} after={after} />
+    </div>
+  );
+}

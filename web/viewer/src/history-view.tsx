@@ -1,0 +1,143 @@
+import { useMemo } from 'preact/hooks';
+import type { HistoryNumbers } from '../../../src/viewer/api-types.js';
+import { costText, costTotalText, percentText, timestampText } from '../../../src/viewer/display-format.js';
+import { type HistorySeries, historySeries } from '../../../src/viewer/history-series.js';
+import { api } from './api.js';
+import { LineChart, seriesColor } from './line-chart.js';
+import { Failure, Loading } from './message-box.js';
+import { dashboardHref } from './route.js';
+import { useLoad } from './use-load.js';
+
+function shortStamp(timestamp: string): string {
+  const match = /^\d{4}-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(timestamp);
+  return match ? `${match[1]}-${match[2]} ${match[3]}:${match[4]}` : timestamp.slice(0, 16);
+}
+
+function numbersText(entry: HistoryNumbers | undefined): string {
+  if (entry === undefined || entry.total === 0) return '—';
+  return `${percentText(entry.pass_rate)} · ${costTotalText({ total: entry.total_cost, runsWithoutCost: entry.runs_without_cost })}`;
+}
+
+function noValueNote(series: readonly HistorySeries[]): string | null {
+  const missing = series
+    .filter((entry) => entry.values.every((value) => value === null))
+    .map((entry) => entry.model);
+  return missing.length === 0 ? null : `No known price, so no cost line: ${missing.join(', ')}.`;
+}
+
+/** Pass rate and cost of each model across every results file, as charts and as numbers. */
+export function HistoryView() {
+  const loaded = useLoad('history', () => api.history());
+  const data = loaded.state === 'ready' ? loaded.data : null;
+  const charts = useMemo(() => {
+    if (data === null) return null;
+    const passRate = historySeries(data.files, 'pass_rate');
+    const cost = historySeries(data.files, 'total_cost');
+    const colors = new Map(passRate.map((entry, index) => [entry.model, seriesColor(index)]));
+    return { passRate, cost, colors };
+  }, [data]);
+  if (loaded.state === 'loading') return <Loading what="the history (every results file is read once)" />;
+  if (loaded.state === 'failed') return <Failure message={loaded.error} />;
+  const { files, unreadable } = loaded.data;
+  if (files.length === 0 || charts === null) {
+    return (
+      <div class="empty">
+        <h2>No history yet</h2>
+        <p>
+          Each <code>nao test</code> run adds a point here.
+        </p>
+      </div>
+    );
+  }
+  const labels = files.map((file) => shortStamp(file.timestamp));
+  const hrefs = files.map((file) => dashboardHref({ file: file.name }));
+  const titles = files.map((file) => `${timestampText(file.timestamp)} (${file.name})`);
+  return (
+    <div class="history">
+      <h1>History</h1>
+      <p class="muted">
+        {files.length} results file{files.length === 1 ? '' : 's'}, oldest on the left. Click a point to open
+        its run.
+      </p>
+      <ul class="legend" aria-label="Models">
+        {charts.passRate.map((entry) => (
+          <li key={entry.model} data-legend={entry.model}>
+            <span class="swatch" style={{ background: charts.colors.get(entry.model) }} />
+            {entry.model}
+          </li>
+        ))}
+      </ul>
+      <div class="chart-grid">
+        <LineChart
+          id="pass-rate"
+          title="Pass rate by model"
+          series={charts.passRate}
+          colors={charts.colors}
+          labels={labels}
+          hrefs={hrefs}
+          pointTitles={titles}
+          format={(value) => `${Math.round(value * 10) / 10}%`}
+          max={100}
+        />
+        <LineChart
+          id="cost"
+          title="Cost by model (USD, runs with a known price)"
+          series={charts.cost}
+          colors={charts.colors}
+          labels={labels}
+          hrefs={hrefs}
+          pointTitles={titles}
+          format={(value) => costText(value)}
+          note={noValueNote(charts.cost)}
+        />
+      </div>
+      <section class="panel">
+        <h2>Numbers</h2>
+        <div class="table-scroll">
+          <table class="data history-table">
+            <thead>
+              <tr>
+                <th>Run at</th>
+                <th>File</th>
+                <th class="num">Pass rate · cost</th>
+                {charts.passRate.map((entry) => (
+                  <th key={entry.model} class="num">
+                    {entry.model}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {[...files].reverse().map((file) => (
+                <tr key={file.name} data-file={file.name}>
+                  <td>{timestampText(file.timestamp)}</td>
+                  <td>
+                    <a href={dashboardHref({ file: file.name })}>{file.name}</a>
+                  </td>
+                  <td class="num">{numbersText(file)}</td>
+                  {charts.passRate.map((entry) => (
+                    <td key={entry.model} class="num" data-model={entry.model}>
+                      {numbersText(file.by_model.find((candidate) => candidate.model === entry.model))}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      {unreadable.length > 0 ? (
+        <section class="panel">
+          <h2>Files that could not be read</h2>
+          <ul>
+            {unreadable.map((entry) => (
+              <li key={entry.name}>
+                <strong>{entry.name}</strong>: {entry.error}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </div>
+  );
+}

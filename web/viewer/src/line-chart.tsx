@@ -1,0 +1,121 @@
+import type { HistorySeries } from '../../../src/viewer/history-series.js';
+import { niceTicks } from '../../../src/viewer/history-series.js';
+
+/** Distinct on white and for the common colour blindnesses (Okabe–Ito, then a few more). */
+export const SERIES_COLORS = [
+  '#0072b2',
+  '#d55e00',
+  '#009e73',
+  '#cc79a7',
+  '#e69f00',
+  '#56b4e9',
+  '#6a3d9a',
+  '#7f7f7f',
+  '#b15928',
+  '#1b9e77',
+];
+
+export function seriesColor(index: number): string {
+  return SERIES_COLORS[index % SERIES_COLORS.length]!;
+}
+
+const WIDTH = 760;
+const HEIGHT = 260;
+const PAD = { left: 64, right: 24, top: 14, bottom: 40 };
+/** Keeps the first and last points (and their labels) off the axis and the edge. */
+const INSET = 40;
+const MAX_X_LABELS = 8;
+
+/**
+ * An inline SVG line chart: one line per series over the files (oldest left), gaps where a
+ * value is missing, each point a link to its file with a tooltip giving the exact value.
+ */
+export function LineChart(props: {
+  id: string;
+  title: string;
+  series: readonly HistorySeries[];
+  colors: ReadonlyMap<string, string>;
+  labels: readonly string[];
+  hrefs: readonly string[];
+  pointTitles: readonly string[];
+  format: (value: number) => string;
+  /** Fixed top of the value axis (100 for a percentage); otherwise from the data. */
+  max?: number;
+  /** Said under the chart, e.g. which models have no value at all. */
+  note?: string | null;
+}) {
+  const count = props.labels.length;
+  const values = props.series
+    .flatMap((entry) => entry.values)
+    .filter((value): value is number => value !== null);
+  const ticks = niceTicks(props.max ?? Math.max(0, ...values), 5);
+  const top = ticks.at(-1) ?? 1;
+  const plotWidth = WIDTH - PAD.left - PAD.right - 2 * INSET;
+  const plotHeight = HEIGHT - PAD.top - PAD.bottom;
+  const x = (index: number) =>
+    PAD.left + INSET + (count <= 1 ? plotWidth / 2 : (index * plotWidth) / (count - 1));
+  const y = (value: number) => PAD.top + plotHeight - (Math.max(0, value) / top) * plotHeight;
+  const labelEvery = Math.max(1, Math.ceil(count / MAX_X_LABELS));
+
+  return (
+    <figure class="chart" data-chart={props.id}>
+      <figcaption>{props.title}</figcaption>
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={props.title} class="chart-svg">
+        {ticks.map((tick) => (
+          <g key={tick} class="tick">
+            <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} />
+            <text x={PAD.left - 8} y={y(tick) + 4} text-anchor="end">
+              {props.format(tick)}
+            </text>
+          </g>
+        ))}
+        {props.labels.map((label, index) =>
+          index % labelEvery === 0 || index === count - 1 ? (
+            <text key={index} class="x-label" x={x(index)} y={HEIGHT - PAD.bottom + 18} text-anchor="middle">
+              {label}
+            </text>
+          ) : null,
+        )}
+        {props.series.map((entry) => {
+          const color = props.colors.get(entry.model) ?? '#333';
+          const segments: string[] = [];
+          let current = '';
+          entry.values.forEach((value, index) => {
+            if (value === null) {
+              if (current !== '') segments.push(current);
+              current = '';
+              return;
+            }
+            current += `${current === '' ? 'M' : 'L'}${x(index).toFixed(1)},${y(value).toFixed(1)} `;
+          });
+          if (current !== '') segments.push(current);
+          return (
+            <g key={entry.model} class="series" data-series={entry.model}>
+              {segments.map((segment) => (
+                <path key={segment} d={segment} stroke={color} fill="none" stroke-width="2" />
+              ))}
+              {entry.values.map((value, index) =>
+                value === null ? null : (
+                  <a key={index} href={props.hrefs[index]}>
+                    <circle
+                      cx={x(index)}
+                      cy={y(value)}
+                      r="4"
+                      fill="#fff"
+                      stroke={color}
+                      stroke-width="2"
+                      data-value={value}
+                    >
+                      <title>{`${entry.model} · ${props.pointTitles[index] ?? ''}: ${props.format(value)}`}</title>
+                    </circle>
+                  </a>
+                ),
+              )}
+            </g>
+          );
+        })}
+      </svg>
+      {props.note ? <p class="chart-note">{props.note}</p> : null}
+    </figure>
+  );
+}

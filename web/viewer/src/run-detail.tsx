@@ -1,0 +1,225 @@
+import type { ComponentChildren } from 'preact';
+import { useMemo } from 'preact/hooks';
+import type { UsageRecord } from '../../../src/report/index.js';
+import type { RunDetailResponse } from '../../../src/viewer/api-types.js';
+import { diffHighlights } from '../../../src/viewer/diff-highlights.js';
+import { costText, integerText, secondsText } from '../../../src/viewer/display-format.js';
+import { formatSql } from '../../../src/viewer/format-sql.js';
+import { api } from './api.js';
+import { DataComparison } from './data-comparison.js';
+import { DiffView } from './diff-view.js';
+import { Failure, Loading } from './message-box.js';
+import { dashboardHref, runHref } from './route.js';
+import { StatusBadge } from './status-badge.js';
+import { ToolCallView } from './tool-call-view.js';
+import { useLoad } from './use-load.js';
+
+function Section(props: {
+  title: string;
+  id: string;
+  children: ComponentChildren;
+  aside?: ComponentChildren;
+}) {
+  return (
+    <section class="panel detail-section" aria-labelledby={`${props.id}-title`} data-section={props.id}>
+      <div class="panel-head">
+        <h2 id={`${props.id}-title`}>{props.title}</h2>
+        {props.aside ? <span class="count">{props.aside}</span> : null}
+      </div>
+      {props.children}
+    </section>
+  );
+}
+
+function Metric(props: { label: string; value: string; detail?: string | null; id: string }) {
+  return (
+    <div class="card" data-metric={props.id}>
+      <div class="card-label">{props.label}</div>
+      <div class="card-value">{props.value}</div>
+      {props.detail ? <div class="card-detail">{props.detail}</div> : null}
+    </div>
+  );
+}
+
+function usageDetail(usage: UsageRecord | null): string | null {
+  if (usage === null) return null;
+  const parts = [
+    `${integerText(usage.input_total_tokens)} in`,
+    `${integerText(usage.output_total_tokens)} out`,
+  ];
+  if (usage.input_cache_read_tokens > 0) parts.push(`${integerText(usage.input_cache_read_tokens)} cached`);
+  if (usage.output_reasoning_tokens > 0)
+    parts.push(`${integerText(usage.output_reasoning_tokens)} reasoning`);
+  return parts.join(' · ');
+}
+
+function RunView(props: { response: RunDetailResponse }) {
+  const { file, index, total, run } = props.response;
+  const details = run.details;
+  const highlights = useMemo(() => diffHighlights(details.diff), [details.diff]);
+  const extractionTokens = details.extraction_usage?.total_tokens ?? null;
+  const costBreakdown = details.cost_breakdown;
+  return (
+    <article class="run-detail" data-run={index}>
+      <nav class="crumbs" aria-label="Run navigation">
+        <a href={dashboardHref({ file })}>← {file}</a>
+        <span class="crumb-nav">
+          {index > 0 ? (
+            <a href={runHref(file, index - 1)}>‹ Previous run</a>
+          ) : (
+            <span class="muted">‹ Previous run</span>
+          )}
+          <span class="muted">
+            run {index + 1} of {total}
+          </span>
+          {index + 1 < total ? (
+            <a href={runHref(file, index + 1)}>Next run ›</a>
+          ) : (
+            <span class="muted">Next run ›</span>
+          )}
+        </span>
+      </nav>
+      <header class="run-head">
+        <h1>
+          <span data-testid="run-name">{run.name}</span> <StatusBadge status={run.status} />
+        </h1>
+        <p class="run-meta">
+          <span data-testid="run-model">{run.model}</span>
+          {run.attempt > 1 || run.status === 'skipped' ? <> · attempt {run.attempt}</> : null}
+          {run.file ? <> · {run.file}</> : null}
+          {details.replayed ? <> · answered from a recording</> : null}
+        </p>
+        <p class={`run-message message-${run.status}`} data-testid="run-message">
+          {run.message || '(no message)'}
+        </p>
+      </header>
+
+      <section class="cards" aria-label="Run metrics">
+        <Metric
+          id="tokens"
+          label="Tokens"
+          value={integerText(run.tokens)}
+          detail={usageDetail(details.usage)}
+        />
+        <Metric
+          id="cost"
+          label="Cost"
+          value={costText(run.cost)}
+          detail={
+            costBreakdown
+              ? `${costText(costBreakdown.input_no_cache + costBreakdown.input_cache_read + costBreakdown.input_cache_write)} in · ${costText(costBreakdown.output)} out`
+              : run.cost === null
+                ? 'no price for this model'
+                : null
+          }
+        />
+        <Metric id="duration" label="Duration" value={secondsText(run.duration_ms)} />
+        <Metric id="tool-calls" label="Tool calls" value={String(run.tool_call_count)} />
+        <Metric
+          id="extraction"
+          label="Extraction tokens"
+          value={extractionTokens === null ? '—' : integerText(extractionTokens)}
+          detail={[
+            details.extraction_cost === null ? null : costText(details.extraction_cost),
+            details.extraction_attempts > 0
+              ? `${details.extraction_attempts} attempt${details.extraction_attempts === 1 ? '' : 's'}`
+              : null,
+          ]
+            .filter((part) => part !== null)
+            .join(' · ')}
+        />
+        <Metric id="finish" label="Finish reason" value={details.finish_reason ?? '—'} />
+      </section>
+
+      {details.error ? (
+        <div class="notice notice-error" role="alert" data-testid="run-error">
+          <strong>Error:</strong> <span>{details.error}</span>
+        </div>
+      ) : null}
+      {details.snapshot_consistent === false ? (
+        <div class="notice notice-warn">
+          The reference query may have seen other data than the agent (the warehouse changed during the run).
+        </div>
+      ) : null}
+
+      <Section id="prompt" title="Prompt">
+        <pre class="prose">{details.prompt || '(no prompt saved)'}</pre>
+      </Section>
+      <Section id="response" title="Response">
+        {details.response_text === null ? (
+          <p class="notice">No response.</p>
+        ) : (
+          <pre class="prose" data-testid="response-text">
+            {details.response_text}
+          </pre>
+        )}
+      </Section>
+      <Section id="reference-sql" title="Reference SQL" aside="from the test file">
+        {details.reference_sql === null ? (
+          <p class="notice">The test has no reference SQL.</p>
+        ) : (
+          <pre class="code sql" data-testid="reference-sql">
+            {details.reference_sql}
+          </pre>
+        )}
+      </Section>
+      <Section
+        id="tool-calls"
+        title="Tool calls"
+        aside={`${details.tool_calls.length} call${details.tool_calls.length === 1 ? '' : 's'}`}
+      >
+        {details.tool_calls.length === 0 ? <p class="notice">The agent called no tool.</p> : null}
+        {details.tool_calls.map((call, position) => (
+          <ToolCallView key={call.tool_call_id || position} call={call} position={position + 1} />
+        ))}
+      </Section>
+      <Section id="extraction" title="Extraction SQL" aside="DuckDB, over the agent's query results">
+        {details.extraction_sql === null ? (
+          <p class="notice">No extraction query.</p>
+        ) : (
+          <pre class="code sql" data-testid="extraction-sql">
+            {formatSql(details.extraction_sql)}
+          </pre>
+        )}
+        {details.extraction_error ? (
+          <pre class="code tool-error" data-testid="extraction-error">
+            {details.extraction_error}
+          </pre>
+        ) : null}
+      </Section>
+      <Section id="data" title="Data comparison">
+        <DataComparison details={details} highlights={highlights} />
+      </Section>
+      {highlights !== null ? (
+        <Section id="diff" title="Diff">
+          <DiffView diff={highlights} />
+        </Section>
+      ) : null}
+      {details.assertions.length > 0 ? (
+        <Section id="assertions" title="Assertions">
+          <ul class="assertions">
+            {details.assertions.map((assertion, position) => (
+              <li key={position} class={assertion.passed ? 'assert-pass' : 'assert-fail'}>
+                <StatusBadge status={assertion.passed ? 'passed' : 'failed'} compact /> {assertion.message}
+              </li>
+            ))}
+          </ul>
+        </Section>
+      ) : null}
+    </article>
+  );
+}
+
+/** Everything about one run: answer, SQL, tool calls, data side by side, diff, usage. */
+export function RunDetail(props: { file: string; index: number }) {
+  const loaded = useLoad(`run:${props.file}:${props.index}`, () => api.run(props.file, props.index));
+  if (loaded.state === 'loading') return <Loading what={`run ${props.index}`} />;
+  if (loaded.state === 'failed') {
+    return (
+      <Failure message={loaded.error}>
+        <a href={dashboardHref({ file: props.file })}>Back to {props.file}</a>
+      </Failure>
+    );
+  }
+  return <RunView response={loaded.data} />;
+}

@@ -1,0 +1,115 @@
+import type { Summary } from '../../../src/report/index.js';
+import type { FileOverview } from '../../../src/viewer/api-types.js';
+import {
+  costText,
+  costTotalText,
+  elapsedMs,
+  integerText,
+  percentText,
+  secondsText,
+  timestampText,
+} from '../../../src/viewer/display-format.js';
+
+function Card(props: { label: string; value: string; detail?: string | null; tone?: string; id: string }) {
+  return (
+    <div class={`card ${props.tone ? `card-${props.tone}` : ''}`} data-card={props.id}>
+      <div class="card-label">{props.label}</div>
+      <div class="card-value">{props.value}</div>
+      {props.detail ? <div class="card-detail">{props.detail}</div> : null}
+    </div>
+  );
+}
+
+function passRateTone(summary: Summary): string | undefined {
+  if (summary.total === 0) return undefined;
+  if (summary.passed === summary.total) return 'good';
+  return summary.passed * 2 >= summary.total ? 'warn' : 'bad';
+}
+
+/** The dashboard's headline numbers, for the whole file or for the model it is filtered to. */
+export function SummaryCards(props: {
+  overview: FileOverview;
+  summary: Summary;
+  passRate: number;
+  model: string | null;
+}) {
+  const { overview, summary, model } = props;
+  const wallClock = elapsedMs(overview.started_at, overview.finished_at);
+  const costDetails = [
+    summary.runs_without_cost > 0
+      ? `${summary.runs_without_cost} run${summary.runs_without_cost === 1 ? '' : 's'} without a price`
+      : null,
+    summary.total_extraction_cost !== null ? `+ ${costText(summary.total_extraction_cost)} extraction` : null,
+  ].filter((part) => part !== null);
+  const runDetails = [
+    overview.interrupted ? 'interrupted' : null,
+    overview.nao_version ? `nao ${overview.nao_version}` : null,
+  ].filter((part) => part !== null);
+  return (
+    <section class="cards" aria-label="Summary">
+      <Card
+        id="pass-rate"
+        label="Pass rate"
+        value={summary.total === 0 ? '—' : percentText(props.passRate)}
+        detail={`${integerText(summary.passed)} of ${integerText(summary.total)} runs`}
+        tone={passRateTone(summary)}
+      />
+      <Card id="passed" label="Passed" value={integerText(summary.passed)} tone="good" />
+      <Card
+        id="failed"
+        label="Failed"
+        value={integerText(summary.failed)}
+        tone={summary.failed > 0 ? 'bad' : undefined}
+      />
+      <Card
+        id="errors"
+        label="Errors"
+        value={integerText(summary.errors)}
+        tone={summary.errors > 0 ? 'warn' : undefined}
+      />
+      <Card id="unverified" label="Unverified" value={integerText(summary.unverified)} />
+      <Card
+        id="total"
+        label="Total runs"
+        value={integerText(summary.total)}
+        detail={summary.skipped > 0 ? `+ ${summary.skipped} skipped` : null}
+      />
+      <Card
+        id="models"
+        label="Models"
+        value={model === null ? integerText(overview.models.length) : '1'}
+        detail={model === null ? null : `of ${overview.models.length}: ${model}`}
+      />
+      <Card id="tokens" label="Tokens" value={integerText(summary.total_tokens)} />
+      <Card
+        id="cost"
+        label="Cost"
+        value={costTotalText({ total: summary.total_cost, runsWithoutCost: summary.runs_without_cost })}
+        detail={costDetails.join(' · ') || null}
+      />
+      <Card
+        id="duration"
+        label="Duration"
+        value={secondsText(summary.total_duration_ms)}
+        detail={[
+          `avg ${secondsText(summary.avg_duration_ms)} per run`,
+          wallClock !== null && model === null ? `${secondsText(wallClock)} wall clock` : null,
+        ]
+          .filter((part) => part !== null)
+          .join(' · ')}
+      />
+      <Card
+        id="tool-calls"
+        label="Tool calls"
+        value={integerText(summary.total_tool_calls)}
+        detail={`avg ${summary.avg_tool_calls.toFixed(1)} per run`}
+      />
+      <Card
+        id="run-at"
+        label="Run at"
+        value={timestampText(overview.timestamp)}
+        detail={runDetails.join(' · ') || null}
+      />
+    </section>
+  );
+}
