@@ -7,8 +7,8 @@ import { type CliIO, processIO } from './io.js';
 import { registerLoginCommands } from './login-command.js';
 import { registerTestInspectCommands } from './test-inspect-commands.js';
 import { registerTestResultsCommands } from './test-results-commands.js';
-import { registerTestServerCommand } from './test-server-command.js';
 import { registerTestRunCommand, type TestRunDependencies } from './test-run-command.js';
+import { registerTestServerCommand } from './test-server-command.js';
 import { NAO_VERSION } from './version.js';
 
 /** Builds the `nao` program; every command reports its exit code through `setExit`. */

@@ -1,0 +1,205 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { NaoError } from '../errors/index.js';
+import type { TestRunRequest } from '../test-run/index.js';
+import { backendEndpoint, normalizeBackendUrl } from './backend-url.js';
+import type { StoredLogin } from './credential-store.js';
+
+/** The backend is down or not where the URL says: the one message users see for it. */
+export class BackendUnreachableError extends NaoError {
+  readonly backendUrl: string;
+
+  constructor(options: { backendUrl: string; cause?: unknown }) {
+    super({
+      code: 'BACKEND_UNREACHABLE',
+      message: `Cannot reach the nao backend at ${options.backendUrl} — start it with \`nao chat\` or use --local`,
+      cause: options.cause,
+    });
+    this.backendUrl = options.backendUrl;
+  }
+}
+
+export interface BackendCallOptions {
+  backendUrl: string;
+}
+
+export interface BackendReply {
+  status: number;
+  /** The parsed JSON body; null when the body was empty or not JSON. */
+  body: unknown;
+}
+
+const HEALTH_TIMEOUT_MS = 10_000;
+
+/**
+ * One JSON call to the backend. A refused or dropped connection is a BackendUnreachableError;
+ * an aborted `signal` rejects with its reason; any HTTP status is returned for the caller to read.
+ * Plain node:http rather than fetch: fetch gives up on response headers after 5 minutes, and an
+ * agent run may legitimately take longer (the runner's --timeout is the limit that applies).
+ */
+export async function callBackend(
+  options: BackendCallOptions & {
+    method: 'GET' | 'POST';
+    path: string;
+    token?: string;
+    body?: unknown;
+    signal?: AbortSignal;
+    timeoutMs?: number;
+  },
+): Promise<BackendReply> {
+  const backendUrl = normalizeBackendUrl(options.backendUrl);
+  const url = new URL(backendEndpoint(backendUrl, options.path));
+  const payload = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body));
+  const headers: Record<string, string | number> = { accept: 'application/json' };
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  if (payload !== undefined) {
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = payload.length;
+  }
+  options.signal?.throwIfAborted();
+
+  return new Promise<BackendReply>((resolve, reject) => {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const request = send(url, { method: options.method, headers });
+    const onAbort = () => request.destroy(options.signal?.reason);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(
+            () => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)),
+            options.timeoutMs,
+          );
+    const settle = () => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    };
+    request.on('error', (error) => {
+      settle();
+      if (options.signal?.aborted) reject(options.signal.reason);
+      else reject(new BackendUnreachableError({ backendUrl, cause: error }));
+    });
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', (error) => request.destroy(error));
+      response.on('end', () => {
+        settle();
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown = null;
+        if (text !== '') {
+          try {
+            body = JSON.parse(text);
+          } catch {
+            body = null;
+          }
+        }
+        resolve({ status: response.statusCode ?? 0, body });
+      });
+    });
+    request.end(payload);
+  });
+}
+
+/** The `error` of a JSON error body, else a description of the status. */
+export function errorOf(reply: BackendReply): string {
+  const error = (reply.body as { error?: unknown } | null)?.error;
+  return typeof error === 'string' && error !== '' ? error : `the backend answered HTTP ${reply.status}`;
+}
+
+/** Checks that a nao backend answers at the URL before anything else is sent to it. */
+export async function checkBackend(
+  options: BackendCallOptions,
+): Promise<{ project: string; version: string }> {
+  const reply = await callBackend({
+    backendUrl: options.backendUrl,
+    method: 'GET',
+    path: '/api/health',
+    timeoutMs: HEALTH_TIMEOUT_MS,
+  });
+  const body = reply.body as { service?: unknown; project?: unknown; version?: unknown } | null;
+  if (reply.status !== 200 || body?.service !== 'nao') {
+    throw new NaoError({
+      code: 'NOT_A_NAO_BACKEND',
+      message: `${normalizeBackendUrl(options.backendUrl)} does not look like a nao backend (GET /api/health answered HTTP ${reply.status}). Check --backend or BACKEND_URL, or start one with \`nao chat\`.`,
+    });
+  }
+  return { project: String(body.project ?? ''), version: String(body.version ?? '') };
+}
+
+export type LoginResult =
+  | { success: true; login: StoredLogin }
+  | { success: false; status: number; error: string };
+
+/** Email + password log-in; a wrong password or a rate limit is a failed result, not an exception. */
+export async function loginWithPassword(
+  options: BackendCallOptions & { email: string; password: string; now?: () => Date },
+): Promise<LoginResult> {
+  const reply = await callBackend({
+    backendUrl: options.backendUrl,
+    method: 'POST',
+    path: '/api/auth/login',
+    body: { email: options.email, password: options.password },
+  });
+  return loginResult(reply, options.now);
+}
+
+/** Exchanges the one-time code of the browser approval for a session. */
+export async function exchangeCliCode(
+  options: BackendCallOptions & { code: string; codeVerifier: string; redirectUri: string; now?: () => Date },
+): Promise<LoginResult> {
+  const reply = await callBackend({
+    backendUrl: options.backendUrl,
+    method: 'POST',
+    path: '/api/cli/token',
+    body: { code: options.code, codeVerifier: options.codeVerifier, redirectUri: options.redirectUri },
+  });
+  return loginResult(reply, options.now);
+}
+
+/** Revokes a session on the backend; `revoked` is false when it was already invalid. */
+export async function revokeSession(
+  options: BackendCallOptions & { token: string },
+): Promise<{ revoked: boolean }> {
+  const reply = await callBackend({
+    backendUrl: options.backendUrl,
+    method: 'POST',
+    path: '/api/auth/logout',
+    token: options.token,
+    body: {},
+  });
+  if (reply.status === 401) return { revoked: false };
+  if (reply.status !== 200) {
+    throw new NaoError({ code: 'LOGOUT_FAILED', message: `Log-out failed: ${errorOf(reply)}.` });
+  }
+  return { revoked: (reply.body as { revoked?: unknown } | null)?.revoked !== false };
+}
+
+/** `POST /api/test/run` with a session token; the caller reads the status. */
+export function postTestRun(
+  options: BackendCallOptions & { token: string; request: TestRunRequest; signal: AbortSignal },
+): Promise<BackendReply> {
+  return callBackend({
+    backendUrl: options.backendUrl,
+    method: 'POST',
+    path: '/api/test/run',
+    token: options.token,
+    body: options.request,
+    signal: options.signal,
+  });
+}
+
+function loginResult(reply: BackendReply, now: () => Date = () => new Date()): LoginResult {
+  const body = reply.body as { token?: unknown; user?: { email?: unknown } } | null;
+  if (reply.status === 200 && typeof body?.token === 'string' && body.token !== '') {
+    return {
+      success: true,
+      login: {
+        token: body.token,
+        email: typeof body.user?.email === 'string' ? body.user.email : '',
+        savedAt: now().toISOString(),
+      },
+    };
+  }
+  return { success: false, status: reply.status, error: errorOf(reply) };
+}

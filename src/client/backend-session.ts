@@ -1,0 +1,52 @@
+import type { CredentialStore, StoredLogin } from './credential-store.js';
+
+export interface BackendSession {
+  /** The current token; logs in first when there is none. */
+  token(): Promise<string>;
+  /**
+   * A fresh token after `staleToken` was refused (401). Concurrent callers holding the same
+   * stale token share one log-in; a caller whose token was already replaced gets the new one.
+   */
+  renew(staleToken: string): Promise<string>;
+}
+
+/**
+ * The session token of one backend, shared by every concurrent run of `nao test -t`: one
+ * log-in at most per refusal, and every new token written to the credential store.
+ */
+export function createBackendSession(options: {
+  backendUrl: string;
+  store: CredentialStore;
+  /** The stored log-in to try first, if any. */
+  initial: StoredLogin | null;
+  /** Logs in (password or browser); rejects when it cannot. */
+  login: () => Promise<StoredLogin>;
+}): BackendSession {
+  let current: string | null = options.initial?.token ?? null;
+  // The log-in in flight and the token it replaces (null: the first log-in).
+  let pending: { replaces: string | null; promise: Promise<string> } | null = null;
+
+  function loginReplacing(replaces: string | null): Promise<string> {
+    if (pending !== null && pending.replaces === replaces) return pending.promise;
+    const promise = (async () => {
+      const login = await options.login();
+      await options.store.save(options.backendUrl, login);
+      current = login.token;
+      return login.token;
+    })();
+    // A failed log-in stays failed for everyone who held `replaces`: no log-in storm, no lock-out.
+    pending = { replaces, promise };
+    return promise;
+  }
+
+  return {
+    token() {
+      if (current !== null) return Promise.resolve(current);
+      return loginReplacing(null);
+    },
+    renew(staleToken) {
+      if (current !== null && current !== staleToken) return Promise.resolve(current);
+      return loginReplacing(staleToken);
+    },
+  };
+}

@@ -1,0 +1,194 @@
+import { isAPIError } from 'better-auth/api';
+import { CLIENT_ADDRESS_HEADER, type NaoAuth } from './auth.js';
+import type { LoginLimiter } from './login-limiter.js';
+
+export interface PublicUser {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export interface SessionInfo {
+  user: PublicUser;
+  /** The session's token (what the CLI sends as a bearer token). */
+  token: string;
+  expiresAt: Date;
+  /** Cookies the library wants set (a refreshed session cookie). */
+  cookies: string[];
+}
+
+export type AccountResult =
+  | { success: true; token: string; user: PublicUser; cookies: string[] }
+  | { success: false; status: 400 | 401 | 409 | 429; error: string; retryAfterSeconds?: number };
+
+/** Who is asking: the peer address (for limits and the session record) and the user agent. */
+export interface RequestOrigin {
+  address: string | null;
+  userAgent: string | null;
+}
+
+export interface Accounts {
+  signUp(options: {
+    email: string;
+    password: string;
+    name?: string;
+    origin: RequestOrigin;
+  }): Promise<AccountResult>;
+  /** Refused before the password is checked when the account or the address is rate-limited. */
+  signIn(options: { email: string; password: string; origin: RequestOrigin }): Promise<AccountResult>;
+  /** The session of a request, from its session cookie or `Authorization: Bearer` token. */
+  session(headers: Headers): Promise<SessionInfo | null>;
+  /** Revokes the request's session; returns the cookies that clear it in a browser. */
+  signOut(headers: Headers): Promise<{ revoked: boolean; cookies: string[] }>;
+  /** A new session for a user who approved a CLI log-in in the browser. */
+  createSession(options: {
+    userId: string;
+    origin: RequestOrigin;
+  }): Promise<{ token: string; user: PublicUser } | null>;
+}
+
+const INVALID_CREDENTIALS = 'Invalid email or password.';
+
+/**
+ * The account operations nao's routes need, over the authentication library: it hashes
+ * passwords (scrypt), stores sessions and reads cookies and bearer tokens; nao adds the
+ * per-account and per-address limit on failed log-ins and plain-language errors.
+ */
+export function createAccounts(options: {
+  auth: NaoAuth;
+  limiter: LoginLimiter;
+  log?: (line: string) => void;
+}): Accounts {
+  const { auth, limiter } = options;
+  const log = options.log ?? (() => {});
+
+  return {
+    async signUp({ email, password, name, origin }) {
+      try {
+        const { headers, response } = await auth.api.signUpEmail({
+          body: { email: email.trim(), password, name: name?.trim() || defaultName(email) },
+          headers: originHeaders(origin),
+          returnHeaders: true,
+        });
+        if (response.token === null)
+          return { success: false, status: 400, error: 'The account was created but not signed in; log in.' };
+        log(`signed up ${response.user.email}`);
+        return {
+          success: true,
+          token: response.token,
+          user: publicUser(response.user),
+          cookies: headers.getSetCookie(),
+        };
+      } catch (error) {
+        if (!isAPIError(error)) throw error;
+        const code = (error.body as { code?: string } | undefined)?.code;
+        if (code === 'USER_ALREADY_EXISTS' || code === 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL') {
+          return {
+            success: false,
+            status: 409,
+            error: 'An account with this email already exists. Log in instead.',
+          };
+        }
+        return { success: false, status: 400, error: sentence(messageOf(error)) };
+      }
+    },
+
+    async signIn({ email, password, origin }) {
+      const attempt = { email, address: origin.address };
+      const allowance = await limiter.check(attempt);
+      if (!allowance.allowed) {
+        log(
+          `log-in refused for ${email.trim()} from ${origin.address ?? 'unknown address'}: too many failed log-ins (${allowance.scope})`,
+        );
+        const minutes = Math.ceil(allowance.retryAfterSeconds / 60);
+        return {
+          success: false,
+          status: 429,
+          error: `Too many failed log-ins ${allowance.scope === 'account' ? 'for this account' : 'from this address'}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+          retryAfterSeconds: allowance.retryAfterSeconds,
+        };
+      }
+      try {
+        const { headers, response } = await auth.api.signInEmail({
+          body: { email: email.trim(), password },
+          headers: originHeaders(origin),
+          returnHeaders: true,
+        });
+        await limiter.recordSuccess(attempt);
+        log(`logged in ${response.user.email} with a password from ${origin.address ?? 'unknown address'}`);
+        return {
+          success: true,
+          token: response.token,
+          user: publicUser(response.user),
+          cookies: headers.getSetCookie(),
+        };
+      } catch (error) {
+        if (!isAPIError(error)) throw error;
+        const status = error.statusCode;
+        if (status === 401 || status === 403) {
+          await limiter.recordFailure(attempt);
+          log(`failed log-in for ${email.trim()} from ${origin.address ?? 'unknown address'}`);
+          return { success: false, status: 401, error: INVALID_CREDENTIALS };
+        }
+        return { success: false, status: 400, error: sentence(messageOf(error)) };
+      }
+    },
+
+    async session(headers) {
+      const { headers: out, response } = await auth.api.getSession({ headers, returnHeaders: true });
+      if (response === null) return null;
+      return {
+        user: publicUser(response.user),
+        token: response.session.token,
+        expiresAt: new Date(response.session.expiresAt),
+        cookies: out.getSetCookie(),
+      };
+    },
+
+    async signOut(headers) {
+      const current = await auth.api.getSession({ headers });
+      if (current === null) return { revoked: false, cookies: [] };
+      const { headers: out } = await auth.api.signOut({ headers, returnHeaders: true });
+      log(`logged out ${current.user.email}`);
+      return { revoked: true, cookies: out.getSetCookie() };
+    },
+
+    async createSession({ userId, origin }) {
+      const context = await auth.$context;
+      const user = await context.internalAdapter.findUserById(userId);
+      if (user === null) return null;
+      const session = await context.internalAdapter.createSession(userId, false, {
+        ipAddress: origin.address ?? '',
+        userAgent: origin.userAgent ?? '',
+      });
+      log(`logged in ${user.email} through the browser approval (CLI)`);
+      return { token: session.token, user: publicUser(user) };
+    },
+  };
+}
+
+function originHeaders(origin: RequestOrigin): Headers {
+  const headers = new Headers();
+  if (origin.address !== null) headers.set(CLIENT_ADDRESS_HEADER, origin.address);
+  if (origin.userAgent !== null) headers.set('user-agent', origin.userAgent);
+  return headers;
+}
+
+function publicUser(user: { id: string; email: string; name: string }): PublicUser {
+  return { id: user.id, email: user.email, name: user.name };
+}
+
+function defaultName(email: string): string {
+  const local = email.trim().split('@')[0] ?? '';
+  return local === '' ? email.trim() : local;
+}
+
+function messageOf(error: { message: string; body?: unknown }): string {
+  const body = error.body as { message?: unknown } | undefined;
+  return typeof body?.message === 'string' && body.message !== '' ? body.message : error.message;
+}
+
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}

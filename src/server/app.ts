@@ -1,0 +1,436 @@
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { type Context, Hono } from 'hono';
+import { csrf } from 'hono/csrf';
+import { HTTPException } from 'hono/http-exception';
+import { secureHeaders } from 'hono/secure-headers';
+import { z } from 'zod';
+import { NaoError } from '../errors/index.js';
+import { type ProjectRuntime, runTestRequest } from '../test-run/index.js';
+import type { AccountResult, Accounts, RequestOrigin, SessionInfo } from './accounts.js';
+import { type CliLoginCodes, isCodeChallenge } from './cli-login-codes.js';
+import { isLoopbackRedirect, withQuery } from './loopback-redirect.js';
+import {
+  type AuthorizeParams,
+  authorizePage,
+  homePage,
+  loginPage,
+  messagePage,
+  safeNext,
+  signupPage,
+} from './pages.js';
+import { fieldErrors, parseTestRunBody } from './test-run-body.js';
+
+export interface BackendAppOptions {
+  accounts: Accounts;
+  cliCodes: CliLoginCodes;
+  /** The project's databases, agent context and models, opened once by the server. */
+  runtime: ProjectRuntime;
+  projectName: string;
+  version: string;
+  log?: (line: string) => void;
+  /**
+   * Host names the server answers to (`Host` header); others get 421. A loopback server
+   * sets this so a web page cannot reach it through a rebound DNS name. Null: any host.
+   */
+  allowedHostnames?: readonly string[] | null;
+}
+
+type Env = { Variables: { session: SessionInfo } };
+
+const UNAUTHORIZED =
+  'Unauthorized: log in with `nao login`, or send a session cookie or an `Authorization: Bearer` token.';
+
+/** Routes that answer without a session; everything else needs one. */
+const PUBLIC_ROUTES = new Set([
+  'GET /api/health',
+  'POST /api/auth/login',
+  'POST /api/auth/signup',
+  'POST /api/cli/token',
+  'GET /login',
+  'POST /login',
+  'GET /signup',
+  'POST /signup',
+  // Without a session it redirects to the log-in page itself, keeping the whole link.
+  'GET /cli/authorize',
+]);
+
+const credentialsSchema = z.object(
+  {
+    email: z.string({ error: 'email is required' }).trim().min(1, 'email is required'),
+    password: z.string({ error: 'password is required' }).min(1, 'password is required'),
+    name: z.string({ error: 'name must be a string' }).optional(),
+  },
+  { error: 'the body must be a JSON object' },
+);
+
+const tokenRequestSchema = z.object(
+  {
+    code: z.string({ error: 'code is required' }).min(1, 'code is required'),
+    codeVerifier: z.string({ error: 'codeVerifier is required' }).min(1, 'codeVerifier is required'),
+    redirectUri: z.string({ error: 'redirectUri is required' }).min(1, 'redirectUri is required'),
+  },
+  { error: 'the body must be a JSON object' },
+);
+
+/**
+ * The backend of `nao chat`: the JSON API (`/api/health`, log-in, CLI token exchange,
+ * `POST /api/test/run`) and the server-rendered sign-up, log-in, home and CLI approval pages.
+ */
+export function createBackendApp(options: BackendAppOptions): Hono<Env> {
+  const { accounts, cliCodes, runtime } = options;
+  const log = options.log ?? (() => {});
+  const app = new Hono<Env>();
+
+  app.onError((error, c) => {
+    if (error instanceof HTTPException) {
+      const message =
+        error.status === 403 ? 'Forbidden: this form was not sent from a nao page.' : error.message;
+      if (isApiPath(c.req.path)) return c.json({ error: message }, error.status);
+      return c.html(messagePage({ title: 'Request refused', message }), error.status);
+    }
+    // The stack goes to the server's log only; clients get the message.
+    log(
+      `error on ${c.req.method} ${c.req.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    const message = `Internal server error: ${messageOf(error)}`;
+    if (isApiPath(c.req.path)) return c.json({ error: message }, 500);
+    return c.html(messagePage({ title: 'Something went wrong', message }), 500);
+  });
+
+  if (options.allowedHostnames) {
+    const allowed = new Set(options.allowedHostnames.map((host) => host.toLowerCase()));
+    app.use('*', async (c, next) => {
+      const host = hostnameOf(c.req.header('host'));
+      if (host === null || !allowed.has(host)) {
+        return c.json(
+          { error: `This nao backend does not answer to host ${c.req.header('host') ?? '(none)'}.` },
+          421,
+        );
+      }
+      return next();
+    });
+  }
+
+  app.use(
+    '*',
+    secureHeaders({
+      xFrameOptions: 'DENY',
+      referrerPolicy: 'no-referrer',
+      contentSecurityPolicy: {
+        defaultSrc: ["'none'"],
+        styleSrc: ["'unsafe-inline'"],
+        imgSrc: ["'self'"],
+        // The approval form redirects to the CLI's loopback server; browsers check redirects too.
+        formAction: ["'self'", 'http://127.0.0.1:*', 'http://localhost:*', 'http://[::1]:*'],
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+      },
+    }),
+  );
+  // Form posts must come from this server's own pages (the session cookie is SameSite=Lax too).
+  // The API needs no such check: it only takes application/json, which no other site can send
+  // without a CORS preflight this server never grants.
+  const sameOriginForms = csrf();
+  app.use('*', (c, next) => (isApiPath(c.req.path) ? next() : sameOriginForms(c, next)));
+
+  // Session gate: public routes pass, API routes answer 401, pages redirect to the log-in page.
+  app.use('*', async (c, next) => {
+    const path = c.req.path;
+    const isApi = isApiPath(path);
+    if (PUBLIC_ROUTES.has(`${c.req.method} ${path}`)) return next();
+    const session = await accounts.session(c.req.raw.headers);
+    if (session === null) {
+      if (isApi) return c.json({ error: UNAUTHORIZED }, 401);
+      const url = new URL(c.req.url);
+      const next = c.req.method === 'GET' ? `${url.pathname}${url.search}` : '/';
+      return c.redirect(`/login?next=${encodeURIComponent(next)}`, 303);
+    }
+    for (const cookie of session.cookies) c.header('Set-Cookie', cookie, { append: true });
+    c.set('session', session);
+    return next();
+  });
+
+  app.use('/api/*', async (c, next) => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && !isJson(c.req.header('content-type'))) {
+      return c.json({ error: 'Send the body as JSON (Content-Type: application/json).' }, 415);
+    }
+    return next();
+  });
+
+  // ---- JSON API -------------------------------------------------------------------------
+
+  app.get('/api/health', (c) =>
+    c.json({ status: 'ok', service: 'nao', version: options.version, project: options.projectName }),
+  );
+
+  app.post('/api/auth/signup', async (c) => {
+    const body = await jsonBody(c, credentialsSchema);
+    if (!body.success) return body.response;
+    const result = await accounts.signUp({ ...body.data, origin: originOf(c) });
+    return accountResponse(c, result);
+  });
+
+  app.post('/api/auth/login', async (c) => {
+    const body = await jsonBody(c, credentialsSchema);
+    if (!body.success) return body.response;
+    const result = await accounts.signIn({
+      email: body.data.email,
+      password: body.data.password,
+      origin: originOf(c),
+    });
+    return accountResponse(c, result);
+  });
+
+  app.get('/api/auth/session', (c) => {
+    const { user, expiresAt } = c.get('session');
+    return c.json({ user, expiresAt: expiresAt.toISOString() });
+  });
+
+  app.post('/api/auth/logout', async (c) => {
+    const { revoked, cookies } = await accounts.signOut(c.req.raw.headers);
+    for (const cookie of cookies) c.header('Set-Cookie', cookie, { append: true });
+    return c.json({ success: true, revoked });
+  });
+
+  app.post('/api/cli/token', async (c) => {
+    const body = await jsonBody(c, tokenRequestSchema);
+    if (!body.success) return body.response;
+    const redeemed = await cliCodes.redeem(body.data);
+    if (!redeemed.success) {
+      log(`refused a CLI log-in code: ${redeemed.error}`);
+      return c.json({ error: redeemed.error }, 400);
+    }
+    const session = await accounts.createSession({ userId: redeemed.userId, origin: originOf(c) });
+    if (session === null) return c.json({ error: 'The account of this log-in code no longer exists.' }, 400);
+    return c.json({ token: session.token, user: session.user });
+  });
+
+  app.post('/api/test/run', async (c) => {
+    const raw = await readJson(c);
+    if (!raw.success) return raw.response;
+    const parsed = parseTestRunBody(raw.data);
+    if (!parsed.success) return c.json({ error: parsed.error, fields: parsed.fields }, 400);
+    const { request } = parsed;
+    const modelString = `${request.model.provider}:${request.model.modelId}`;
+    try {
+      runtime.model(modelString);
+    } catch (error) {
+      if (!(error instanceof NaoError)) throw error;
+      return c.json({ error: error.message, fields: { model: [error.message] } }, 400);
+    }
+    const user = c.get('session').user.email;
+    const signal = c.req.raw.signal;
+    const started = Date.now();
+    try {
+      const response = await runTestRequest({ runtime, request, signal });
+      log(
+        `test run for ${user}: ${modelString}, ${response.toolCalls.length} tool call(s), ${Date.now() - started} ms`,
+      );
+      return c.json(response);
+    } catch (error) {
+      if (signal.aborted) {
+        log(
+          `test run for ${user}: ${modelString} aborted after ${Date.now() - started} ms (the client disconnected)`,
+        );
+        // Nobody reads this answer; 499 (client closed request) keeps the access logs honest.
+        return new Response(JSON.stringify({ error: 'The client disconnected; the run was aborted.' }), {
+          status: 499,
+          headers: { 'content-type': 'application/json' },
+        });
+      }
+      log(
+        `test run for ${user}: ${modelString} failed after ${Date.now() - started} ms: ${messageOf(error)}`,
+      );
+      return c.json({ error: messageOf(error) }, 500);
+    }
+  });
+
+  app.all('/api/*', (c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));
+
+  // ---- Pages ----------------------------------------------------------------------------
+
+  app.get('/', (c) => c.html(homePage({ user: c.get('session').user, projectName: options.projectName })));
+
+  app.get('/login', async (c) => {
+    const next = safeNext(c.req.query('next'));
+    if ((await accounts.session(c.req.raw.headers)) !== null) return c.redirect(next, 303);
+    return c.html(loginPage({ next }));
+  });
+
+  app.post('/login', async (c) => {
+    const form = await c.req.parseBody();
+    const next = safeNext(form.next);
+    const email = typeof form.email === 'string' ? form.email : '';
+    const password = typeof form.password === 'string' ? form.password : '';
+    if (email.trim() === '' || password === '') {
+      return c.html(loginPage({ next, email, error: 'Enter your email and password.' }), 400);
+    }
+    const result = await accounts.signIn({ email, password, origin: originOf(c) });
+    if (!result.success) {
+      if (result.retryAfterSeconds !== undefined) c.header('Retry-After', String(result.retryAfterSeconds));
+      return c.html(loginPage({ next, email, error: result.error }), result.status);
+    }
+    for (const cookie of result.cookies) c.header('Set-Cookie', cookie, { append: true });
+    return c.redirect(next, 303);
+  });
+
+  app.get('/signup', async (c) => {
+    const next = safeNext(c.req.query('next'));
+    return c.html(signupPage({ next }));
+  });
+
+  app.post('/signup', async (c) => {
+    const form = await c.req.parseBody();
+    const next = safeNext(form.next);
+    const email = typeof form.email === 'string' ? form.email : '';
+    const name = typeof form.name === 'string' ? form.name : '';
+    const password = typeof form.password === 'string' ? form.password : '';
+    if (email.trim() === '' || password === '') {
+      return c.html(signupPage({ next, email, name, error: 'Enter an email and a password.' }), 400);
+    }
+    const result = await accounts.signUp({ email, password, name, origin: originOf(c) });
+    if (!result.success) return c.html(signupPage({ next, email, name, error: result.error }), result.status);
+    for (const cookie of result.cookies) c.header('Set-Cookie', cookie, { append: true });
+    return c.redirect(next, 303);
+  });
+
+  app.post('/logout', async (c) => {
+    const { cookies } = await accounts.signOut(c.req.raw.headers);
+    for (const cookie of cookies) c.header('Set-Cookie', cookie, { append: true });
+    return c.redirect('/login', 303);
+  });
+
+  app.get('/cli/authorize', async (c) => {
+    const params = authorizeParams({
+      state: c.req.query('state'),
+      redirectUri: c.req.query('redirect_uri'),
+      codeChallenge: c.req.query('code_challenge'),
+      method: c.req.query('code_challenge_method'),
+    });
+    if (!params.success)
+      return c.html(messagePage({ title: 'Invalid CLI log-in link', message: params.error }), 400);
+    const session = await accounts.session(c.req.raw.headers);
+    if (session === null) {
+      const url = new URL(c.req.url);
+      return c.redirect(`/login?next=${encodeURIComponent(`${url.pathname}${url.search}`)}`, 303);
+    }
+    return c.html(authorizePage({ user: session.user, params: params.params }));
+  });
+
+  app.post('/cli/authorize', async (c) => {
+    const form = await c.req.parseBody();
+    const params = authorizeParams({
+      state: form.state,
+      redirectUri: form.redirect_uri,
+      codeChallenge: form.code_challenge,
+      method: 'S256',
+    });
+    if (!params.success)
+      return c.html(messagePage({ title: 'Invalid CLI log-in link', message: params.error }), 400);
+    const { state, redirectUri, codeChallenge } = params.params;
+    const user = c.get('session').user;
+    if (form.decision !== 'approve') {
+      log(`${user.email} denied a CLI log-in`);
+      return c.redirect(withQuery(redirectUri, { error: 'access_denied', state }), 303);
+    }
+    const code = await cliCodes.issue({ userId: user.id, redirectUri, codeChallenge });
+    log(`${user.email} approved a CLI log-in`);
+    return c.redirect(withQuery(redirectUri, { code, state }), 303);
+  });
+
+  app.all('*', (c) => c.html(messagePage({ title: 'Not found', message: `Nothing at ${c.req.path}.` }), 404));
+
+  return app;
+}
+
+function accountResponse(c: Context<Env>, result: AccountResult): Response {
+  if (!result.success) {
+    if (result.retryAfterSeconds !== undefined) c.header('Retry-After', String(result.retryAfterSeconds));
+    return c.json(
+      {
+        error: result.error,
+        ...(result.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: result.retryAfterSeconds }),
+      },
+      result.status,
+    );
+  }
+  for (const cookie of result.cookies) c.header('Set-Cookie', cookie, { append: true });
+  return c.json({ token: result.token, user: result.user });
+}
+
+type JsonBody<T> = { success: true; data: T } | { success: false; response: Response };
+
+async function readJson(c: Context<Env>): Promise<JsonBody<unknown>> {
+  try {
+    return { success: true, data: await c.req.json() };
+  } catch {
+    return { success: false, response: c.json({ error: 'The body is not valid JSON.' }, 400) };
+  }
+}
+
+async function jsonBody<T>(c: Context<Env>, schema: z.ZodType<T>): Promise<JsonBody<T>> {
+  const raw = await readJson(c);
+  if (!raw.success) return raw;
+  const parsed = schema.safeParse(raw.data);
+  if (parsed.success) return { success: true, data: parsed.data };
+  const fields = fieldErrors(parsed.error.issues);
+  const summary = Object.values(fields).flat().join('; ');
+  return { success: false, response: c.json({ error: `Invalid request body: ${summary}.`, fields }, 400) };
+}
+
+function authorizeParams(input: {
+  state: unknown;
+  redirectUri: unknown;
+  codeChallenge: unknown;
+  method: unknown;
+}): { success: true; params: AuthorizeParams } | { success: false; error: string } {
+  const { state, redirectUri, codeChallenge, method } = input;
+  if (typeof state !== 'string' || state.length < 16 || state.length > 256) {
+    return { success: false, error: 'The link has no valid state. Run `nao login` again.' };
+  }
+  if (typeof redirectUri !== 'string' || !isLoopbackRedirect(redirectUri)) {
+    return {
+      success: false,
+      error:
+        'The link must send the log-in back to the nao CLI on this computer (an http://127.0.0.1:<port> address).',
+    };
+  }
+  if (typeof codeChallenge !== 'string' || !isCodeChallenge(codeChallenge)) {
+    return { success: false, error: 'The link has no valid code challenge. Run `nao login` again.' };
+  }
+  if (method !== undefined && method !== 'S256') {
+    return { success: false, error: 'Only the S256 code challenge method is supported.' };
+  }
+  return { success: true, params: { state, redirectUri, codeChallenge } };
+}
+
+function originOf(c: Context<Env>): RequestOrigin {
+  let address: string | null = null;
+  try {
+    address = getConnInfo(c).remote.address ?? null;
+  } catch {
+    // Not served by the Node adapter (in-memory requests): no peer address.
+  }
+  return { address, userAgent: c.req.header('user-agent') ?? null };
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return /^application\/json\b/i.test(contentType ?? '');
+}
+
+function isApiPath(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/');
+}
+
+function hostnameOf(host: string | undefined): string | null {
+  if (host === undefined || host === '') return null;
+  try {
+    return new URL(`http://${host}`).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,181 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import type { NaoConfig } from '../config/index.js';
+import { NaoError } from '../errors/index.js';
+import { openProjectRuntime, type ProjectRuntime } from '../test-run/index.js';
+import { createAccounts } from './accounts.js';
+import { createBackendApp } from './app.js';
+import { createAuth, migrateAuthStore } from './auth.js';
+import { type AuthDatabase, openAuthDatabase } from './auth-database.js';
+import { loadAuthSecret } from './auth-secret.js';
+import { createCliLoginCodes } from './cli-login-codes.js';
+import { createLoginLimiter, type LoginLimits } from './login-limiter.js';
+
+export const DEFAULT_PORT = 5005;
+export const DEFAULT_HOST = '127.0.0.1';
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+/** How long stopping waits for aborted runs to unwind before closing the databases under them. */
+const DRAIN_MS = 5000;
+
+export interface StartBackendOptions {
+  config: NaoConfig;
+  /** Provider keys, `NAO_DATABASE_URL` and `NAO_AUTH_SECRET` are read from here. */
+  env: Record<string, string | undefined>;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  version: string;
+  log?: (line: string) => void;
+  /** The transport under the provider packages (tests point it at a wire-protocol server). */
+  fetch?: typeof globalThis.fetch;
+  /** Clock of log-in codes and of the failed log-in limit (tests move it forward). */
+  now?: () => Date;
+  loginLimits?: LoginLimits;
+  cliCodeTtlMs?: number;
+}
+
+export interface RunningBackend {
+  /** The address to open, e.g. `http://127.0.0.1:5005`. */
+  url: string;
+  port: number;
+  store: { kind: AuthDatabase['kind']; location: string };
+  /** Tables the start created (empty once the store is current). */
+  createdTables: string[];
+  /** Stops listening, aborts the runs in flight and closes the databases. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `nao chat`'s backend for a project: opens its databases and models once, the account
+ * store (migrated to the current schema), and serves the API and pages on `host:port`.
+ */
+export async function startBackend(options: StartBackendOptions): Promise<RunningBackend> {
+  const host = options.host ?? DEFAULT_HOST;
+  const log = options.log ?? (() => {});
+  const cleanups: (() => Promise<void>)[] = [];
+  const cleanup = async () => {
+    for (const close of cleanups.reverse()) await close().catch(() => {});
+    cleanups.length = 0;
+  };
+
+  try {
+    const store = await openAuthDatabase({
+      projectDir: options.config.projectDir,
+      databaseUrl: options.env.NAO_DATABASE_URL,
+    });
+    cleanups.push(() => store.close());
+    const secret = await loadAuthSecret({ projectDir: options.config.projectDir, env: options.env });
+    const runtime: ProjectRuntime = await openProjectRuntime({
+      config: options.config,
+      env: options.env,
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    });
+    cleanups.push(() => runtime.close());
+
+    // The library wants its own URL before serving, and port 0 is only known once listening.
+    let handle: ((request: Request, env: unknown) => Response | Promise<Response>) | null = null;
+    const inflight = new Set<Promise<unknown>>();
+    const listener = getRequestListener((request, env) => {
+      if (handle === null) return new Response('nao is starting', { status: 503 });
+      const pending = Promise.resolve(handle(request, env));
+      inflight.add(pending);
+      pending.finally(() => inflight.delete(pending)).catch(() => {});
+      return pending;
+    });
+    const server = createServer(listener);
+    const port = await listen(server, host, options.port ?? DEFAULT_PORT);
+    cleanups.push(async () => {
+      server.close();
+      server.closeAllConnections();
+      await Promise.race([Promise.allSettled([...inflight]), delay(DRAIN_MS)]);
+    });
+
+    const url = `http://${displayHost(host)}:${port}`;
+    const authOptions = { database: store, secret, baseUrl: url, log };
+    const createdTables = await migrateAuthStore(authOptions);
+    const auth = createAuth(authOptions);
+    const adapter = (await auth.$context).adapter;
+    const now = options.now ?? (() => new Date());
+    const accounts = createAccounts({
+      auth,
+      limiter: createLoginLimiter({
+        adapter,
+        now,
+        ...(options.loginLimits === undefined ? {} : { limits: options.loginLimits }),
+      }),
+      log,
+    });
+    const app = createBackendApp({
+      accounts,
+      cliCodes: createCliLoginCodes({
+        adapter,
+        now,
+        ...(options.cliCodeTtlMs === undefined ? {} : { ttlMs: options.cliCodeTtlMs }),
+      }),
+      runtime,
+      projectName: options.config.projectName,
+      version: options.version,
+      log,
+      allowedHostnames: LOOPBACK.has(host) ? ['localhost', '127.0.0.1', '[::1]'] : null,
+    });
+    handle = (request, env) => app.fetch(request, env as object);
+
+    let closing: Promise<void> | null = null;
+    return {
+      url,
+      port,
+      store: { kind: store.kind, location: store.location },
+      createdTables,
+      close() {
+        closing ??= cleanup();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
+
+function listen(server: Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      if (error.code === 'EADDRINUSE') {
+        reject(
+          new NaoError({
+            code: 'PORT_IN_USE',
+            message: `Port ${port} on ${host} is already in use: stop the other server, or pick another port with --port.`,
+            cause: error,
+          }),
+        );
+      } else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND' || error.code === 'EACCES') {
+        reject(
+          new NaoError({
+            code: 'CANNOT_LISTEN',
+            message: `Cannot listen on ${host}:${port} (${error.code}): pass a local address with --host (e.g. 127.0.0.1) and a free port above 1024 with --port.`,
+            cause: error,
+          }),
+        );
+      } else reject(error);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+function displayHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return 'localhost';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

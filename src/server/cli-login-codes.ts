@@ -1,0 +1,106 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { type AuthAdapter, NAO_MODELS } from './auth.js';
+
+/** How long a code from the approval page can be exchanged for a session. */
+export const CLI_CODE_TTL_MS = 5 * 60 * 1000;
+
+/** RFC 7636: 43 to 128 characters of [A-Z a-z 0-9 - . _ ~]. */
+const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+/** base64url of a SHA-256 digest. */
+const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+
+export function isCodeChallenge(value: string): boolean {
+  return CHALLENGE.test(value);
+}
+
+/** The S256 challenge of a verifier (what `nao login` puts in the approval URL). */
+export function codeChallengeOf(verifier: string): string {
+  return createHash('sha256').update(verifier).digest('base64url');
+}
+
+export type RedeemResult = { success: true; userId: string } | { success: false; error: string };
+
+export interface CliLoginCodes {
+  /** A one-time code for the approved user, bound to the CLI's redirect URI and PKCE challenge. */
+  issue(options: { userId: string; redirectUri: string; codeChallenge: string }): Promise<string>;
+  /** Consumes the code (whatever the outcome, it cannot be tried twice). */
+  redeem(options: { code: string; codeVerifier: string; redirectUri: string }): Promise<RedeemResult>;
+}
+
+interface StoredCode {
+  userId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  expiresAt: Date | string;
+}
+
+/**
+ * The codes of the CLI log-in: valid `ttlMs` (5 minutes), usable once, stored as hashes, and
+ * only redeemable by the process that holds the PKCE verifier of the approval it started.
+ */
+export function createCliLoginCodes(options: {
+  adapter: AuthAdapter;
+  now?: () => Date;
+  ttlMs?: number;
+}): CliLoginCodes {
+  const { adapter } = options;
+  const now = options.now ?? (() => new Date());
+  const ttlMs = options.ttlMs ?? CLI_CODE_TTL_MS;
+  const model = NAO_MODELS.cliCode;
+
+  return {
+    async issue({ userId, redirectUri, codeChallenge }) {
+      const at = now();
+      await adapter.deleteMany({ model, where: [{ field: 'expiresAt', operator: 'lt', value: at }] });
+      const code = randomBytes(32).toString('base64url');
+      await adapter.create({
+        model,
+        data: {
+          codeHash: hashOf(code),
+          userId,
+          redirectUri,
+          codeChallenge,
+          expiresAt: new Date(at.getTime() + ttlMs),
+          createdAt: at,
+        },
+      });
+      return code;
+    },
+
+    async redeem({ code, codeVerifier, redirectUri }) {
+      const stored = await adapter.consumeOne<StoredCode>({
+        model,
+        where: [{ field: 'codeHash', value: hashOf(code) }],
+      });
+      if (stored === null) {
+        return {
+          success: false,
+          error: 'This log-in code is unknown or was already used. Run `nao login` again.',
+        };
+      }
+      if (new Date(stored.expiresAt).getTime() <= now().getTime()) {
+        return {
+          success: false,
+          error: `This log-in code has expired (codes are valid ${Math.round(ttlMs / 60_000)} minutes). Run \`nao login\` again.`,
+        };
+      }
+      if (stored.redirectUri !== redirectUri) {
+        return { success: false, error: 'This log-in code was issued to another nao login.' };
+      }
+      if (!VERIFIER.test(codeVerifier) || !sameText(codeChallengeOf(codeVerifier), stored.codeChallenge)) {
+        return { success: false, error: 'The code verifier does not match the approved log-in.' };
+      }
+      return { success: true, userId: stored.userId };
+    },
+  };
+}
+
+function hashOf(code: string): string {
+  return createHash('sha256').update(code).digest('hex');
+}
+
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}

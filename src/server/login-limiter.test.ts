@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLoginLimiter, type LoginLimiter } from './login-limiter.js';
+import {
+  openTestAuth,
+  postgresAvailable,
+  SERVERS_REQUIRED,
+  type StoreKind,
+  type TestAuth,
+} from './test-support/test-stores.js';
+
+const stores: StoreKind[] =
+  (await postgresAvailable()) || SERVERS_REQUIRED ? ['sqlite', 'postgres'] : ['sqlite'];
+const MINUTE = 60_000;
+
+describe.each(stores)('failed log-in limit over %s', (kind) => {
+  let store: TestAuth;
+  let clock: Date;
+  let limiter: LoginLimiter;
+
+  beforeAll(async () => {
+    store = await openTestAuth(kind);
+    clock = new Date('2026-03-01T10:00:00Z');
+    limiter = createLoginLimiter({
+      adapter: store.adapter,
+      limits: { maxAccountFailures: 3, maxAddressFailures: 5, windowMs: 15 * MINUTE },
+      now: () => clock,
+    });
+  });
+  afterAll(async () => {
+    await store?.cleanup();
+  });
+
+  const advance = (ms: number) => {
+    clock = new Date(clock.getTime() + ms);
+  };
+
+  it('locks an account at the limit and frees it as failures leave the window', async () => {
+    const attempt = { email: 'ada@example.com', address: '198.51.100.1' };
+    for (let i = 0; i < 3; i++) {
+      expect(await limiter.check(attempt)).toEqual({ allowed: true });
+      await limiter.recordFailure(attempt);
+      advance(MINUTE);
+    }
+    // Same account from another address, spelled differently: still locked.
+    const locked = await limiter.check({ email: ' ADA@example.com', address: '198.51.100.2' });
+    expect(locked).toEqual({ allowed: false, scope: 'account', retryAfterSeconds: 12 * 60 });
+    advance(12 * MINUTE);
+    expect(await limiter.check(attempt)).toEqual({ allowed: true });
+  });
+
+  it('limits one address guessing many accounts', async () => {
+    const address = '198.51.100.9';
+    for (let i = 0; i < 5; i++) await limiter.recordFailure({ email: `user${i}@example.com`, address });
+    expect(await limiter.check({ email: 'fresh@example.com', address })).toMatchObject({
+      allowed: false,
+      scope: 'address',
+    });
+    expect(await limiter.check({ email: 'fresh@example.com', address: '198.51.100.10' })).toEqual({
+      allowed: true,
+    });
+    expect(await limiter.check({ email: 'fresh@example.com', address: null })).toEqual({ allowed: true });
+  });
+
+  it('a successful log-in clears the account failures', async () => {
+    const attempt = { email: 'grace@example.com', address: null };
+    for (let i = 0; i < 3; i++) await limiter.recordFailure(attempt);
+    expect((await limiter.check(attempt)).allowed).toBe(false);
+    await limiter.recordSuccess(attempt);
+    expect(await limiter.check(attempt)).toEqual({ allowed: true });
+  });
+
+  it('prunes failures older than the window', async () => {
+    await limiter.recordFailure({ email: 'old@example.com', address: null });
+    advance(16 * MINUTE);
+    await limiter.recordFailure({ email: 'new@example.com', address: null });
+    const rows = await store.adapter.findMany<{ key: string }>({ model: 'loginFailure' });
+    expect(rows.map((row) => row.key)).toEqual(['account:new@example.com']);
+  });
+});

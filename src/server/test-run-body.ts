@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import type { TestRunRequest } from '../test-run/index.js';
+
+const nonBlank = (field: string) =>
+  z
+    .string({
+      error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string`),
+    })
+    .refine((value) => value.trim() !== '', `${field} must not be empty`);
+
+/** The body of `POST /api/test/run`. Unknown keys are ignored, so newer CLIs can send more. */
+export const testRunBodySchema = z.object(
+  {
+    prompt: nonBlank('prompt'),
+    model: z.object(
+      { provider: nonBlank('model.provider'), modelId: nonBlank('model.modelId') },
+      {
+        error: (issue) =>
+          issue.input === undefined
+            ? 'model is required, as {"provider": "openai", "modelId": "gpt-4.1"}'
+            : 'model must be an object {"provider": …, "modelId": …}',
+      },
+    ),
+    sql: z.string({ error: 'sql must be a string or null' }).nullish(),
+    databaseId: nonBlank('databaseId').nullish(),
+  },
+  { error: 'the body must be a JSON object' },
+);
+
+export type ParsedTestRunBody =
+  | { success: true; request: TestRunRequest }
+  | { success: false; error: string; fields: Record<string, string[]> };
+
+/** Validates a request body; a bad one comes back with messages per field (`model.provider`, …). */
+export function parseTestRunBody(body: unknown): ParsedTestRunBody {
+  const parsed = testRunBodySchema.safeParse(body);
+  if (parsed.success) {
+    const { prompt, model, sql, databaseId } = parsed.data;
+    return {
+      success: true,
+      request: {
+        prompt,
+        model: { provider: model.provider.trim(), modelId: model.modelId.trim() },
+        sql: sql ?? null,
+        databaseId: databaseId ?? null,
+      },
+    };
+  }
+  const fields = fieldErrors(parsed.error.issues);
+  const summary = Object.values(fields)
+    .map((messages) => messages.join('; '))
+    .join('; ');
+  return { success: false, error: `Invalid request body: ${summary}.`, fields };
+}
+
+/** Zod issues as messages per field path (`model.provider`); problems of the whole body under `body`. */
+export function fieldErrors(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): Record<string, string[]> {
+  const fields: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const key = issue.path.length === 0 ? 'body' : issue.path.map(String).join('.');
+    const messages = fields[key] ?? [];
+    messages.push(issue.message);
+    fields[key] = messages;
+  }
+  return fields;
+}
