@@ -49,7 +49,16 @@ export const benchmark: Benchmark = {
       const memory = samplePeakMemory();
       const started = performance.now();
       const code = await main(
-        ['node', 'nao', 'test', '--local', '-q', '-t', String(THREADS), ...MODELS.flatMap((model) => ['-m', model])],
+        [
+          'node',
+          'nao',
+          'test',
+          '--local',
+          '-q',
+          '-t',
+          String(THREADS),
+          ...MODELS.flatMap((model) => ['-m', model]),
+        ],
         { stdout: sink, stderr: process.stderr, env: {}, cwd: dir },
       );
       const wall = performance.now() - started;

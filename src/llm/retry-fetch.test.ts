@@ -70,7 +70,6 @@ async function replyText(response: Response): Promise<string | null | undefined>
   return body.choices[0]?.message.content;
 }
 
-
 /** Aborts once the test server has received the first request (timers race on a busy machine). */
 async function abortOnceRequested(controller: AbortController, reason?: Error): Promise<void> {
   while ((server?.requests.length ?? 0) === 0) await new Promise((resolve) => setTimeout(resolve, 5));

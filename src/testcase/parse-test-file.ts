@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { assertionsSchema } from '../assert/index.js';
 import { comparisonSchema } from '../config/schema.js';
 import { didYouMean as suggestKey } from '../errors/index.js';
-import { TEST_KEY_SYNONYMS } from './test-key-synonyms.js';
 import { COMPARISON_KEYS, fileStem, TEST_FILE_KEYS, type TestCase } from './test-case.js';
 import { formatFieldPath, type TestFileProblem } from './test-file-problem.js';
+import { TEST_KEY_SYNONYMS } from './test-key-synonyms.js';
 
 const didYouMean = (word: string, known: readonly string[]) =>
   suggestKey(word, known, { synonyms: TEST_KEY_SYNONYMS });
