@@ -9,8 +9,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { main } from '../cli/main.js';
 import { buildExampleWarehouse } from '../example/index.js';
-import { scriptedAnalyst } from '../fake-analyst/index.js';
-import { startTestLlmServer } from '../llm-test-server/index.js';
+import { startAnalystServerWorker } from './analyst-server-worker.js';
 import type { Benchmark } from './main.js';
 import { formatBytes, formatMs, samplePeakMemory } from './measure.js';
 
@@ -39,7 +38,7 @@ export const benchmark: Benchmark = {
           `name: t${i}\nprompt: "${prompt}"\nsql: ${sql}\n`,
         );
       }
-      const server = await startTestLlmServer({ script: scriptedAnalyst({ answers }) });
+      const server = await startAnalystServerWorker(answers);
       await writeFile(
         path.join(dir, 'nao_config.yaml'),
         `databases:\n  - name: shop\n    type: duckdb\n    path: warehouse.duckdb\nllm:\n  providers:\n    - provider: openai\n      api_key: bench\n      base_url: ${server.url}\n`,
@@ -63,9 +62,8 @@ export const benchmark: Benchmark = {
       );
       const wall = performance.now() - started;
       const peak = memory.stop();
-      await server.close();
+      const calls = await server.close();
 
-      const calls = server.requests.length;
       const ideal = (TESTS * MODELS.length * CALLS_PER_RUN * DELAY_MS) / THREADS;
       const ratio = wall / ideal;
       process.stdout.write(
