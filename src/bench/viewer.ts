@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { CHROMIUM_PATH, launchChromium } from '../chromium/index.js';
 import { buildResultsFile, type RunResult, writeResultsFile } from '../report/index.js';
 import { defaultAssetsDir, startViewerServer } from '../viewer/index.js';
 import type { Benchmark } from './main.js';
@@ -20,7 +21,7 @@ import { formatBytes, formatMs, samplePeakMemory, timed } from './measure.js';
 const TESTS = 10_000;
 const MODELS = ['openai:gpt-4.1', 'anthropic:claude-sonnet-4-5'];
 const TARGET_MS = 2000;
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = CHROMIUM_PATH;
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 function testName(index: number): string {
@@ -148,19 +149,7 @@ export const benchmark: Benchmark = {
     const size = (await stat(filePath)).size;
     process.stdout.write(`results file: ${results.length} runs, ${formatBytes(size)}\n`);
 
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    const browser = await launchChromium();
     const memory = samplePeakMemory();
     try {
       // Cold: the server parses the file while the page loads, as right after `nao test server`.

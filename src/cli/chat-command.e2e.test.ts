@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import pg from 'pg';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH, launchChromium } from '../chromium/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../fake-analyst/index.js';
 import { startTestLlmServer, type TestLlmServer } from '../llm-test-server/index.js';
 import type { ResultsFile } from '../report/index.js';
@@ -26,17 +27,7 @@ import { copyExampleProject, type ExampleCopy, REPO_ROOT } from './test-support/
 
 const EMAIL = 'ada@example.com';
 const PASSWORD = 'pw-e2e-c0ffee-91';
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const CHROMIUM = CHROMIUM_PATH;
 
 const chromiumPresent = existsSync(CHROMIUM);
 if (!chromiumPresent && !SERVERS_REQUIRED) {
@@ -312,7 +303,7 @@ describe.skipIf(!chromiumPresent && !SERVERS_REQUIRED)('nao login in the browser
   let opener: string;
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     browserHome = await mkdtemp(path.join(tmpdir(), 'nao-browser-home-'));
     // $BROWSER: records the approval link for the test to open in Chromium.
     opener = path.join(browserHome, 'open-url.sh');

@@ -7,14 +7,15 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH, launchChromium } from '../chromium/index.js';
 import { formatSql } from './format-sql.js';
 import { ensureViewerAssets, REPO_ROOT } from './test-support/viewer-assets.js';
 import { CLAUDE, FILES, GPT, HOSTILE_TEXT, writeViewerFixtures } from './test-support/viewer-fixtures.js';
 import { startViewerServer, type ViewerServer } from './viewer-server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = CHROMIUM_PATH;
 const hasChromium = existsSync(CHROMIUM);
 const required = Boolean(process.env.NAO_REQUIRE_SERVERS);
 if (!hasChromium && !required) {
@@ -38,19 +39,7 @@ beforeAll(async () => {
   await writeViewerFixtures(path.join(root, 'tests', 'outputs'));
   await mkdir(SCREENSHOTS, { recursive: true });
   server = await startViewerServer({ outputsDir: path.join(root, 'tests', 'outputs'), port: 0, assetsDir });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 240_000);
 
 afterAll(async () => {
