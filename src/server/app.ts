@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { NaoError } from '../errors/index.js';
 import { type ProjectRuntime, runTestRequest } from '../test-run/index.js';
 import type { AccountResult, Accounts, RequestOrigin, SessionInfo } from './accounts.js';
+import { registerChatApi, registerChatPage } from './chat-routes.js';
+import type { ChatStore } from './chat-store.js';
 import { type CliLoginCodes, isCodeChallenge } from './cli-login-codes.js';
 import { isLoopbackRedirect, withQuery } from './loopback-redirect.js';
 import {
@@ -33,6 +35,8 @@ export interface BackendAppOptions {
    * sets this so a web page cannot reach it through a rebound DNS name. Null: any host.
    */
   allowedHostnames?: readonly string[] | null;
+  /** The chat page and its API; without it only the account pages and the test API are served. */
+  chat?: { store: ChatStore; assetsDir?: string };
 }
 
 type Env = { Variables: { session: SessionInfo } };
@@ -118,10 +122,13 @@ export function createBackendApp(options: BackendAppOptions): Hono<Env> {
       referrerPolicy: 'no-referrer',
       contentSecurityPolicy: {
         defaultSrc: ["'none'"],
-        styleSrc: ["'unsafe-inline'"],
-        imgSrc: ["'self'"],
+        // The chat page is a bundled script and stylesheet served from this origin.
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        connectSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
         // The approval form redirects to the CLI's loopback server; browsers check redirects too.
-        formAction: ["'self'", 'http://127.0.0.1:*', 'http://localhost:*', 'http://[::1]:*'],
+        formAction: ["'self'", 'http://127.0.0.1:*', 'http://localhost:*'],
         frameAncestors: ["'none'"],
         baseUri: ["'none'"],
       },
@@ -245,6 +252,8 @@ export function createBackendApp(options: BackendAppOptions): Hono<Env> {
     }
   });
 
+  if (options.chat) registerChatApi(app, { store: options.chat.store, runtime, log });
+
   app.all('/api/*', (c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));
 
   // ---- Pages ----------------------------------------------------------------------------
@@ -337,6 +346,10 @@ export function createBackendApp(options: BackendAppOptions): Hono<Env> {
     log(`${user.email} approved a CLI log-in`);
     return c.redirect(withQuery(redirectUri, { code, state }), 303);
   });
+
+  if (options.chat) {
+    registerChatPage(app, options.chat.assetsDir === undefined ? {} : { assetsDir: options.chat.assetsDir });
+  }
 
   app.all('*', (c) => c.html(messagePage({ title: 'Not found', message: `Nothing at ${c.req.path}.` }), 404));
 

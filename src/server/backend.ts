@@ -9,6 +9,7 @@ import { createBackendApp } from './app.js';
 import { createAuth, migrateAuthStore } from './auth.js';
 import { type AuthDatabase, openAuthDatabase } from './auth-database.js';
 import { loadAuthSecret } from './auth-secret.js';
+import { createChatStore } from './chat-store.js';
 import { createCliLoginCodes } from './cli-login-codes.js';
 import { createLoginLimiter, type LoginLimits } from './login-limiter.js';
 
@@ -94,7 +95,8 @@ export async function startBackend(options: StartBackendOptions): Promise<Runnin
 
     const url = `http://${displayHost(host)}:${port}`;
     const authOptions = { database: store, secret, baseUrl: url, log };
-    const createdTables = await migrateAuthStore(authOptions);
+    const chatStore = createChatStore({ database: store });
+    const createdTables = [...(await migrateAuthStore(authOptions)), ...(await chatStore.migrate())];
     const auth = createAuth(authOptions);
     const adapter = (await auth.$context).adapter;
     const now = options.now ?? (() => new Date());
@@ -119,6 +121,7 @@ export async function startBackend(options: StartBackendOptions): Promise<Runnin
       version: options.version,
       log,
       allowedHostnames: LOOPBACK.has(host) ? ['localhost', '127.0.0.1', '[::1]'] : null,
+      chat: { store: chatStore },
     });
     handle = (request, env) => app.fetch(request, env as object);
 

@@ -77,6 +77,7 @@ export function homePage(options: { user: PublicUser; projectName: string }): Ht
     'Home',
     html`<h1>nao · ${options.projectName}</h1>
 <p>Signed in as <strong data-testid="signed-in-as">${options.user.email}</strong>.</p>
+<p><a href="/chat/" data-testid="open-chat">Open the chat</a> to ask questions about your data.</p>
 <p class="muted">Run the test suite through this backend with <code>nao test</code>.</p>
 <form method="post" action="/logout"><button type="submit" class="secondary">Log out</button></form>`,
   );

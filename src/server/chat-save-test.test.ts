@@ -1,0 +1,99 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseTestFile } from '../testcase/index.js';
+import { saveChatTest } from './chat-save-test.js';
+
+let projectDir: string;
+beforeEach(async () => {
+  projectDir = await mkdtemp(path.join(tmpdir(), 'nao-save-test-'));
+});
+afterEach(async () => {
+  await rm(projectDir, { recursive: true, force: true });
+});
+
+const save = (input: {
+  name: string;
+  prompt?: string;
+  sql?: string;
+  database?: string;
+  databaseNames?: string[];
+}) =>
+  saveChatTest({
+    projectDir,
+    name: input.name,
+    prompt: input.prompt ?? 'How many orders?',
+    sql: input.sql ?? 'SELECT COUNT(*) AS n FROM orders',
+    database: input.database,
+    databaseNames: input.databaseNames ?? ['warehouse'],
+  });
+
+describe('saveChatTest', () => {
+  it('writes tests/<name>.yml that the suite parser reads back to the same prompt and SQL', async () => {
+    const sql = "SELECT name, 'it''s: #1' AS label\nFROM customers\n-- a comment\nWHERE x = \"y\"";
+    const prompt = 'Which customers: the "top" ones? # not a comment';
+    expect(await save({ name: 'top_customers', prompt, sql })).toEqual({
+      success: true,
+      relativePath: 'tests/top_customers.yml',
+    });
+    const filePath = path.join(projectDir, 'tests', 'top_customers.yml');
+    const text = await readFile(filePath, 'utf8');
+    const parsed = parseTestFile({ text, filePath, relativePath: 'top_customers.yml' });
+    expect(parsed).toMatchObject({ success: true, test: { name: 'top_customers', prompt, sql } });
+  });
+
+  it('names the database when several are configured, and refuses to guess it', async () => {
+    const databaseNames = ['shop', 'finance'];
+    expect(await save({ name: 'a', databaseNames })).toMatchObject({
+      success: false,
+      status: 400,
+      error: expect.stringContaining('shop, finance'),
+    });
+    expect(await save({ name: 'b', database: 'finance', databaseNames })).toMatchObject({ success: true });
+    const text = await readFile(path.join(projectDir, 'tests', 'b.yml'), 'utf8');
+    expect(parseTestFile({ text, filePath: 'b.yml', relativePath: 'b.yml', databaseNames })).toMatchObject({
+      success: true,
+      test: { database: 'finance' },
+    });
+    expect(await save({ name: 'c', database: 'nope', databaseNames })).toMatchObject({
+      success: false,
+      status: 400,
+    });
+  });
+
+  it('never overwrites an existing test', async () => {
+    await save({ name: 'orders' });
+    const filePath = path.join(projectDir, 'tests', 'orders.yml');
+    await writeFile(filePath, 'hand-edited');
+    const again = await save({ name: 'orders', sql: 'SELECT 2' });
+    expect(again).toMatchObject({ success: false, status: 409 });
+    expect(await readFile(filePath, 'utf8')).toBe('hand-edited');
+  });
+
+  it.each([
+    ['Orders', 'upper case'],
+    ['-orders', 'a leading dash'],
+    ['../escape', 'a path'],
+    ['a b', 'a space'],
+    ['', 'nothing'],
+    ['x'.repeat(101), 'too long'],
+  ])('refuses the name %j (%s)', async (name) => {
+    expect(await save({ name })).toMatchObject({
+      success: false,
+      status: 400,
+      error: expect.stringContaining('Invalid test name'),
+    });
+  });
+
+  it.each([
+    [{ prompt: '  ' }, 'prompt'],
+    [{ sql: '\n' }, 'SQL is empty'],
+  ])('refuses an empty field %j', async (fields, message) => {
+    expect(await save({ name: 'ok', ...fields })).toMatchObject({
+      success: false,
+      status: 400,
+      error: expect.stringContaining(message),
+    });
+  });
+});

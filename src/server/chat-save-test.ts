@@ -1,0 +1,79 @@
+import { mkdir, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { formatProblems, parseTestFile } from '../testcase/index.js';
+
+export const TEST_NAME_PATTERN = /^[a-z0-9_][a-z0-9_-]*$/;
+
+export type SaveTestResult =
+  | { success: true; relativePath: string }
+  | { success: false; status: 400 | 409; error: string };
+
+/**
+ * Writes `tests/<name>.yml` from a chat answer. Never overwrites: a file of that name is the
+ * user's own test, so an existing one is refused (409). The written file is parsed back with
+ * the suite's own parser, and removed again when `nao test` would refuse it.
+ */
+export async function saveChatTest(options: {
+  projectDir: string;
+  name: string;
+  prompt: string;
+  sql: string;
+  /** The database the SQL ran on (`database_id` of the `execute_sql` call); needed when several are configured. */
+  database?: string | undefined;
+  databaseNames: readonly string[];
+}): Promise<SaveTestResult> {
+  const name = options.name.trim();
+  const prompt = options.prompt.trim();
+  const sql = options.sql.trim();
+  if (!TEST_NAME_PATTERN.test(name) || name.length > 100) {
+    return {
+      success: false,
+      status: 400,
+      error: `Invalid test name "${name}": use lower-case letters, digits, "_" and "-" (not first), at most 100 characters.`,
+    };
+  }
+  if (prompt === '') return { success: false, status: 400, error: 'The question (prompt) is empty.' };
+  if (sql === '')
+    return { success: false, status: 400, error: 'The SQL is empty; pick or write the reference query.' };
+
+  const database = options.database?.trim() || undefined;
+  if (database === undefined && options.databaseNames.length > 1) {
+    return {
+      success: false,
+      status: 400,
+      error: `Several databases are configured (${options.databaseNames.join(', ')}); name the one the SQL runs on.`,
+    };
+  }
+
+  const testsDir = path.join(options.projectDir, 'tests');
+  const filePath = path.join(testsDir, `${name}.yml`);
+  const relativePath = `${name}.yml`;
+  const text = stringify(
+    { name, prompt, ...(database === undefined ? {} : { database }), sql },
+    { lineWidth: 0, blockQuote: 'literal' },
+  );
+  await mkdir(testsDir, { recursive: true });
+  try {
+    await writeFile(filePath, text, { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      return {
+        success: false,
+        status: 409,
+        error: `tests/${relativePath} already exists; pick another name (existing tests are never overwritten).`,
+      };
+    }
+    throw error;
+  }
+  const parsed = parseTestFile({ text, filePath, relativePath, databaseNames: options.databaseNames });
+  if (!parsed.success) {
+    await unlink(filePath).catch(() => {});
+    return {
+      success: false,
+      status: 400,
+      error: `The test would not be valid, so it was not saved: ${formatProblems(parsed.problems)}`,
+    };
+  }
+  return { success: true, relativePath: `tests/${relativePath}` };
+}

@@ -1,0 +1,79 @@
+import type { ChatEvent } from '../../../src/server/chat-routes.js';
+import type { ChatMessage, Conversation } from '../../../src/server/chat-store.js';
+
+export type { ChatEvent, ChatMessage, Conversation };
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+async function request<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const response = await fetch(url, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (response.status === 401) {
+    window.location.assign(`/login?next=${encodeURIComponent('/chat/')}`);
+  }
+  const data = (await response.json().catch(() => ({}))) as { error?: string };
+  if (!response.ok) throw new ApiError(data.error ?? `HTTP ${response.status}`, response.status);
+  return data as T;
+}
+
+export const api = {
+  session: () => request<{ user: { email: string } }>('GET', '/api/auth/session'),
+  models: () => request<{ models: string[] }>('GET', '/api/chat/models'),
+  conversations: () => request<{ conversations: Conversation[] }>('GET', '/api/chat/conversations'),
+  conversation: (id: string) =>
+    request<{ conversation: Conversation; messages: ChatMessage[] }>(
+      'GET',
+      `/api/chat/conversations/${encodeURIComponent(id)}`,
+    ),
+  createConversation: (title: string) =>
+    request<{ conversation: Conversation }>('POST', '/api/chat/conversations', { title }),
+  saveTest: (body: { name: string; prompt: string; sql: string; database: string | undefined }) =>
+    request<{ path: string }>('POST', '/api/tests', body),
+};
+
+/** Sends a question and calls `onEvent` for each streamed event until the run ends or `signal` aborts. */
+export async function sendMessage(options: {
+  conversationId: string;
+  prompt: string;
+  model: string;
+  signal: AbortSignal;
+  onEvent: (event: ChatEvent) => void;
+}): Promise<void> {
+  const response = await fetch(
+    `/api/chat/conversations/${encodeURIComponent(options.conversationId)}/messages`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: options.prompt, model: options.model }),
+      signal: options.signal,
+    },
+  );
+  if (!response.ok || response.body === null) {
+    const data = (await response.json().catch(() => ({}))) as { error?: string };
+    throw new ApiError(data.error ?? `HTTP ${response.status}`, response.status);
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let newline = buffer.indexOf('\n');
+    while (newline !== -1) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      if (line.trim() !== '') options.onEvent(JSON.parse(line) as ChatEvent);
+      newline = buffer.indexOf('\n');
+    }
+  }
+}
