@@ -59,6 +59,43 @@ describe('runAgent through the real provider packages and a wire-protocol test s
   });
 
   it.each(Object.keys(PROVIDERS) as Protocol[])(
+    '%s: streams the answer text as it is written when onTextDelta is given',
+    async (protocol) => {
+      server = await startTestLlmServer({ script: analyst });
+      const agent: AgentModel = {
+        id: `test:${protocol}`,
+        model: PROVIDERS[protocol](server.url),
+        prices: null,
+      };
+      const deltas: string[] = [];
+      const result = await runAgent({
+        prompt: 'Double every id',
+        model: agent,
+        mode: 'chat',
+        context,
+        onTextDelta: (delta) => deltas.push(delta),
+      });
+      expect(server.requests.every((request) => request.stream)).toBe(true);
+      expect(deltas.length).toBeGreaterThan(0);
+      expect(deltas.join('')).toBe('The query returned 200 rows.');
+      expect(result.text).toBe('The query returned 200 rows.');
+      expect(result.toolCalls).toHaveLength(2);
+      expect(result.usage.inputTotalTokens).toBe(3000);
+      expect(result.queryResults.size).toBe(1);
+    },
+  );
+
+  it('streaming mode still throws a provider error', async () => {
+    server = await startTestLlmServer({
+      script: () => ({ status: 400, errorBody: { error: { message: 'bad model' } } }),
+    });
+    const agent: AgentModel = { id: 'test', model: PROVIDERS['openai-chat'](server.url), prices: null };
+    await expect(
+      runAgent({ prompt: 'Hi', model: agent, mode: 'chat', context, onTextDelta: () => undefined }),
+    ).rejects.toThrow(/bad model/);
+  });
+
+  it.each(Object.keys(PROVIDERS) as Protocol[])(
     '%s: tool loop, error recovery, whole results, usage',
     async (protocol) => {
       server = await startTestLlmServer({ script: analyst });

@@ -8,6 +8,7 @@ import {
   type StepResult,
   type StopCondition,
   stepCountIs,
+  streamText,
   type ToolModelMessage,
   type ToolSet,
 } from 'ai';
@@ -71,6 +72,11 @@ export interface RunAgentOptions {
   signal?: AbortSignal;
   /** Model calls at most. Default 20. */
   maxSteps?: number;
+  /**
+   * Called with each piece of answer text as the model writes it (the chat page). When set,
+   * the model is called in streaming mode; `nao test` leaves it unset and waits per step.
+   */
+  onTextDelta?: (delta: string) => void;
   /** Called after each model call, e.g. for live progress or budgets. */
   onStep?: (step: AgentStep) => void | Promise<void>;
   /** Injectable for exact tests; must return `query_` + 8 hex characters, new on each call. */
@@ -141,21 +147,24 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
   const signal =
     options.signal === undefined ? fatal.signal : AbortSignal.any([options.signal, fatal.signal]);
 
-  let result: Awaited<ReturnType<typeof generateText<ToolSet>>>;
+  let result: ModelLoopResult;
   try {
-    result = await generateText({
-      model: options.model.model,
-      system: context.systemPrompts[mode],
-      messages: [...(options.history ?? []), { role: 'user', content: options.prompt }],
-      tools,
-      stopWhen,
-      // Retries with backoff live in llm/'s fetch wrapper; retrying here too would multiply them.
-      maxRetries: 0,
-      abortSignal: signal,
-      onStepFinish: async (step) => {
-        await options.onStep?.(toAgentStep(step));
+    result = await runModelLoop(
+      {
+        model: options.model.model,
+        system: context.systemPrompts[mode],
+        messages: [...(options.history ?? []), { role: 'user', content: options.prompt }],
+        tools,
+        stopWhen,
+        // Retries with backoff live in llm/'s fetch wrapper; retrying here too would multiply them.
+        maxRetries: 0,
+        abortSignal: signal,
+        onStepFinish: async (step) => {
+          await options.onStep?.(toAgentStep(step));
+        },
       },
-    });
+      options.onTextDelta,
+    );
   } catch (error) {
     throwIfAborted(fatal.signal, options.signal);
     throw error;
@@ -171,7 +180,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
   const usage = usageFromSteps(result.steps);
   return {
     text: result.text,
-    responseMessages: result.response.messages,
+    responseMessages: result.responseMessages,
     steps,
     toolCalls: steps.flatMap((step) => step.toolCalls),
     usage,
@@ -187,6 +196,32 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
     durationMs: now() - started,
     queryResults,
   };
+}
+
+interface ModelLoopResult {
+  steps: StepResult<ToolSet>[];
+  text: string;
+  responseMessages: ResponseMessage[];
+}
+
+/** The tool loop, waiting per step, or streaming the answer text when someone listens for it. */
+async function runModelLoop(
+  params: Parameters<typeof generateText<ToolSet>>[0],
+  onTextDelta: ((delta: string) => void) | undefined,
+): Promise<ModelLoopResult> {
+  if (onTextDelta === undefined) {
+    const result = await generateText(params);
+    return { steps: result.steps, text: result.text, responseMessages: result.response.messages };
+  }
+  const stream = streamText({ ...params, onError: () => undefined });
+  for await (const part of stream.fullStream) {
+    if (part.type === 'text-delta') onTextDelta(part.text);
+    // streamText reports failures in the stream; the caller expects them thrown, as generateText does.
+    else if (part.type === 'error') throw part.error;
+    else if (part.type === 'abort') params.abortSignal?.throwIfAborted();
+  }
+  const [steps, text, response] = await Promise.all([stream.steps, stream.text, stream.response]);
+  return { steps, text, responseMessages: response.messages };
 }
 
 function throwIfAborted(fatal: AbortSignal, caller: AbortSignal | undefined): void {

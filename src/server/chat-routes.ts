@@ -152,7 +152,8 @@ export function registerChatApi(app: Hono<Env>, options: ChatRoutesOptions): voi
         send({ type: 'user-message', message: userMessage });
         const started = Date.now();
         try {
-          // The agent answers step by step (generateText), so text and tools arrive per model call.
+          // Text streams as the model writes it; tool calls and results arrive when their step ends.
+          let newStep = false;
           const result = await runAgent({
             prompt,
             model,
@@ -161,12 +162,14 @@ export function registerChatApi(app: Hono<Env>, options: ChatRoutesOptions): voi
             history,
             signal,
             maxSteps: runtime.config.agent.maxSteps,
+            onTextDelta: (delta) => {
+              const text = newStep && answer.text !== '' ? `\n\n${delta}` : delta;
+              newStep = false;
+              answer.text += text;
+              send({ type: 'text-delta', text });
+            },
             onStep: (step: AgentStep) => {
-              if (step.text !== '') {
-                const text = answer.text === '' ? step.text : `\n\n${step.text}`;
-                answer.text += text;
-                send({ type: 'text-delta', text });
-              }
+              newStep = true;
               for (const call of step.toolCalls) {
                 answer.toolCalls.push({ ...call });
                 send({
