@@ -228,6 +228,8 @@ describe.skipIf(!hasChromium && !required)('the chat page', () => {
   });
 
   it('finds both conversations after a reload and after a server restart', async () => {
+    // Leave the page first: requests it still had in flight would be refused by the closed server.
+    await page.goto('about:blank');
     await backend.close();
     await startServer();
     // Cookies ignore ports: without clearing, the old session (kept in the store) would carry over.
