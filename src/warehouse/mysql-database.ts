@@ -7,12 +7,12 @@ import type { CellValue, Database, QueryOptions, QueryResult, TableInfo } from '
 import { type MysqlField, mysqlCellConverter, mysqlTypeName } from './mysql-value.js';
 import { type QueryLimits, startQuery, stoppedError, watchQuery } from './query-control.js';
 import {
-  connectionFailed,
   databaseClosed,
   messageOf,
   queryFailed,
   queryTimeout,
   readOnlyViolation,
+  serverConnectionFailed,
   type WarehouseError,
 } from './warehouse-error.js';
 
@@ -235,15 +235,12 @@ class MysqlDatabase implements Database {
   }
 
   private connectionError(error: unknown): WarehouseError {
-    const code = (error as { code?: unknown }).code;
-    const message = redactSecrets(messageOf(error), this.secrets);
-    const engineMessage =
-      typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
-    return connectionFailed({
+    return serverConnectionFailed({
       database: this.name,
       dialect: this.dialect,
       target: this.target,
-      engineMessage,
+      error,
+      secrets: this.secrets,
     });
   }
 

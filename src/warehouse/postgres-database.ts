@@ -6,12 +6,12 @@ import { type PortalField, PortalQuery } from './postgres-portal-query.js';
 import { postgresCellConverter } from './postgres-value.js';
 import { type QueryLimits, startQuery, stoppedError, watchQuery } from './query-control.js';
 import {
-  connectionFailed,
   databaseClosed,
   messageOf,
   queryFailed,
   queryTimeout,
   readOnlyViolation,
+  serverConnectionFailed,
   type WarehouseError,
 } from './warehouse-error.js';
 
@@ -267,15 +267,12 @@ class PostgresDatabase implements Database {
   }
 
   private connectionError(error: unknown): WarehouseError {
-    const code = (error as { code?: unknown }).code;
-    const message = redactSecrets(messageOf(error), this.secrets);
-    const engineMessage =
-      typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
-    return connectionFailed({
+    return serverConnectionFailed({
       database: this.name,
       dialect: this.dialect,
       target: this.target,
-      engineMessage,
+      error,
+      secrets: this.secrets,
     });
   }
 
