@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,8 +21,8 @@ import {
   postgresAvailable,
   SERVERS_REQUIRED,
 } from '../server/test-support/test-stores.js';
-import { main } from './main.js';
 import { copyExampleProject, type ExampleCopy, REPO_ROOT } from './test-support/example-project.js';
+import { latestResults as latestProjectResults, runNao } from './test-support/run-cli.js';
 
 const EMAIL = 'ada@example.com';
 const PASSWORD = 'pw-e2e-c0ffee-91';
@@ -89,30 +88,13 @@ async function api(
 
 /** `nao …` in this process, in the project copy, with a private NAO_HOME. */
 async function nao(args: string[], env: Record<string, string> = {}) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk) => {
-    out += chunk;
-  });
-  stderr.on('data', (chunk) => {
-    err += chunk;
-  });
-  const code = await main(['node', 'nao', ...args], {
-    stdout: Object.assign(stdout, { columns: 160 }),
-    stderr,
-    env: { PATH: process.env.PATH, NAO_HOME: home, ...env },
-    cwd: project.dir,
-  });
-  captured.push(out, err);
-  return { code, stdout: out, stderr: err };
+  const result = await runNao({ args, cwd: project.dir, env: { NAO_HOME: home, ...env } });
+  captured.push(result.stdout, result.stderr);
+  return result;
 }
 
-async function latestResults(): Promise<ResultsFile> {
-  const outputs = path.join(project.dir, 'tests', 'outputs');
-  const files = (await readdir(outputs)).filter((file) => file.startsWith('results_')).sort();
-  return JSON.parse(await readFile(path.join(outputs, files.at(-1)!), 'utf8')) as ResultsFile;
+function latestResults(): Promise<ResultsFile> {
+  return latestProjectResults(project.dir);
 }
 
 async function storedToken(naoHome = home): Promise<string | undefined> {

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ScriptedAnswer, scriptedAnalyst } from '../fake-analyst/index.js';
 import { startTestLlmServer, type TestLlmServer } from '../llm-test-server/index.js';
 import type { ResultsFile } from '../report/index.js';
 import { copyExampleProject, type ExampleCopy, REPO_ROOT } from './test-support/example-project.js';
+import { latestResults as latestProjectResults } from './test-support/run-cli.js';
 
 const BIN = path.join(REPO_ROOT, 'bin', 'nao.js');
 let answers: Record<string, ScriptedAnswer> = {};
@@ -54,10 +54,8 @@ function spawnNao(args: string[]): Spawned {
   };
 }
 
-async function latestResults(): Promise<ResultsFile> {
-  const outputs = path.join(project.dir, 'tests', 'outputs');
-  const files = (await readdir(outputs)).filter((file) => file.startsWith('results_')).sort();
-  return JSON.parse(await readFile(path.join(outputs, files.at(-1)!), 'utf8')) as ResultsFile;
+function latestResults(): Promise<ResultsFile> {
+  return latestProjectResults(project.dir);
 }
 
 describe('the nao binary', () => {

@@ -1,4 +1,3 @@
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../errors/index.js';
@@ -7,36 +6,18 @@ import {
   ensureByModel,
   formatRunComparison,
   formatSummary,
+  listResultsFiles,
   readResultsFile,
 } from '../report/index.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIO } from './io.js';
 import { loadProjectConfig } from './load-project.js';
 
-/** Result files of the project, oldest first (their names sort by time). */
+/** Result files of the project, oldest first. */
 async function resultFiles(io: CliIO): Promise<{ outputsDir: string; files: string[] }> {
   const config = await loadProjectConfig(io);
   const outputsDir = path.join(config.projectDir, 'tests', 'outputs');
-  let names: string[] = [];
-  try {
-    names = await readdir(outputsDir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  const files = names
-    .filter((name) => /^results_.*\.json$/.test(name))
-    .sort(byRunTime)
-    .map((name) => path.join(outputsDir, name));
-  return { outputsDir, files };
-}
-
-/** `results_20250209_143022.json` < `results_20250209_143022_2.json` < `results_20250209_143023.json`. */
-function byRunTime(a: string, b: string): number {
-  const key = (name: string) => {
-    const match = /^results_(\d{8}_\d{6})(?:_(\d+))?\.json$/.exec(name);
-    return match ? `${match[1]}_${(match[2] ?? '1').padStart(6, '0')}` : name;
-  };
-  return key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
+  return { outputsDir, files: await listResultsFiles(outputsDir) };
 }
 
 function noResults(outputsDir: string, needed: number): UsageError {

@@ -1,6 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ScriptedAnswer, scriptedAnalyst } from '../fake-analyst/index.js';
 import {
@@ -10,8 +9,8 @@ import {
   type TestLlmServer,
 } from '../llm-test-server/index.js';
 import type { ResultsFile } from '../report/index.js';
-import { main } from './main.js';
 import { copyExampleProject, type ExampleCopy } from './test-support/example-project.js';
+import { latestResults as latestProjectResults, runNao } from './test-support/run-cli.js';
 
 let answers: Record<string, ScriptedAnswer> = {};
 /** Optional per-request override, e.g. to make one test flaky. */
@@ -39,30 +38,12 @@ function correctAnswers(): Record<string, ScriptedAnswer> {
   return Object.fromEntries(project.tests.map((test) => [test.prompt, { sql: test.sql }]));
 }
 
-async function nao(args: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk) => {
-    out += chunk;
-  });
-  stderr.on('data', (chunk) => {
-    err += chunk;
-  });
-  const code = await main(['node', 'nao', ...args], {
-    stdout: Object.assign(stdout, { columns: 160 }),
-    stderr,
-    env: { PATH: process.env.PATH },
-    cwd: project.dir,
-  });
-  return { code, stdout: out, stderr: err };
+function nao(args: string[]) {
+  return runNao({ args, cwd: project.dir });
 }
 
-async function latestResults(): Promise<ResultsFile> {
-  const outputs = path.join(project.dir, 'tests', 'outputs');
-  const files = (await readdir(outputs)).filter((file) => file.startsWith('results_')).sort();
-  return JSON.parse(await readFile(path.join(outputs, files.at(-1)!), 'utf8')) as ResultsFile;
+function latestResults(): Promise<ResultsFile> {
+  return latestProjectResults(project.dir);
 }
 
 describe('nao test --local against the wire-protocol test server', () => {

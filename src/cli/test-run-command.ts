@@ -122,7 +122,7 @@ async function runTests(options: {
         color,
         verbose: settings.verbose,
       });
-  let outcome: Awaited<ReturnType<typeof runSuite<TestCase, RunResult & { spentUsd: number | null }>>>;
+  let outcome: Awaited<ReturnType<typeof runSuite<TestCase, RunResult>>>;
   try {
     outcome = await runSuite({
       runs,
@@ -131,21 +131,14 @@ async function runTests(options: {
       ...(settings.maxCostUsd === undefined ? {} : { maxCostUsd: settings.maxCostUsd }),
       failFast: settings.failFast,
       ...(deps.interrupt === undefined ? {} : { signal: deps.interrupt }),
-      execute: async (run, signal) => {
-        const result = await executeRun({ run, client, comparison: project.config.test.comparison, signal });
-        return { ...result, spentUsd: spentUsd(result) };
-      },
-      skipped: (run, reason) => ({ ...skippedResult(run, reason), spentUsd: null }),
-      crashed: (run, error) => ({
-        ...errorResult({
-          run,
-          message: error instanceof Error ? error.message : String(error),
-          durationMs: 0,
-        }),
-        spentUsd: null,
-      }),
+      execute: (run, signal) =>
+        executeRun({ run, client, comparison: project.config.test.comparison, signal }),
+      spentUsd,
+      skipped: skippedResult,
+      crashed: (run, error) =>
+        errorResult({ run, message: error instanceof Error ? error.message : String(error), durationMs: 0 }),
       onEvent: (event) => {
-        if (event.type === 'finish') progress?.finish(event.result, event.result.spentUsd);
+        if (event.type === 'finish') progress?.finish(event.result, spentUsd(event.result));
         if (event.type === 'stop' && !settings.quiet) io.stderr.write(`${stopMessage(event.reason)}\n`);
       },
     });
@@ -154,7 +147,7 @@ async function runTests(options: {
     await client.close();
   }
 
-  const results: RunResult[] = outcome.results.map(({ spentUsd: _spent, ...result }) => result);
+  const results = outcome.results;
   const finishedAt = deps.now?.() ?? new Date();
   const file = buildResultsFile({
     results,

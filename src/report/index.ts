@@ -56,4 +56,10 @@ export {
   summarizeByModel,
 } from './summarize.js';
 export { displayWidth, toCellText, truncateToWidth } from './terminal-text.js';
-export { localIsoTimestamp, resultsFileName, writeResultsFile } from './write-results.js';
+export {
+  listResultsFiles,
+  localIsoTimestamp,
+  resultsFileName,
+  resultsFileSortKey,
+  writeResultsFile,
+} from './write-results.js';

@@ -3,7 +3,7 @@
  * sees half a file, and two runs finishing in the same second never overwrite each other.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { NaoError } from '../errors/index.js';
 import type { ResultsFile } from './results-file.js';
@@ -27,6 +27,30 @@ export function resultsFileName(now: Date, sequence = 1): string {
     `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}_` +
     `${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
   return sequence <= 1 ? `results_${stamp}.json` : `results_${stamp}_${sequence}.json`;
+}
+
+/**
+ * The inverse of `resultsFileName`, as a key that sorts by run time:
+ * `results_20250209_143022_2.json` → "20250209_143022_000002"; null for other names.
+ */
+export function resultsFileSortKey(name: string): string | null {
+  const match = /^results_(\d{8}_\d{6})(?:_(\d+))?\.json$/.exec(name);
+  return match ? `${match[1]}_${(match[2] ?? '1').padStart(6, '0')}` : null;
+}
+
+/** The `results_*.json` files of an outputs folder, oldest first; none when the folder does not exist. */
+export async function listResultsFiles(outputsDir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(outputsDir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return names
+    .filter((name) => resultsFileSortKey(name) !== null)
+    .sort((a, b) => (resultsFileSortKey(a)! < resultsFileSortKey(b)! ? -1 : 1))
+    .map((name) => path.join(outputsDir, name));
 }
 
 /** JSON.stringify cannot write a BigInt; a driver value that slipped into tool results becomes its digits. */

@@ -5,6 +5,7 @@ import { type RunOutcome, RunTimeoutError, runSuite, type SuiteEvent } from './r
 interface FakeResult extends RunOutcome {
   key: string;
   message: string;
+  spentUsd: number | null;
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -19,6 +20,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 function baseOptions(tests: string[], models: string[], repeat = 1) {
   return {
     runs: planRuns({ tests, models, repeat }),
+    spentUsd: (result: FakeResult) => result.spentUsd,
     skipped: (run: { test: string; model: string }, reason: string): FakeResult => ({
       key: `${run.test}@${run.model}`,
       status: 'skipped',

@@ -3,8 +3,6 @@ import type { PlannedRun } from './plan.js';
 /** What the scheduler needs to know of a finished run. */
 export interface RunOutcome {
   status: 'passed' | 'failed' | 'error' | 'unverified' | 'skipped';
-  /** Everything this run cost (agent + extraction), in USD; null when unknown. */
-  spentUsd: number | null;
 }
 
 export type StopReason = 'budget' | 'fail-fast' | 'interrupted';
@@ -28,6 +26,8 @@ export interface RunSuiteOptions<Test, Result extends RunOutcome> {
   timeoutMs?: number;
   /** Stop scheduling new runs once the spent cost reaches this many USD. */
   maxCostUsd?: number;
+  /** Everything a finished run cost (agent + extraction), in USD; null when unknown. */
+  spentUsd?: (result: Result) => number | null;
   failFast?: boolean;
   /** Aborting it (Ctrl-C) stops scheduling and cancels the runs in flight. */
   signal?: AbortSignal;
@@ -88,7 +88,7 @@ export async function runSuite<Test, Result extends RunOutcome>(
       if (stoppedBy === 'interrupted' && controller.signal.aborted)
         result = options.skipped(run, 'interrupted');
       results[run.index] = result;
-      spentUsd += result.spentUsd ?? 0;
+      spentUsd += options.spentUsd?.(result) ?? 0;
       options.onEvent?.({ type: 'finish', run, result });
       if (options.failFast && (result.status === 'failed' || result.status === 'error')) stop('fail-fast');
       if (options.maxCostUsd !== undefined && spentUsd >= options.maxCostUsd) stop('budget');

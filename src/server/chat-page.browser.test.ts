@@ -9,8 +9,9 @@ import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH, launchChromium } from '../chromium/index.js';
 import { main } from '../cli/main.js';
 import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../cli/test-support/example-project.js';
 import { loadConfig } from '../config/index.js';
@@ -22,7 +23,7 @@ import {
 } from '../llm-test-server/index.js';
 import { type RunningBackend, startBackend } from './backend.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = CHROMIUM_PATH;
 const hasChromium = existsSync(CHROMIUM);
 const required = Boolean(process.env.NAO_REQUIRE_SERVERS);
 if (!hasChromium && !required) {
@@ -101,19 +102,7 @@ beforeAll(async () => {
   llm = await startTestLlmServer({ script });
   project = await copyExampleProject({ baseUrl: llm.url });
   await startServer();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
   page = await context.newPage();
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));

@@ -7,7 +7,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { NaoError } from '../errors/index.js';
-import { type ResultsFile, readResultsFile } from '../report/index.js';
+import { type ResultsFile, readResultsFile, resultsFileSortKey } from '../report/index.js';
 import type { FileOverview, HistoryPoint, HistoryResponse, ResultsFileEntry } from './api-types.js';
 import { fileNameProblem, resolveResultsFileName } from './file-name.js';
 import { buildHistoryPoint, buildOverview } from './file-overview.js';
@@ -62,8 +62,8 @@ function pad(value: number): string {
  * A file named otherwise sorts by its modification time, in the same local-time format.
  */
 function sortKey(name: string, modified: Date): string {
-  const match = /^results_(\d{8}_\d{6})(?:_(\d+))?\.json$/.exec(name);
-  if (match) return `${match[1]}_${(match[2] ?? '1').padStart(6, '0')}`;
+  const key = resultsFileSortKey(name);
+  if (key !== null) return key;
   const stamp =
     `${modified.getFullYear()}${pad(modified.getMonth() + 1)}${pad(modified.getDate())}_` +
     `${pad(modified.getHours())}${pad(modified.getMinutes())}${pad(modified.getSeconds())}`;
