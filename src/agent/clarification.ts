@@ -1,5 +1,6 @@
 import { type Tool, tool } from 'ai';
 import { z } from 'zod';
+import { toolInputSchema } from './tool-schema.js';
 
 export const CLARIFICATION_TOOL_NAME = 'clarification';
 
@@ -7,6 +8,13 @@ export interface ClarificationInput {
   question: string;
   options?: string[] | undefined;
 }
+
+const inputSchema = toolInputSchema(
+  z.object({
+    question: z.string().min(1).describe('The question to ask the user.'),
+    options: z.array(z.string()).optional().describe('Suggested answers the user can pick from.'),
+  }),
+);
 
 /** A question the agent asked the user instead of answering; it ends the turn. */
 export interface Clarification {
@@ -29,10 +37,7 @@ export function createClarificationTool(): Tool<ClarificationInput, Clarificatio
       'Ask the user a clarifying question when the request is ambiguous in a way that changes the ' +
       'answer and the data cannot settle it. This ends your turn; the user answers in the next message. ' +
       'Do not use it for things you can look up with the other tools.',
-    inputSchema: z.object({
-      question: z.string().min(1).describe('The question to ask the user.'),
-      options: z.array(z.string()).optional().describe('Suggested answers the user can pick from.'),
-    }),
+    inputSchema,
     async execute(input): Promise<ClarificationOutput> {
       return { status: 'asked', question: input.question, options: input.options ?? [] };
     },

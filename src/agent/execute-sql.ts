@@ -4,6 +4,7 @@ import { NaoError } from '../errors/index.js';
 import { type CellValue, type ColumnInfo, type Database, WarehouseError } from '../warehouse/index.js';
 import { QUERY_ID_PATTERN, type QueryResults } from './query-results.js';
 import { type ToolError, toModelOutput, toolError } from './tool-error.js';
+import { toolInputSchema } from './tool-schema.js';
 
 export const EXECUTE_SQL_TOOL_NAME = 'execute_sql';
 
@@ -48,6 +49,27 @@ export interface ExecuteSqlToolOptions {
   onFatal: (error: NaoError) => void;
 }
 
+/** The input schema per description of the database argument (it names the project's databases). */
+const inputSchemas = new Map<string, ReturnType<typeof buildInputSchema>>();
+
+function buildInputSchema(databaseIdDescription: string) {
+  return toolInputSchema(
+    z.object({
+      sql_query: z.string().describe('The SQL query to run (one statement, read-only).'),
+      database_id: z.string().optional().describe(databaseIdDescription),
+    }),
+  );
+}
+
+function inputSchemaFor(databaseIdDescription: string) {
+  let schema = inputSchemas.get(databaseIdDescription);
+  if (schema === undefined) {
+    schema = buildInputSchema(databaseIdDescription);
+    inputSchemas.set(databaseIdDescription, schema);
+  }
+  return schema;
+}
+
 /** The `execute_sql` tool: runs read-only SQL and keeps every successful result whole. */
 export function createExecuteSqlTool(
   options: ExecuteSqlToolOptions,
@@ -66,10 +88,7 @@ export function createExecuteSqlTool(
       `(up to ${maxResultRows} rows) is kept under the returned id. Compute totals, rankings and ` +
       `filters in SQL rather than by hand from the rows you see. If the query fails you get the ` +
       `error message: fix the SQL and call the tool again.`,
-    inputSchema: z.object({
-      sql_query: z.string().describe('The SQL query to run (one statement, read-only).'),
-      database_id: z.string().optional().describe(databaseIdDescription),
-    }),
+    inputSchema: inputSchemaFor(databaseIdDescription),
     toModelOutput,
     async execute(input, { abortSignal }): Promise<ExecuteSqlOutput | ToolError> {
       const sql = input.sql_query.trim();

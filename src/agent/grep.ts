@@ -6,6 +6,7 @@ import { resolveContextPath } from './context-paths.js';
 import { readContextText } from './context-text.js';
 import { type LineMatch, type SearchFile, searchLines } from './regex-search.js';
 import { type ToolError, toModelOutput, toolError } from './tool-error.js';
+import { toolInputSchema } from './tool-schema.js';
 
 export const GREP_TOOL_NAME = 'grep';
 
@@ -36,6 +37,16 @@ export interface GrepOutput {
   note?: string;
 }
 
+const inputSchema = toolInputSchema(
+  z.object({
+    pattern: z.string().describe('Regular expression, matched case-insensitively against each line.'),
+    path: z
+      .string()
+      .optional()
+      .describe('Folder or file to search, relative to the project folder; default: all.'),
+  }),
+);
+
 /** The `grep` tool: lines of the project's context files matching a regular expression. */
 export function createGrepTool(options: { projectDir: string }): Tool<GrepInput, GrepOutput | ToolError> {
   return tool({
@@ -43,13 +54,7 @@ export function createGrepTool(options: { projectDir: string }): Tool<GrepInput,
       'Search the text files of the project for lines matching a regular expression ' +
       '(JavaScript syntax, case-insensitive), e.g. "revenue|net_sales". Returns file, line number and ' +
       `line, at most ${GREP_LIMITS.maxMatches} lines. Secrets, nao_config.yaml and the tests/ folder are not searched.`,
-    inputSchema: z.object({
-      pattern: z.string().describe('Regular expression, matched case-insensitively against each line.'),
-      path: z
-        .string()
-        .optional()
-        .describe('Folder or file to search, relative to the project folder; default: all.'),
-    }),
+    inputSchema,
     toModelOutput,
     async execute(input, { abortSignal }): Promise<GrepOutput | ToolError> {
       if (input.pattern === '')

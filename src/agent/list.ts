@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { type ContextEntry, walkContextFiles } from './context-files.js';
 import { resolveContextPath } from './context-paths.js';
 import { type ToolError, toModelOutput, toolError } from './tool-error.js';
+import { toolInputSchema } from './tool-schema.js';
 
 export const LIST_TOOL_NAME = 'list';
 
@@ -20,6 +21,15 @@ export interface ListOutput {
   note?: string;
 }
 
+const inputSchema = toolInputSchema(
+  z.object({
+    path: z
+      .string()
+      .optional()
+      .describe('Folder (or file) relative to the project folder; default: the whole project.'),
+  }),
+);
+
 /** The `list` tool: the context files of the project folder, recursively. */
 export function createListTool(options: { projectDir: string }): Tool<ListInput, ListOutput | ToolError> {
   return tool({
@@ -27,12 +37,7 @@ export function createListTool(options: { projectDir: string }): Tool<ListInput,
       'List the context files of the project (docs, models, SQL, YAML, markdown…) under a folder, ' +
       'recursively, with their sizes in bytes. Paths are relative to the project folder. Secrets, ' +
       'nao_config.yaml and the tests/ folder are not available.',
-    inputSchema: z.object({
-      path: z
-        .string()
-        .optional()
-        .describe('Folder (or file) relative to the project folder; default: the whole project.'),
-    }),
+    inputSchema,
     toModelOutput,
     async execute(input): Promise<ListOutput | ToolError> {
       const resolved = await resolveContextPath({ projectDir: options.projectDir, requested: input.path });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { resolveContextPath } from './context-paths.js';
 import { readContextText, splitLines } from './context-text.js';
 import { type ToolError, toModelOutput, toolError } from './tool-error.js';
+import { toolInputSchema } from './tool-schema.js';
 
 export const READ_TOOL_NAME = 'read';
 
@@ -29,6 +30,14 @@ export interface ReadOutput {
   note?: string;
 }
 
+const inputSchema = toolInputSchema(
+  z.object({
+    path: z.string().describe('File path relative to the project folder, e.g. "RULES.md".'),
+    start_line: z.number().int().min(1).optional().describe('First line to read (1-based); default 1.'),
+    end_line: z.number().int().min(1).optional().describe('Last line to read (inclusive).'),
+  }),
+);
+
 /** The `read` tool: a text context file of the project folder, whole or by line range. */
 export function createReadTool(options: { projectDir: string }): Tool<ReadInput, ReadOutput | ToolError> {
   return tool({
@@ -36,11 +45,7 @@ export function createReadTool(options: { projectDir: string }): Tool<ReadInput,
       'Read a text file of the project (relative path), whole or a range of lines. Long files come ' +
       `back in parts of at most ${READ_LIMITS.maxLines} lines; the note says how to read the next part. ` +
       'Secrets, nao_config.yaml and the tests/ folder are not available.',
-    inputSchema: z.object({
-      path: z.string().describe('File path relative to the project folder, e.g. "RULES.md".'),
-      start_line: z.number().int().min(1).optional().describe('First line to read (1-based); default 1.'),
-      end_line: z.number().int().min(1).optional().describe('Last line to read (inclusive).'),
-    }),
+    inputSchema,
     toModelOutput,
     async execute(input): Promise<ReadOutput | ToolError> {
       const resolved = await resolveContextPath({ projectDir: options.projectDir, requested: input.path });

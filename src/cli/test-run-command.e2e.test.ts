@@ -63,6 +63,8 @@ describe('nao test --local against the wire-protocol test server', () => {
     expect(file.results.map((result) => result.name)).toEqual(project.tests.map((test) => test.name));
     const revenue = file.results.find((result) => result.name === 'total_revenue')!;
     expect(revenue.details.reference_sql).toContain('SUM(p.amount)');
+    // Nothing wrote to the warehouse file during the run: the reference saw the agent's data.
+    expect(revenue.details.snapshot_consistent).toBe(true);
     expect(revenue.details.actual_data).toEqual([{ total_revenue: '202201.54' }]);
     expect(revenue.details.tool_calls[0]?.tool_name).toBe('execute_sql');
     expect(revenue.tool_call_count).toBe(1);

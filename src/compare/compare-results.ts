@@ -1,6 +1,7 @@
 import { type ComparisonOptions, DEFAULT_COMPARISON } from '../config/schema.js';
 import { NaoError } from '../errors/index.js';
 import { buildDataDiff, type DataDiff, DEFAULT_DIFF_LIMIT, type RowMismatch } from './data-diff.js';
+import { matchByIndex } from './match-by-index.js';
 import { cellComparator } from './normalized-cells.js';
 import {
   CloseCells,
@@ -8,9 +9,9 @@ import {
   normalizeTable,
   originalCell,
   originalRow,
+  tableRow,
 } from './normalized-table.js';
-import { rowIndexBits } from './row-hash.js';
-import { compareSortedLeftovers, matchEqualRows, pairForDiff, type Unmatched } from './row-matching.js';
+import { compareSortedLeftovers, type ExactMatcher, pairForDiff, type Unmatched } from './row-matching.js';
 import {
   cellOf,
   findRowProblem,
@@ -63,6 +64,14 @@ export interface ComparisonResult {
  * side that is not a table (a caller bug) raise a NaoError.
  */
 export function compareResults(options: CompareOptions): ComparisonResult {
+  return compareWith(options, matchByIndex);
+}
+
+/**
+ * `compareResults` with the given exact step. Every exact step pairs the same rows, so the
+ * result never depends on it; this is how the tests hold the fast step to the general one.
+ */
+export function compareWith(options: CompareOptions, matchExactly: ExactMatcher): ComparisonResult {
   const tolerances = checkTolerances(options.tolerances ?? DEFAULT_COMPARISON);
   const diffLimit = checkDiffLimit(options.diffLimit ?? DEFAULT_DIFF_LIMIT);
   const expectedRead = readTable(options.expected);
@@ -114,41 +123,49 @@ export function compareResults(options: CompareOptions): ComparisonResult {
   }
 
   const { decimals } = tolerances;
-  const indexBits = rowIndexBits(Math.max(rowCount.actual, rowCount.expected));
-  const expectedNormalized = normalizeTable({
-    table: expected,
-    sourceColumns: expected.columns.map((_, i) => i),
-    decimals,
-    indexBits,
-  });
-  if (!expectedNormalized.success) throw invalidExpected(expectedNormalized.error);
-  const actualNormalized = normalizeTable({
-    table: actual,
-    sourceColumns: columns.actualIndexes,
-    decimals,
-    indexBits,
-  });
-  if (!actualNormalized.success) return failed(notATable(actualNormalized.error), null);
-  const expectedSide = expectedNormalized.side;
-  const actualSide = actualNormalized.side;
-  const context: Context = {
-    actual: actualSide,
-    expected: expectedSide,
-    names: expected.columns,
-    extraColumns: columns.extra,
-    close: new CloseCells({ actual: actualSide, expected: expectedSide }, tolerances),
-    limit: diffLimit,
-    ...columnOrder({ names: expected.columns, actual: actualSide, expected: expectedSide }),
-  };
+  const actualSide = { table: actual, sourceColumns: columns.actualIndexes };
+  const expectedSide = { table: expected, sourceColumns: expected.columns.map((_, i) => i) };
+  const sameCount = rowCount.actual === rowCount.expected;
 
-  if (rowCount.actual !== rowCount.expected) {
-    const { sorted: left } = compareSortedLeftovers({ ...context, unmatched: matchEqualRows(context) });
-    return failed(
-      `row count: ${rowCount.actual} vs ${rowCount.expected}`,
-      explain(context, 'row_count', left),
+  if (options.ordered === true && sameCount) {
+    const expectedNormalized = normalizeTable({ ...expectedSide, decimals });
+    if (!expectedNormalized.success) throw invalidExpected(expectedNormalized.error);
+    const actualNormalized = normalizeTable({ ...actualSide, decimals });
+    if (!actualNormalized.success) return failed(notATable(actualNormalized.error), null);
+    return compareInOrder(
+      context({
+        actual: actualNormalized.side,
+        expected: expectedNormalized.side,
+        columns,
+        tolerances,
+        limit: diffLimit,
+      }),
     );
   }
-  return options.ordered === true ? compareInOrder(context) : compareAsMultisets(context);
+
+  const exact = matchExactly({ actual: actualSide, expected: expectedSide, decimals });
+  if (!exact.success) {
+    if (exact.side === 'expected') throw invalidExpected(exact.error);
+    return failed(notATable(exact.error), null);
+  }
+  const { unmatched } = exact;
+  if (sameCount && unmatched.actual.length === 0 && unmatched.expected.length === 0) return passed('match');
+  const leftovers = context({
+    actual: exact.actual,
+    expected: exact.expected,
+    columns,
+    tolerances,
+    limit: diffLimit,
+  });
+  const approximate = compareSortedLeftovers({ ...leftovers, unmatched });
+  if (!sameCount) {
+    return failed(
+      `row count: ${rowCount.actual} vs ${rowCount.expected}`,
+      explain(leftovers, 'row_count', approximate.sorted),
+    );
+  }
+  if (approximate.close) return passed('match (approximate)');
+  return failed('values differ', explain(leftovers, 'values', approximate.sorted));
 }
 
 function invalidExpected(problem: string): NaoError {
@@ -175,6 +192,26 @@ interface Context {
   order: number[];
 }
 
+function context(options: {
+  actual: NormalizedTable;
+  expected: NormalizedTable;
+  columns: { extra: string[] };
+  tolerances: ComparisonOptions;
+  limit: number;
+}): Context {
+  const { actual, expected } = options;
+  const names = expected.table.columns;
+  return {
+    actual,
+    expected,
+    names,
+    extraColumns: options.columns.extra,
+    close: new CloseCells({ actual, expected }, options.tolerances),
+    limit: options.limit,
+    ...columnOrder({ names, actual, expected }),
+  };
+}
+
 /**
  * The reference sorts columns by name; putting identifying columns before measures as well
  * keeps rows that differ only by float noise next to each other, so they pair up.
@@ -190,33 +227,11 @@ function columnOrder(options: { names: string[]; actual: NormalizedTable; expect
     return a < b ? -1 : a > b ? 1 : x - y;
   };
   const isMeasure = (column: number) =>
-    options.actual.cells.fractional[column] === true || options.expected.cells.fractional[column] === true;
+    options.actual.fractional[column] === true || options.expected.fractional[column] === true;
   const all = names.map((_, column) => column);
   const keyColumns = all.filter((column) => !isMeasure(column)).sort(byName);
   const measures = all.filter(isMeasure).sort(byName);
   return { keyColumns, order: [...keyColumns, ...measures] };
-}
-
-function compareAsMultisets(context: Context): ComparisonResult {
-  if (sameRowsInSameOrder(context)) return passed('match');
-  const unmatched = matchEqualRows(context);
-  if (unmatched.actual.length === 0 && unmatched.expected.length === 0) return passed('match');
-  const approximate = compareSortedLeftovers({ ...context, unmatched });
-  if (approximate.close) return passed('match (approximate)');
-  return failed('values differ', explain(context, 'values', approximate.sorted));
-}
-
-/** The cheap case first: identical results usually come back in the same order. */
-function sameRowsInSameOrder(context: Context): boolean {
-  const { actual, expected } = context;
-  const compare = cellComparator(actual.cells, expected.cells);
-  const columnCount = expected.cells.columnCount;
-  for (let row = 0; row < expected.rowCount; row++) {
-    for (let column = 0; column < columnCount; column++) {
-      if (compare(row, row, column) !== 0) return false;
-    }
-  }
-  return true;
 }
 
 function compareInOrder(context: Context): ComparisonResult {
@@ -225,7 +240,7 @@ function compareInOrder(context: Context): ComparisonResult {
   const columnCount = expected.cells.columnCount;
   let exact = true;
   const differing: Array<{ actual: number; expected: number }> = [];
-  for (let row = 0; row < expected.rowCount; row++) {
+  for (let row = 0; row < expected.cells.rowCount; row++) {
     let equal = true;
     for (let column = 0; column < columnCount && equal; column++) equal = compare(row, row, column) === 0;
     if (equal) continue;
@@ -240,7 +255,7 @@ function compareInOrder(context: Context): ComparisonResult {
       kind: 'values',
       columns: context.names,
       extraColumns: context.extraColumns,
-      rowCount: { actual: actual.rowCount, expected: expected.rowCount },
+      rowCount: { actual: actual.table.rowCount, expected: expected.table.rowCount },
       pairs: differing,
       limit: context.limit,
       describePair: (pair) => describePair(context, pair),
@@ -266,14 +281,14 @@ function explain(context: Context, kind: 'row_count' | 'values', left: Unmatched
     kind,
     columns: context.names,
     extraColumns: context.extraColumns,
-    rowCount: { actual: actual.rowCount, expected: expected.rowCount },
+    rowCount: { actual: actual.table.rowCount, expected: expected.table.rowCount },
     pairs: pairing.pairs,
     onlyInActual: pairing.onlyInActual,
     onlyInExpected: pairing.onlyInExpected,
     limit: context.limit,
     describePair: (pair) => describePair(context, pair),
-    actualRow: (row) => originalRow(actual, row),
-    expectedRow: (row) => originalRow(expected, row),
+    describeActual: (row) => ({ rowIndex: tableRow(actual, row), values: originalRow(actual, row) }),
+    describeExpected: (row) => ({ rowIndex: tableRow(expected, row), values: originalRow(expected, row) }),
   });
 }
 
@@ -291,8 +306,8 @@ function describePair(context: Context, pair: { actual: number; expected: number
         ],
   );
   return {
-    actualRowIndex: pair.actual,
-    expectedRowIndex: pair.expected,
+    actualRowIndex: tableRow(actual, pair.actual),
+    expectedRowIndex: tableRow(expected, pair.expected),
     cells,
     actualRow: originalRow(actual, pair.actual),
     expectedRow: originalRow(expected, pair.expected),
@@ -309,8 +324,10 @@ function emptySideDiff(options: {
   const { actual, expected, columns, limit } = options;
   const rowCount = { actual: actual.rowCount, expected: expected.rowCount };
   const indexes = (count: number) => Array.from({ length: count }, (_, row) => row);
-  const rowOf = (table: Table, sources: number[]) => (row: number) =>
-    sources.map((source) => cellOf(table, row, source));
+  const rowOf = (table: Table, sources: number[]) => (row: number) => ({
+    rowIndex: row,
+    values: sources.map((source) => cellOf(table, row, source)),
+  });
   // Unexpected rows read best in the expected columns, when the answer has them all.
   const projectActual = expected.columns.length > 0 && columns.missing.length === 0;
   return buildDataDiff({
@@ -322,8 +339,8 @@ function emptySideDiff(options: {
     onlyInActual: indexes(actual.rowCount),
     onlyInExpected: indexes(expected.rowCount),
     limit,
-    actualRow: rowOf(actual, projectActual ? columns.actualIndexes : actual.columns.map((_, i) => i)),
-    expectedRow: rowOf(
+    describeActual: rowOf(actual, projectActual ? columns.actualIndexes : actual.columns.map((_, i) => i)),
+    describeExpected: rowOf(
       expected,
       expected.columns.map((_, i) => i),
     ),

@@ -56,7 +56,9 @@ export const DEFAULT_DIFF_LIMIT = 20;
 
 /**
  * Assembles a diff, keeping at most `limit` entries: changed pairs first, then missing rows,
- * then unexpected rows. Only the entries shown are materialised.
+ * then unexpected rows. Only the entries shown are materialised. Row numbers may be positions
+ * in a subset of a table's rows, as long as they keep table order; the describe callbacks
+ * report the table's own row indexes.
  */
 export function buildDataDiff(options: {
   kind: DiffKind;
@@ -69,8 +71,8 @@ export function buildDataDiff(options: {
   onlyInExpected?: readonly number[];
   limit: number;
   describePair?: (pair: { actual: number; expected: number }) => RowMismatch;
-  actualRow?: (row: number) => CellValue[];
-  expectedRow?: (row: number) => CellValue[];
+  describeActual?: (row: number) => DiffRow;
+  describeExpected?: (row: number) => DiffRow;
 }): DataDiff {
   const pairs = [...(options.pairs ?? [])].sort((x, y) => x.expected - y.expected || x.actual - y.actual);
   const onlyInExpected = [...(options.onlyInExpected ?? [])].sort((x, y) => x - y);
@@ -84,16 +86,10 @@ export function buildDataDiff(options: {
   };
   const describePair = options.describePair;
   const mismatches = describePair === undefined ? [] : take(pairs).map((pair) => describePair(pair));
-  const expectedRow = options.expectedRow;
-  const shownExpected =
-    expectedRow === undefined
-      ? []
-      : take(onlyInExpected).map((row) => ({ rowIndex: row, values: expectedRow(row) }));
-  const actualRow = options.actualRow;
-  const shownActual =
-    actualRow === undefined
-      ? []
-      : take(onlyInActual).map((row) => ({ rowIndex: row, values: actualRow(row) }));
+  const describeExpected = options.describeExpected;
+  const shownExpected = describeExpected === undefined ? [] : take(onlyInExpected).map(describeExpected);
+  const describeActual = options.describeActual;
+  const shownActual = describeActual === undefined ? [] : take(onlyInActual).map(describeActual);
   const shown = mismatches.length + shownExpected.length + shownActual.length;
   return {
     kind: options.kind,

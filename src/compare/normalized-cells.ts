@@ -70,32 +70,98 @@ export class NormalizedCells {
 
   /** Normalises `value` into cell (row, column). Never throws, whatever the value is. */
   set(row: number, column: number, value: unknown): void {
-    const cell = row * this.columnCount + column;
     switch (typeof value) {
       case 'number':
-        storeNumber(this, cell, value);
+        storeNumber(this, row, column, value);
         return;
       case 'string':
         storeString(this, row, column, value);
         return;
-      case 'boolean':
+      case 'boolean': {
+        const cell = row * this.columnCount + column;
         this.kinds[cell] = KIND_BOOLEAN;
         this.primary[cell] = value ? 1 : 0;
         return;
+      }
       case 'bigint':
-        storeDecimal(this, cell, rounded(this, parseDecimal(value.toString()) as Decimal));
+        storeDecimal(this, row, column, rounded(this, parseDecimal(value.toString()) as Decimal));
         return;
       case 'undefined':
-        this.kinds[cell] = KIND_NULL;
+        storeKindOnly(this, row * this.columnCount + column, KIND_NULL);
         return;
       case 'object':
-        if (value === null) this.kinds[cell] = KIND_NULL;
-        else if (value instanceof Date) storeDate(this, cell, value);
-        else storeText(this, cell, stringify(value));
+        if (value === null) storeKindOnly(this, row * this.columnCount + column, KIND_NULL);
+        else if (value instanceof Date) storeDate(this, row, column, value);
+        else storeTextAt(this, row, column, stringify(value));
         return;
       default:
-        storeText(this, cell, String(value));
+        storeTextAt(this, row, column, String(value));
     }
+  }
+
+  /**
+   * Normalises one row given as an array: `values[positions[column]]` into each column. The
+   * same cells as `set` on each value; numbers, NULL, plain text and ISO dates, which make up
+   * most results, are written here without going through `set`: one compact loop instead of a
+   * call and a dispatch per cell.
+   */
+  setRow(row: number, values: ReadonlyArray<unknown>, positions: readonly number[]): void {
+    const { kinds, primary, columnCount, hints, secondary } = this;
+    const rowStart = row * columnCount;
+    for (let column = 0; column < columnCount; column++) {
+      const value = values[positions[column]!];
+      const cell = rowStart + column;
+      if (typeof value === 'number') {
+        if (Number.isInteger(value)) {
+          kinds[cell] = KIND_NUMBER;
+          primary[cell] = value === 0 ? 0 : value;
+        } else {
+          storeNumber(this, row, column, value);
+        }
+        continue;
+      }
+      if (typeof value === 'string') {
+        const length = value.length;
+        // The empty string goes the general way.
+        const start = length === 0 ? 0x80 : value.charCodeAt(0);
+        if (start < 0x80 && MAY_START_VALUE[start] === 0) {
+          storeTextAt(this, row, column, value);
+          continue;
+        }
+        // An ISO date or timestamp, as storeString reads it (it starts with a digit, and the
+        // grammar ends with no space, so trimming would change nothing).
+        if (
+          start >= 48 &&
+          start <= 57 &&
+          length >= 10 &&
+          value.charCodeAt(4) === 45 &&
+          hints[column] !== 'number' &&
+          parseTemporal(value, scratchInstant)
+        ) {
+          if (scratchInstant.nanos === 0 && scratchInstant.beyondNanos === '' && secondary[column] === null) {
+            kinds[cell] = KIND_TEMPORAL;
+            primary[cell] = scratchInstant.epochSeconds;
+          } else {
+            storeInstant(this, row, column, scratchInstant);
+          }
+          continue;
+        }
+      } else if (value === null) {
+        kinds[cell] = KIND_NULL;
+        primary[cell] = 0;
+        continue;
+      }
+      this.set(row, column, value);
+    }
+  }
+
+  /**
+   * Forgets the text and secondary slots of every cell, so the cells can be filled again
+   * (`set` always writes kind and primary). `fractional` keeps what was seen.
+   */
+  reset(): void {
+    for (const slots of this.text) slots?.fill(undefined);
+    for (const slots of this.secondary) slots?.fill(0);
   }
 
   /** The text slot of a cell (string, exact key or extra fraction digits), if any. */
@@ -115,19 +181,12 @@ export class NormalizedCells {
   }
 }
 
-// Cell writers. Positional arguments on purpose: they run once per cell of the input.
+// Cell writers. Positional arguments on purpose: they run once per cell of the input, and take
+// the row and the column so that no writer divides to find them.
 
 const POW10 = Array.from({ length: 23 }, (_, exponent) => 10 ** exponent);
 const SMALLEST_NORMAL = 2.2250738585072014e-308;
 const scratchInstant: Instant = { epochSeconds: 0, nanos: 0, beyondNanos: '' };
-
-function columnOf(cells: NormalizedCells, cell: number): number {
-  return cell % cells.columnCount;
-}
-
-function rowOf(cells: NormalizedCells, cell: number): number {
-  return Math.floor(cell / cells.columnCount);
-}
 
 function textSlots(cells: NormalizedCells, column: number): Array<string | undefined> {
   let slots = cells.text[column];
@@ -138,32 +197,30 @@ function textSlots(cells: NormalizedCells, column: number): Array<string | undef
   return slots;
 }
 
-function setText(cells: NormalizedCells, cell: number, text: string): void {
-  textSlots(cells, columnOf(cells, cell))[rowOf(cells, cell)] = text;
-}
-
-function setSecondary(cells: NormalizedCells, cell: number, value: number): void {
-  const column = columnOf(cells, cell);
+function setSecondary(cells: NormalizedCells, row: number, column: number, value: number): void {
   let slots = cells.secondary[column];
   if (slots === null || slots === undefined) {
     if (value === 0) return;
     slots = new Float64Array(cells.rowCount);
     cells.secondary[column] = slots;
   }
-  slots[rowOf(cells, cell)] = value;
-}
-
-function markFractional(cells: NormalizedCells, cell: number): void {
-  cells.fractional[columnOf(cells, cell)] = true;
+  slots[row] = value;
 }
 
 function rounded(cells: NormalizedCells, decimal: Decimal): Decimal {
   return cells.decimals === null ? decimal : roundDecimal(decimal, cells.decimals);
 }
 
-function storeNumber(cells: NormalizedCells, cell: number, value: number): void {
+/** NULL and NaN: the kind says it all; primary is zeroed so rows compare by kinds and doubles. */
+function storeKindOnly(cells: NormalizedCells, cell: number, kind: number): void {
+  cells.kinds[cell] = kind;
+  cells.primary[cell] = 0;
+}
+
+function storeNumber(cells: NormalizedCells, row: number, column: number, value: number): void {
+  const cell = row * cells.columnCount + column;
   if (Number.isNaN(value)) {
-    cells.kinds[cell] = KIND_NAN;
+    storeKindOnly(cells, cell, KIND_NAN);
     return;
   }
   cells.kinds[cell] = KIND_NUMBER;
@@ -171,7 +228,7 @@ function storeNumber(cells: NormalizedCells, cell: number, value: number): void 
     cells.primary[cell] = value === 0 ? 0 : value;
     return;
   }
-  markFractional(cells, cell);
+  cells.fractional[column] = true;
   const decimals = cells.decimals;
   if (decimals === null || !Number.isFinite(value)) {
     cells.primary[cell] = value;
@@ -179,7 +236,7 @@ function storeNumber(cells: NormalizedCells, cell: number, value: number): void 
   }
   const result = roundDouble(value, decimals);
   if (Number.isNaN(result)) {
-    storeDecimal(cells, cell, roundDecimal(decimalFromNumber(value) as Decimal, decimals));
+    storeDecimal(cells, row, column, roundDecimal(decimalFromNumber(value) as Decimal, decimals));
     return;
   }
   cells.primary[cell] = result === 0 ? 0 : result;
@@ -218,7 +275,8 @@ function roundDouble(value: number, decimals: number): number {
   return value < 0 ? -result : result;
 }
 
-function storeDecimal(cells: NormalizedCells, cell: number, decimal: Decimal): void {
+function storeDecimal(cells: NormalizedCells, row: number, column: number, decimal: Decimal): void {
+  const cell = row * cells.columnCount + column;
   const value = decimalToNumber(decimal);
   cells.kinds[cell] = KIND_NUMBER;
   cells.primary[cell] = value === 0 ? 0 : value;
@@ -227,10 +285,26 @@ function storeDecimal(cells: NormalizedCells, cell: number, decimal: Decimal): v
     decimal.coefficient.length <= 15 &&
     Number.isFinite(value) &&
     (magnitude >= SMALLEST_NORMAL || (value === 0 && isZero(decimal)));
-  if (!identifiedByDouble) setText(cells, cell, decimalKey(decimal));
+  if (!identifiedByDouble) textSlots(cells, column)[row] = decimalKey(decimal);
 }
 
+/**
+ * ASCII characters that may begin something other than text: digits (numbers, dates), spaces
+ * (trimmed before reading) and the starts of formatted numbers and special values (sign,
+ * point, parenthesis, `$`, n/i of nan/inf). Text starting with any other ASCII character is
+ * text as given, which settles most text columns after one look.
+ */
+const MAY_START_VALUE = new Uint8Array(128);
+for (const character of '0123456789+-.($nNiI \t\n\v\f\r') MAY_START_VALUE[character.charCodeAt(0)] = 1;
+
 function storeString(cells: NormalizedCells, row: number, column: number, value: string): void {
+  if (value.length > 0) {
+    const start = value.charCodeAt(0);
+    if (start < 0x80 && MAY_START_VALUE[start] === 0) {
+      storeTextAt(cells, row, column, value);
+      return;
+    }
+  }
   const cell = row * cells.columnCount + column;
   let text = value;
   if (text.length > 0 && (isSpace(text.charCodeAt(0)) || isSpace(text.charCodeAt(text.length - 1)))) {
@@ -254,12 +328,12 @@ function storeString(cells: NormalizedCells, row: number, column: number, value:
         text.charCodeAt(4) === 45 &&
         parseTemporal(text, scratchInstant)
       ) {
-        storeInstant(cells, cell, scratchInstant);
+        storeInstant(cells, row, column, scratchInstant);
         return;
       }
-      if (storeNumberText(cells, cell, text)) return;
+      if (storeNumberText(cells, row, column, text)) return;
     } else if (mayStartNumber(first)) {
-      if (storeNumberText(cells, cell, text)) return;
+      if (storeNumberText(cells, row, column, text)) return;
     }
   }
   storeTextAt(cells, row, column, value);
@@ -291,30 +365,31 @@ function isSpace(code: number): boolean {
   return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x202f || code === 0x2009;
 }
 
-function storeNumberText(cells: NormalizedCells, cell: number, text: string): boolean {
+function storeNumberText(cells: NormalizedCells, row: number, column: number, text: string): boolean {
   const plain = plainNumber(text);
   if (!Number.isNaN(plain)) {
-    storeNumber(cells, cell, plain);
+    storeNumber(cells, row, column, plain);
     return true;
   }
   const parsed = parseNumberText(text);
   if (parsed === null) return false;
+  const cell = row * cells.columnCount + column;
   if (parsed.kind === 'nan') {
-    cells.kinds[cell] = KIND_NAN;
+    storeKindOnly(cells, cell, KIND_NAN);
     return true;
   }
   if (parsed.kind === 'infinity') {
     cells.kinds[cell] = KIND_NUMBER;
     cells.primary[cell] = parsed.negative ? -Infinity : Infinity;
-    markFractional(cells, cell);
+    cells.fractional[column] = true;
     return true;
   }
   if (parsed.percent) {
-    storeText(cells, cell, `${formatDecimal(rounded(cells, parsed.value))}%`);
+    storeTextAt(cells, row, column, `${formatDecimal(rounded(cells, parsed.value))}%`);
     return true;
   }
-  if (parsed.value.exponent < 0) markFractional(cells, cell);
-  storeDecimal(cells, cell, rounded(cells, parsed.value));
+  if (parsed.value.exponent < 0) cells.fractional[column] = true;
+  storeDecimal(cells, row, column, rounded(cells, parsed.value));
   return true;
 }
 
@@ -349,55 +424,64 @@ function isDigitCode(code: number): boolean {
   return code >= 48 && code <= 57;
 }
 
-function storeInstant(cells: NormalizedCells, cell: number, instant: Instant): void {
+function storeInstant(cells: NormalizedCells, row: number, column: number, instant: Instant): void {
+  const cell = row * cells.columnCount + column;
   cells.kinds[cell] = KIND_TEMPORAL;
   cells.primary[cell] = instant.epochSeconds;
-  setSecondary(cells, cell, instant.nanos);
-  if (instant.beyondNanos !== '') setText(cells, cell, instant.beyondNanos);
+  setSecondary(cells, row, column, instant.nanos);
+  if (instant.beyondNanos !== '') textSlots(cells, column)[row] = instant.beyondNanos;
 }
 
-function storeDate(cells: NormalizedCells, cell: number, value: Date): void {
+function storeDate(cells: NormalizedCells, row: number, column: number, value: Date): void {
   const milliseconds = value.getTime();
   if (Number.isNaN(milliseconds)) {
-    storeText(cells, cell, 'Invalid Date');
+    storeTextAt(cells, row, column, 'Invalid Date');
     return;
   }
   const seconds = Math.floor(milliseconds / 1000);
-  storeInstant(cells, cell, {
+  storeInstant(cells, row, column, {
     epochSeconds: seconds,
     nanos: (milliseconds - seconds * 1000) * 1_000_000,
     beyondNanos: '',
   });
 }
 
-function storeText(cells: NormalizedCells, cell: number, value: string): void {
-  storeTextAt(cells, rowOf(cells, cell), columnOf(cells, cell), value);
-}
-
 /**
  * Stores a text cell: the string in NFC (canonically equivalent strings, "é" precomposed or
- * e + U+0301, are the same text) and its FNV-1a hash over UTF-16 code units.
+ * e + U+0301, are the same text) and its hash.
  */
 function storeTextAt(cells: NormalizedCells, row: number, column: number, value: string): void {
   const cell = row * cells.columnCount + column;
-  let hash = 0x811c9dc5;
   let text = value;
-  for (let index = 0; index < value.length; index++) {
-    const code = value.charCodeAt(index);
-    // Everything below U+0300 is already NFC; most strings never reach normalize().
-    if (code >= 0x300) {
-      text = value.normalize('NFC');
-      hash = 0x811c9dc5;
-      for (let position = 0; position < text.length; position++) {
-        hash = Math.imul(hash ^ text.charCodeAt(position), 0x01000193);
-      }
-      break;
-    }
-    hash = Math.imul(hash ^ code, 0x01000193);
+  let hash = plainTextHash(value);
+  if (hash < 0) {
+    text = value.normalize('NFC');
+    hash = textHash(text);
   }
   cells.kinds[cell] = KIND_TEXT;
-  cells.primary[cell] = (hash ^ text.length) >>> 0;
+  cells.primary[cell] = hash;
   textSlots(cells, column)[row] = text;
+}
+
+/**
+ * The hash of a text cell (FNV-1a over UTF-16 code units, mixed with the length) when `text`
+ * is NFC for sure: no code unit from U+0300 up, below which everything is NFC. -1 otherwise.
+ */
+function plainTextHash(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 0x300) return -1;
+    hash = Math.imul(hash ^ code, 0x01000193);
+  }
+  return (hash ^ text.length) >>> 0;
+}
+
+function textHash(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++)
+    hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  return (hash ^ text.length) >>> 0;
 }
 
 function stringify(value: object): string {
@@ -406,6 +490,21 @@ function stringify(value: object): string {
   } catch {
     return String(value);
   }
+}
+
+/**
+ * Whether two values as given certainly normalise to equal cells, the first in a column with
+ * `hintA`, the second with `hintB`, decided without normalising either: they are the same
+ * value, and the hints read it alike (a hint changes how text reads only for dates and
+ * 'infinity'). False means "compare the normalised cells", not "different".
+ */
+export function readsSame(a: unknown, b: unknown, hintA: ColumnHint, hintB: ColumnHint): boolean {
+  if (a !== b) return false;
+  if (typeof a !== 'string' || hintA === hintB || a.length === 0) return true;
+  const start = a.charCodeAt(0);
+  if (start < 0x80 && MAY_START_VALUE[start] === 0) return true;
+  // A leading digit: a date under any hint but 'number', never an infinity.
+  return start >= 48 && start <= 57 && hintA !== 'number' && hintB !== 'number';
 }
 
 /**
@@ -431,7 +530,7 @@ export function rowEquality(a: NormalizedCells, b: NormalizedCells): (i: number,
     const bStart = j * columnCount;
     for (let column = 0; column < columnCount; column++) {
       if (aKinds[aStart + column] !== bKinds[bStart + column]) return false;
-      // NaN never sits in primary (NaN cells store nothing), so !== is exact here.
+      // Primary is never NaN (NULL and NaN cells hold 0 there), so !== is exact here.
       if (aPrimary[aStart + column] !== bPrimary[bStart + column]) return false;
     }
     for (const column of extra) {

@@ -8,7 +8,7 @@ import {
 } from './normalized-cells.js';
 
 /*
- * Row keys for multiset matching. Equal rows hash equally because equal values are stored
+ * Row hashes for multiset matching. Equal rows hash equally because equal values are stored
  * identically (same kind, same double, same string and string hash); the rare digits kept
  * beside a double (exact keys, sub-nanosecond fractions) are left out, which can only add
  * collisions, never split equal rows.
@@ -17,63 +17,56 @@ import {
 const scratch = new Float64Array(1);
 const words = new Uint32Array(scratch.buffer);
 
+/** A 53-bit hash of row `row` of `cells` (an integer below 2^53, exact as a double). */
+export function rowHash(cells: NormalizedCells, row: number): number {
+  const { kinds, primary, columnCount } = cells;
+  let lane1 = 0;
+  let lane2 = 0x5bd1e995;
+  const rowStart = row * columnCount;
+  for (let column = 0; column < columnCount; column++) {
+    const cell = rowStart + column;
+    const kind = kinds[cell]!;
+    let value: number;
+    if (kind === KIND_NUMBER || kind === KIND_TEMPORAL) {
+      scratch[0] = primary[cell]!;
+      value = words[0]! ^ Math.imul(words[1]!, 0x27d4eb2f) ^ kind;
+      if (kind === KIND_TEMPORAL) value = Math.imul(value ^ cells.secondaryAt(row, column), 0x165667b1);
+    } else if (kind === KIND_TEXT) {
+      // The string's own hash, stored beside it when it was normalised.
+      value = primary[cell]! | 0;
+    } else if (kind === KIND_BOOLEAN) {
+      value = primary[cell] === 1 ? 0x2f8a6b1d : 0x6c62272e;
+    } else {
+      value = kind === KIND_NAN ? 0x7ff80000 : 0x1b873593;
+    }
+    value ^= Math.imul(column + 1, 0x9e3779b1);
+    lane1 = Math.imul(((lane1 ^ value) << 13) | ((lane1 ^ value) >>> 19), 0x01000193);
+    lane2 = Math.imul(((lane2 + value) << 7) | ((lane2 + value) >>> 25), 0x85ebca6b) ^ 0x5bd1e995;
+  }
+  return finalize(lane1) * 2 ** 21 + (finalize(lane2) >>> 11);
+}
+
 /** Bits needed to hold a row index, so that hash and index share one exact double. */
 export function rowIndexBits(rowCount: number): number {
   return Math.max(1, Math.ceil(Math.log2(Math.max(rowCount, 2))));
 }
 
 /**
- * One double per row, `hash × 2^indexBits + row` with a (53 − indexBits)-bit hash: sorting
- * these natively groups equal rows without a JavaScript comparator.
+ * One double per row, `hash × 2^indexBits + row` with the top (53 − indexBits) bits of the row
+ * hash: sorting these natively groups equal rows without a JavaScript comparator.
  */
-export class RowKeys {
-  readonly keys: Float64Array;
-  /** 2^indexBits: a key's hash is `floor(key / indexRange)`, its row `key % indexRange`. */
-  readonly indexRange: number;
-  private readonly highScale: number;
-  private readonly lowShift: number;
-  private readonly highShift: number;
-
-  constructor(options: { rowCount: number; indexBits: number }) {
-    const hashBits = 53 - options.indexBits;
-    this.keys = new Float64Array(options.rowCount);
-    this.indexRange = 2 ** options.indexBits;
-    // 32 bits from the first lane, the rest (if any) from the second.
-    this.highScale = hashBits > 32 ? 2 ** (hashBits - 32) : 1;
-    this.lowShift = hashBits > 32 ? 64 - hashBits : 32;
-    this.highShift = hashBits > 32 ? 0 : 32 - hashBits;
+export function rowKeys(
+  cells: NormalizedCells,
+  options: { indexBits: number; hash?: (cells: NormalizedCells, row: number) => number },
+): Float64Array {
+  const keys = new Float64Array(cells.rowCount);
+  const indexRange = 2 ** options.indexBits;
+  const hash = options.hash ?? rowHash;
+  for (let row = 0; row < cells.rowCount; row++) {
+    const value = hash(cells, row);
+    keys[row] = value - (value % indexRange) + row;
   }
-
-  /** Computes the key of `row` from its normalised cells; run right after the row is stored. */
-  set(cells: NormalizedCells, row: number): void {
-    const { kinds, primary, columnCount } = cells;
-    let lane1 = 0;
-    let lane2 = 0x5bd1e995;
-    const rowStart = row * columnCount;
-    for (let column = 0; column < columnCount; column++) {
-      const cell = rowStart + column;
-      const kind = kinds[cell]!;
-      let value: number;
-      if (kind === KIND_NUMBER || kind === KIND_TEMPORAL) {
-        scratch[0] = primary[cell]!;
-        value = words[0]! ^ Math.imul(words[1]!, 0x27d4eb2f) ^ kind;
-        if (kind === KIND_TEMPORAL) value = Math.imul(value ^ cells.secondaryAt(row, column), 0x165667b1);
-      } else if (kind === KIND_TEXT) {
-        // The string's own hash, stored beside it when it was normalised.
-        value = primary[cell]! | 0;
-      } else if (kind === KIND_BOOLEAN) {
-        value = primary[cell] === 1 ? 0x2f8a6b1d : 0x6c62272e;
-      } else {
-        value = kind === KIND_NAN ? 0x7ff80000 : 0x1b873593;
-      }
-      value ^= Math.imul(column + 1, 0x9e3779b1);
-      lane1 = Math.imul(((lane1 ^ value) << 13) | ((lane1 ^ value) >>> 19), 0x01000193);
-      lane2 = Math.imul(((lane2 + value) << 7) | ((lane2 + value) >>> 25), 0x85ebca6b) ^ 0x5bd1e995;
-    }
-    const high = finalize(lane1) >>> this.highShift;
-    const low = this.lowShift === 32 ? 0 : finalize(lane2) >>> this.lowShift;
-    this.keys[row] = (high * this.highScale + low) * this.indexRange + row;
-  }
+  return keys;
 }
 
 function finalize(value: number): number {

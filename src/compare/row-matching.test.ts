@@ -1,59 +1,54 @@
 import { describe, expect, it } from 'vitest';
 import type { CellValue } from '../warehouse/database.js';
 import { CloseCells, type NormalizedTable, normalizeTable } from './normalized-table.js';
-import { rowIndexBits } from './row-hash.js';
 import { compareSortedLeftovers, matchEqualRows, pairForDiff } from './row-matching.js';
 import { readTable } from './table-input.js';
 
-function side(rows: CellValue[][], options: { collide?: boolean } = {}): NormalizedTable {
+function side(rows: CellValue[][]): NormalizedTable {
   const read = readTable({ columns: rows[0]?.map((_, index) => `c${index}`) ?? [], rows });
   if (!read.success) throw new Error(read.error);
   const result = normalizeTable({
     table: read.table,
     sourceColumns: read.table.columns.map((_, index) => index),
     decimals: 2,
-    indexBits: rowIndexBits(64),
   });
   if (!result.success) throw new Error(result.error);
-  const normalized = result.side;
-  // Every row gets hash 0: the worst case of collisions.
-  if (options.collide === true) {
-    for (let row = 0; row < normalized.rowCount; row++) normalized.rowKeys.keys[row] = row;
-  }
-  return normalized;
+  return result.side;
 }
+
+/** Every row gets hash 0: the worst case of collisions. */
+const collide = () => 0;
 
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 
 describe('matchEqualRows', () => {
-  it.each([false, true])('pairs equal rows as multisets (all hashes colliding: %s)', (collide) => {
-    const actual = side(
-      [
-        [1, 'a'],
-        [2, 'b'],
-        [1, 'a'],
-        [3, 'c'],
-      ],
-      { collide },
-    );
-    const expected = side(
-      [
-        [3, 'c'],
-        [1, 'a'],
-        [2, 'x'],
-        [2, 'b'],
-      ],
-      { collide },
-    );
-    const unmatched = matchEqualRows({ actual, expected, order: [0, 1] });
+  it.each([false, true])('pairs equal rows as multisets (all hashes colliding: %s)', (colliding) => {
+    const actual = side([
+      [1, 'a'],
+      [2, 'b'],
+      [1, 'a'],
+      [3, 'c'],
+    ]);
+    const expected = side([
+      [3, 'c'],
+      [1, 'a'],
+      [2, 'x'],
+      [2, 'b'],
+    ]);
+    const unmatched = matchEqualRows({
+      actual,
+      expected,
+      order: [0, 1],
+      hash: colliding ? collide : undefined,
+    });
     expect(sorted(unmatched.actual)).toEqual([2]);
     expect(sorted(unmatched.expected)).toEqual([2]);
   });
 
   it('matches nothing when everything collides but nothing is equal', () => {
-    const actual = side([[1], [2], [3]], { collide: true });
-    const expected = side([[4], [5], [6]], { collide: true });
-    const unmatched = matchEqualRows({ actual, expected, order: [0] });
+    const actual = side([[1], [2], [3]]);
+    const expected = side([[4], [5], [6]]);
+    const unmatched = matchEqualRows({ actual, expected, order: [0], hash: collide });
     expect(sorted(unmatched.actual)).toEqual([0, 1, 2]);
     expect(sorted(unmatched.expected)).toEqual([0, 1, 2]);
   });

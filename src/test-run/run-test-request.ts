@@ -1,6 +1,6 @@
 import { runAgent } from '../agent/index.js';
 import { EMPTY_USAGE } from '../llm/usage.js';
-import { captureDataSnapshots, extractAnswer, runReferenceQuery } from '../verify/index.js';
+import { captureDataSnapshots, extractAnswer, runReferenceQuery, unchangedSince } from '../verify/index.js';
 import type { ProjectRuntime } from './project-runtime.js';
 import type { TestRunRequest, TestRunResponse, Verification } from './test-run-types.js';
 
@@ -21,7 +21,24 @@ export async function runTestRequest(options: {
   const model = runtime.model(`${request.model.provider}:${request.model.modelId}`);
   const sql = request.sql ?? null;
   // Taken before the agent's first query, so the reference can tell whether it saw the same data.
-  const snapshots = sql === null ? undefined : await captureDataSnapshots(runtime.config.databases);
+  const snapshots =
+    sql === null
+      ? undefined
+      : await captureDataSnapshots(runtime.config.databases, { projectDir: runtime.config.projectDir });
+  // The reference runs while the agent works (it is inside the same snapshot), so its query
+  // does not add to the run's time. If the agent fails, its outcome is simply not used.
+  const pendingReference =
+    sql === null
+      ? null
+      : runReferenceQuery({
+          sql,
+          databaseName: request.databaseId ?? null,
+          databases: runtime.databases,
+          maxRows: runtime.config.agent.maxResultRows,
+          ...(snapshots === undefined ? {} : { snapshots }),
+          ...(signal === undefined ? {} : { signal }),
+        });
+  pendingReference?.catch(() => undefined);
   const agent = await runAgent({
     prompt: request.prompt,
     model,
@@ -33,15 +50,13 @@ export async function runTestRequest(options: {
   });
 
   let verification: Verification | null = null;
-  if (sql !== null) {
-    const reference = await runReferenceQuery({
-      sql,
-      databaseName: request.databaseId ?? null,
-      databases: runtime.databases,
-      maxRows: runtime.config.agent.maxResultRows,
-      ...(snapshots === undefined ? {} : { snapshots }),
-      ...(signal === undefined ? {} : { signal }),
-    });
+  if (pendingReference !== null) {
+    const reference = await pendingReference;
+    if (reference.success && reference.snapshotConsistent) {
+      // Checked when the reference finished, which may have been before the agent's last query.
+      const snapshot = snapshots?.get(reference.databaseName);
+      reference.snapshotConsistent = snapshot !== undefined && (await unchangedSince(snapshot));
+    }
     if (!reference.success) {
       verification = {
         data: null,

@@ -56,6 +56,9 @@ describe('planColumn', () => {
     ['declared INTEGER', 'INTEGER', column(1, null, -2147483648), 'INTEGER'],
     ['declared INTEGER past 32 bits (unsigned)', 'int unsigned', column(4294967295), 'BIGINT'],
     ['integers past int64', 'BIGINT', column('9223372036854775808', 1), 'HUGEINT'],
+    ['an integral float past int64', 'BIGINT', column(1, 1e20), 'HUGEINT'],
+    ['an integral float at -2^63', '', column(1, -(2 ** 63)), 'BIGINT'],
+    ['an integral float at 2^63', '', column(1, 2 ** 63), 'HUGEINT'],
     [
       'declared DECIMAL within its precision',
       'DECIMAL(38,10)',
@@ -118,6 +121,7 @@ describe('planColumn', () => {
     ['booleans mixed with numbers', '', column(true, 1)],
     ['declared DATE holding a non-date', 'date', column('2024-02-30')],
     ['declared TIMESTAMPTZ without zone', 'timestamptz', column('2024-01-01T10:00:00')],
+    ['integral floats past int128', 'BIGINT', column(1, 1e40)],
   ])('%s falls back to inference', (_label, declared, values) => {
     expect(planColumn(declared, values)).toBeNull();
   });
@@ -143,10 +147,13 @@ describe('value parsing', () => {
   });
 
   it.each([
-    ['1970-01-01T00:00:00', 0n],
-    ['1970-01-01 00:00:00.000001', 1n],
-    ['1970-01-01T00:00:01.5', 1_500_000n],
-    ['1969-12-31T23:59:59.999999', -1n],
+    ['1970-01-01T00:00:00', 0],
+    ['1970-01-01 00:00:00.000001', 1],
+    ['1970-01-01T00:00:01.5', 1_500_000],
+    ['1969-12-31T23:59:59.999999', -1],
+    // Past ±285 years of 1970 the micros are no longer exact as a number.
+    ['2255-06-05T23:47:34.740991', 9007199254740991],
+    ['2255-06-05T23:47:34.740992', 9007199254740992n],
     ['9999-12-31T23:59:59.999999', 253402300799999999n],
     ['1970-01-01T24:00:00', null],
     ['1970-01-01T00:00:00.1234567', null],
@@ -156,12 +163,15 @@ describe('value parsing', () => {
   });
 
   it.each([
-    ['1970-01-01T00:00:00Z', 0n],
-    ['1970-01-01T02:00:00+02:00', 0n],
-    ['1970-01-01T02:00:00+0200', 0n],
-    ['1970-01-01T02:00:00+02', 0n],
-    ['1969-12-31T19:00:00.25-05:00', 250_000n],
-    ['1970-01-01T00:53:28+00:53:28', 0n],
+    ['1970-01-01T00:00:00Z', 0],
+    ['1970-01-01T02:00:00+02:00', 0],
+    ['1970-01-01T02:00:00+0200', 0],
+    ['1970-01-01T02:00:00+02', 0],
+    ['1969-12-31T19:00:00.25-05:00', 250_000],
+    ['1970-01-01T00:53:28+00:53:28', 0],
+    // The offset takes a number past 2^53: the UTC instant is computed with BigInts.
+    ['2255-06-05T23:47:34.740991-01:00', 9007202854740991n],
+    ['9999-12-31T23:59:59.999999+15:00', 253402246799999999n],
     ['1970-01-01T00:00:00', null],
     ['1970-01-01T00:00:00+25:00', null],
     ['1970-01-01T00:00:00+01:00:6', null],
@@ -170,11 +180,17 @@ describe('value parsing', () => {
   });
 
   it.each([
-    ['12.5', 3, 12500n],
-    ['-0.05', 2, -5n],
-    ['.5', 1, 5n],
-    ['7', 2, 700n],
-    [42, 1, 420n],
+    ['12.5', 3, 12500],
+    ['-0.05', 2, -5],
+    ['-0.00', 2, 0],
+    ['.5', 1, 5],
+    ['7', 2, 700],
+    [42, 1, 420],
+    ['999999999999999', 0, 999999999999999],
+    ['9999999999999999', 0, 9999999999999999n],
+    ['0000000000000001.5', 1, 15n],
+    [9007199254740991, 2, 900719925474099100n],
+    [-9007199254740991, 0, -9007199254740991],
     ['1234567890123456789012345678.0123456789', 10, 12345678901234567890123456780123456789n],
   ] as const)('decimal %j at scale %i', (text, scale, scaled) => {
     expect(scaledDecimal(text, scale)).toBe(scaled);

@@ -10,17 +10,12 @@ import {
   DuckDBBigIntType,
   DuckDBBooleanType,
   DuckDBDateType,
-  DuckDBDateValue,
-  DuckDBDecimalValue,
   DuckDBDoubleType,
   DuckDBHugeIntType,
   DuckDBIntegerType,
   DuckDBTimestampType,
   DuckDBTimestampTZType,
-  DuckDBTimestampTZValue,
-  DuckDBTimestampValue,
   type DuckDBType,
-  type DuckDBValue,
   DuckDBVarCharType,
 } from '@duckdb/node-api';
 import type { CellValue } from '../warehouse/index.js';
@@ -117,6 +112,8 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const INT128_MIN = -(2n ** 127n);
 const INT128_MAX = 2n ** 127n - 1n;
+const TWO_63 = 2 ** 63;
+const TWO_127 = 2 ** 127;
 const DECIMAL_MAX_WIDTH = 38;
 
 const INTEGER_TEXT = /^[+-]?\d+$/;
@@ -151,35 +148,86 @@ function every(column: ColumnValues, test: (value: string | number | boolean) =>
   return true;
 }
 
-function fitDeclared(declared: DeclaredFamily, column: ColumnValues): LoadType | null {
+/** Load types whose declared promise is checked value by value. */
+type PromisedKind = 'BOOLEAN' | 'DOUBLE' | 'DATE' | 'TIMESTAMP' | 'TIMESTAMPTZ' | 'VARCHAR';
+
+/**
+ * The type a declared family promises when the promise can be checked one value at a time
+ * (booleans, floats, dates, timestamps, text); integers and decimals need every value to
+ * pick their width.
+ */
+function promisedBy(declared: DeclaredFamily): { kind: PromisedKind } | null {
   switch (declared.family) {
     case 'boolean':
-      return every(column, (value) => typeof value === 'boolean') ? { kind: 'BOOLEAN' } : null;
-    case 'integer': {
-      const fitted = fitIntegers(column);
-      return declared.small && fitted?.kind === 'BIGINT' && fitsInt32(column) ? { kind: 'INTEGER' } : fitted;
-    }
+      return { kind: 'BOOLEAN' };
     case 'float':
-      return every(column, (value) => typeof value === 'number' || isNonFiniteText(value))
-        ? { kind: 'DOUBLE' }
-        : null;
-    case 'decimal':
-      return fitDecimal(declared, column);
+      return { kind: 'DOUBLE' };
     case 'date':
-      return every(column, (value) => typeof value === 'string' && parseDate(value) !== null)
-        ? { kind: 'DATE' }
-        : null;
+      return { kind: 'DATE' };
     case 'timestamp':
-      return every(column, (value) => typeof value === 'string' && parseTimestamp(value) !== null)
-        ? { kind: 'TIMESTAMP' }
-        : null;
+      return { kind: 'TIMESTAMP' };
     case 'timestamptz':
-      return every(column, (value) => typeof value === 'string' && parseTimestampTz(value) !== null)
-        ? { kind: 'TIMESTAMPTZ' }
-        : null;
+      return { kind: 'TIMESTAMPTZ' };
     case 'text':
-      return every(column, (value) => typeof value === 'string') ? { kind: 'VARCHAR' } : null;
+      return { kind: 'VARCHAR' };
+    case 'integer':
+    case 'decimal':
+      return null;
   }
+}
+
+/**
+ * What `planColumn` returns for a column of this declared type when every value keeps the
+ * type's promise, for the types whose promise is checked value by value. The loader then
+ * skips the planning pass: its column writers check each value as they write it (the same
+ * rules as `takesValue`) and the column is planned only when one breaks the promise.
+ */
+export function promisedType(declaredType: string): LoadType | null {
+  const declared = declaredFamily(declaredType);
+  return declared === null ? null : promisedBy(declared);
+}
+
+/**
+ * Every non-null value passes. One loop with a switch rather than `every` with a closure:
+ * the hot checks run once per cell, and a closure call costs as much as the scan.
+ */
+function everyValue(column: ColumnValues, kind: PromisedKind): boolean {
+  const { rows, index } = column;
+  for (let r = 0; r < rows.length; r++) {
+    const value = rows[r]![index];
+    if (value !== null && value !== undefined && !takesValue(kind, value)) return false;
+  }
+  return true;
+}
+
+/** Whether a non-null value keeps the promise of its column's declared type. */
+function takesValue(kind: PromisedKind, value: string | number | boolean): boolean {
+  switch (kind) {
+    case 'BOOLEAN':
+      return typeof value === 'boolean';
+    case 'DOUBLE':
+      return doubleValue(value) !== undefined;
+    case 'VARCHAR':
+      return typeof value === 'string';
+    case 'DATE':
+      return typeof value === 'string' && parseDate(value) !== null;
+    case 'TIMESTAMP':
+      return typeof value === 'string' && parseTimestamp(value) !== null;
+    case 'TIMESTAMPTZ':
+      return typeof value === 'string' && parseTimestampTz(value) !== null;
+  }
+}
+
+function fitDeclared(declared: DeclaredFamily, column: ColumnValues): LoadType | null {
+  const promised = promisedBy(declared);
+  if (promised !== null) return everyValue(column, promised.kind) ? promised : null;
+  if (declared.family === 'decimal') return fitDecimal(declared, column);
+  const fitted = fitIntegers(column);
+  if (fitted === null) return null;
+  if (fitted.huge) return { kind: 'HUGEINT' };
+  return declared.family === 'integer' && declared.small && fitted.int32
+    ? { kind: 'INTEGER' }
+    : { kind: 'BIGINT' };
 }
 
 function inferFromValues(column: ColumnValues): LoadType | null {
@@ -188,47 +236,71 @@ function inferFromValues(column: ColumnValues): LoadType | null {
   let sawString = false;
   let allIntegers = true;
   let sawNonFinite = false;
-  every(column, (value) => {
+  const { rows, index } = column;
+  for (let r = 0; r < rows.length; r++) {
+    const value = rows[r]![index];
+    if (value === null || value === undefined) continue;
     if (typeof value === 'boolean') sawBoolean = true;
     else if (typeof value === 'number') {
       sawNumber = true;
       if (!Number.isInteger(value)) allIntegers = false;
     } else if (isNonFiniteText(value)) sawNonFinite = true;
     else sawString = true;
-    return true;
-  });
+  }
   if (sawNonFinite) {
     // 'NaN' and '±Infinity' are how floats that JSON cannot hold arrive.
     return sawBoolean || sawString ? null : { kind: 'DOUBLE' };
   }
   if (!sawBoolean && !sawNumber && !sawString) return { kind: 'VARCHAR' };
   if (sawBoolean) return sawNumber || sawString ? null : { kind: 'BOOLEAN' };
-  if (sawNumber && !sawString) return allIntegers ? fitIntegers(column) : { kind: 'DOUBLE' };
   // Integers past 2^53 arrive as text next to plain numbers: still one integer column.
-  if (sawNumber && allIntegers) return fitIntegers(column);
+  if (sawNumber && allIntegers) return integerType(fitIntegers(column));
+  if (sawNumber && !sawString) return { kind: 'DOUBLE' };
   return null;
 }
 
-function fitIntegers(column: ColumnValues): LoadType | null {
-  let needsHuge = false;
-  const fits = every(column, (value) => {
-    if (typeof value === 'number') return Number.isInteger(value);
-    if (typeof value !== 'string' || !INTEGER_TEXT.test(value)) return false;
-    const big = BigInt(value);
-    if (big < INT128_MIN || big > INT128_MAX) return false;
-    if (big < INT64_MIN || big > INT64_MAX) needsHuge = true;
-    return true;
-  });
-  if (!fits) return null;
-  return needsHuge ? { kind: 'HUGEINT' } : { kind: 'BIGINT' };
+function integerType(fitted: IntegerFit | null): LoadType | null {
+  if (fitted === null) return null;
+  return fitted.huge ? { kind: 'HUGEINT' } : { kind: 'BIGINT' };
+}
+
+interface IntegerFit {
+  /** Some value lies outside int64. */
+  huge: boolean;
+  /** Every value is a number within int32. */
+  int32: boolean;
 }
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
+/** Integer text this short (sign included) lies within int64: |n| < 10^18 < 2^63. */
+const INT64_TEXT_LENGTH = 18;
 
-/** Every value a number within 32 bits (checked after `fitIntegers`). */
-function fitsInt32(column: ColumnValues): boolean {
-  return every(column, (value) => typeof value === 'number' && value >= INT32_MIN && value <= INT32_MAX);
+/** Whether every value is an integer (a number or integer text) within int128, in one pass. */
+function fitIntegers(column: ColumnValues): IntegerFit | null {
+  let huge = false;
+  let int32 = true;
+  const { rows, index } = column;
+  for (let r = 0; r < rows.length; r++) {
+    const value = rows[r]![index];
+    if (value === null || value === undefined) continue;
+    if (typeof value === 'number') {
+      if (value >= INT32_MIN && value <= INT32_MAX && Number.isInteger(value)) continue;
+      if (!Number.isInteger(value)) return null;
+      int32 = false;
+      // An integral float past 2^63 (1e20) is exact only in a HUGEINT.
+      if (value < -TWO_127 || value >= TWO_127) return null;
+      if (value < -TWO_63 || value >= TWO_63) huge = true;
+      continue;
+    }
+    if (typeof value !== 'string' || !INTEGER_TEXT.test(value)) return null;
+    int32 = false;
+    if (value.length <= INT64_TEXT_LENGTH) continue;
+    const big = BigInt(value);
+    if (big < INT128_MIN || big > INT128_MAX) return null;
+    if (big < INT64_MIN || big > INT64_MAX) huge = true;
+  }
+  return { huge, int32 };
 }
 
 function fitDecimal(
@@ -279,6 +351,15 @@ function isNonFiniteText(value: string | number | boolean): value is string {
   return typeof value === 'string' && Object.hasOwn(NON_FINITE, value);
 }
 
+/**
+ * The float a DOUBLE column's value stands for: the number, or NaN and ±Infinity for their
+ * text (how floats JSON cannot hold arrive); undefined for anything else.
+ */
+export function doubleValue(value: string | number | boolean): number | undefined {
+  if (typeof value === 'number') return value;
+  return isNonFiniteText(value) ? NON_FINITE[value] : undefined;
+}
+
 /** The SQL spelling of a load type, for CREATE TABLE. */
 export function sqlType(type: LoadType): string {
   return type.kind === 'DECIMAL' ? `DECIMAL(${type.width},${type.scale})` : type.kind;
@@ -310,50 +391,29 @@ export function duckdbType(type: LoadType): DuckDBType {
   }
 }
 
-/** Converts one non-null value that `planColumn` accepted into the DuckDB value for its vector. */
-export function encoder(type: LoadType): (value: string | number | boolean) => DuckDBValue {
-  switch (type.kind) {
-    case 'BOOLEAN':
-    case 'INTEGER':
-      return (value) => value;
-    case 'DOUBLE':
-      return (value) => (typeof value === 'string' ? NON_FINITE[value]! : value);
-    case 'VARCHAR':
-      return (value) => (typeof value === 'string' ? value : String(value));
-    case 'BIGINT':
-    case 'HUGEINT':
-      return (value) => BigInt(value as number | string);
-    case 'DECIMAL': {
-      const { width, scale } = type;
-      return (value) => new DuckDBDecimalValue(scaledDecimal(value as number | string, scale), width, scale);
-    }
-    case 'DATE': {
-      // Dates repeat a lot within a column: one parse and one value object per distinct day.
-      const cache = new Map<string, DuckDBDateValue>();
-      return (value) => {
-        let date = cache.get(value as string);
-        if (date === undefined) {
-          date = new DuckDBDateValue(parseDate(value as string)!);
-          if (cache.size < 100_000) cache.set(value as string, date);
-        }
-        return date;
-      };
-    }
-    case 'TIMESTAMP':
-      return (value) => new DuckDBTimestampValue(parseTimestamp(value as string)!);
-    case 'TIMESTAMPTZ':
-      return (value) => new DuckDBTimestampTZValue(parseTimestampTz(value as string)!);
+/**
+ * `"-12.5"` at scale 3 → -12500: a number when it is exact as one (up to 15 digits), else a
+ * BigInt. The text was checked by `fitDecimal`; a number value is a safe integer.
+ */
+export function scaledDecimal(value: number | string, scale: number): number | bigint {
+  if (typeof value === 'number') {
+    const scaled = value * 10 ** scale;
+    return Number.isSafeInteger(scaled) ? scaled : BigInt(value) * 10n ** BigInt(scale);
   }
-}
-
-/** `"-12.5"` at scale 3 → -12500n; the text was checked by `fitDecimal`. */
-export function scaledDecimal(value: number | string, scale: number): bigint {
-  if (typeof value === 'number') return BigInt(value) * 10n ** BigInt(scale);
   const parts = DECIMAL_TEXT.exec(value)!;
   const digits = `${parts[2] || '0'}${(parts[3] ?? '').padEnd(scale, '0')}`;
+  const negative = parts[1] === '-';
+  if (digits.length <= SAFE_DIGITS) {
+    const magnitude = Number(digits);
+    // -0 would be the same stored integer, but keep the result a plain 0.
+    return negative && magnitude !== 0 ? -magnitude : magnitude;
+  }
   const magnitude = BigInt(digits);
-  return parts[1] === '-' ? -magnitude : magnitude;
+  return negative ? -magnitude : magnitude;
 }
+
+/** Decimal digits that always fit a double exactly (10^15 < 2^53). */
+const SAFE_DIGITS = 15;
 
 /** 'YYYY-MM-DD' → days since 1970-01-01, or null when it is not a real calendar date. */
 export function parseDate(text: string): number | null {
@@ -361,14 +421,20 @@ export function parseDate(text: string): number | null {
   return parseDatePart(text);
 }
 
-/** ISO timestamp without a zone (`T` or space, up to 6 fraction digits) → microseconds since the epoch. */
-export function parseTimestamp(text: string): bigint | null {
+/**
+ * ISO timestamp without a zone (`T` or space, up to 6 fraction digits) → microseconds since
+ * the epoch: a number within ±285 years of 1970 (where it is exact), else a BigInt.
+ */
+export function parseTimestamp(text: string): number | bigint | null {
   const parsed = parseDateTime(text);
   return parsed !== null && parsed.end === text.length ? parsed.micros : null;
 }
 
-/** ISO timestamp with `Z` or an offset (`+02`, `+0200`, `+02:00`, `+00:53:28`) → UTC microseconds since the epoch. */
-export function parseTimestampTz(text: string): bigint | null {
+/**
+ * ISO timestamp with `Z` or an offset (`+02`, `+0200`, `+02:00`, `+00:53:28`) → UTC
+ * microseconds since the epoch, a number where exact as for `parseTimestamp`.
+ */
+export function parseTimestampTz(text: string): number | bigint | null {
   const parsed = parseDateTime(text);
   if (parsed === null) return null;
   const rest = text.slice(parsed.end);
@@ -389,8 +455,13 @@ export function parseTimestampTz(text: string): bigint | null {
     if (rest.length === 9) seconds = rest.charCodeAt(6) === COLON ? digitsAt(rest, 7, 2) : -1;
   } else return null;
   if (hours < 0 || minutes < 0 || seconds < 0 || hours > 15 || minutes > 59 || seconds > 59) return null;
-  const offset = BigInt((hours * 60 + minutes) * 60 + seconds) * 1_000_000n;
-  return sign === MINUS ? parsed.micros + offset : parsed.micros - offset;
+  const offset = ((hours * 60 + minutes) * 60 + seconds) * 1_000_000;
+  const { micros } = parsed;
+  if (typeof micros === 'number') {
+    const utc = sign === MINUS ? micros + offset : micros - offset;
+    if (Number.isSafeInteger(utc)) return utc;
+  }
+  return sign === MINUS ? BigInt(micros) + BigInt(offset) : BigInt(micros) - BigInt(offset);
 }
 
 const MINUS = 45; // '-'
@@ -413,7 +484,7 @@ function parseDatePart(text: string): number | null {
   return daysFromCivil(year, month, day);
 }
 
-function parseDateTime(text: string): { micros: bigint; end: number } | null {
+function parseDateTime(text: string): { micros: number | bigint; end: number } | null {
   if (text.length < 19) return null;
   const days = parseDatePart(text);
   const separator = text.charCodeAt(10);
@@ -441,7 +512,7 @@ function parseDateTime(text: string): { micros: bigint; end: number } | null {
   const micros = (days * 86_400 + hours * 3600 + minutes * 60 + seconds) * 1_000_000 + fraction;
   // Exact as a number within ±285 years of 1970; BigInt arithmetic beyond that.
   const exact = Number.isSafeInteger(micros)
-    ? BigInt(micros)
+    ? micros
     : BigInt(days) * 86_400_000_000n + BigInt((hours * 3600 + minutes * 60 + seconds) * 1_000_000 + fraction);
   return { micros: exact, end };
 }

@@ -3,7 +3,14 @@
  * model to retype numbers: the same model writes one DuckDB query over the complete results of
  * its own `execute_sql` calls, and that query runs in a sandbox that can read nothing else.
  */
-import { generateText, type LanguageModel, type ModelMessage, NoObjectGeneratedError, Output } from 'ai';
+import {
+  generateText,
+  type LanguageModel,
+  type ModelMessage,
+  NoObjectGeneratedError,
+  Output,
+  zodSchema,
+} from 'ai';
 import { z } from 'zod';
 import { NaoError } from '../errors/index.js';
 import {
@@ -100,12 +107,17 @@ export const MAX_EXTRACTION_ATTEMPTS = 2;
 export const NO_QUERY_ERROR = 'The agent did not run any SQL query.';
 export const NO_ANSWER_ERROR = 'The agent could not answer from its query results.';
 
-const extractionSchema = z.object({
-  sql: z
-    .string()
-    .nullable()
-    .describe('One DuckDB SELECT query over the result tables, or null if they cannot answer the question.'),
-});
+// Wrapped once so the AI SDK keeps its JSON Schema form instead of converting zod on every call.
+const extractionSchema = zodSchema(
+  z.object({
+    sql: z
+      .string()
+      .nullable()
+      .describe(
+        'One DuckDB SELECT query over the result tables, or null if they cannot answer the question.',
+      ),
+  }),
+);
 
 /** Extracts the answer's data; see the module comment. Model call failures throw `ExtractionModelError`. */
 export async function extractAnswer(options: ExtractAnswerOptions): Promise<ExtractionResult> {

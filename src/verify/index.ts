@@ -1,4 +1,9 @@
-export { captureDataSnapshots, type DatabaseSnapshot, type DataSnapshots } from './data-snapshot.js';
+export {
+  captureDataSnapshots,
+  type DatabaseSnapshot,
+  type DataSnapshots,
+  unchangedSince,
+} from './data-snapshot.js';
 export {
   type ExtractAnswerOptions,
   type ExtractedData,

@@ -1,18 +1,23 @@
 /**
  * Loads query results into DuckDB tables, one per result, named exactly after its id.
  *
- * Columns whose values fit a known type are appended through typed data chunks (no text
- * round trip, integers and decimals exact). Columns of unknown or mixed kinds go through
- * newline-delimited JSON read by `read_json` with inference over every row (`sample_size=-1`),
- * so DuckDB, not nao, decides whether a text column holds dates; mixed columns keep every
- * value as text. Both halves are stitched back together with a POSITIONAL JOIN.
+ * Columns whose values fit a known type are appended through typed data chunks filled by
+ * column-writers.ts (no text round trip, integers and decimals exact). A declared boolean,
+ * float, date, timestamp or text type is taken at its word and checked as each value is
+ * written, which spares a pass over the rows; only when a value breaks it is the column
+ * planned from its values and the table loaded again. Columns of unknown or mixed kinds go
+ * through newline-delimited JSON read by `read_json` with inference over every row
+ * (`sample_size=-1`), so DuckDB, not nao, decides whether a text column holds dates; mixed
+ * columns keep every value as text. Both halves are stitched back together with a
+ * POSITIONAL JOIN.
  */
-import { open } from 'node:fs/promises';
-import path from 'node:path';
+import { open, rm } from 'node:fs/promises';
 import { type DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
+import duckdb from '@duckdb/node-bindings';
 import { NaoError } from '../errors/index.js';
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
-import { duckdbType, encoder, type LoadType, planColumn, sqlType } from './column-types.js';
+import { duckdbType, type LoadType, planColumn, promisedType, sqlType } from './column-types.js';
+import { CHUNK_ROWS, columnWriter } from './column-writers.js';
 
 /** One result to load: the shape of the agent's stored `execute_sql` results. */
 export interface SourceTable {
@@ -32,8 +37,6 @@ export interface LoadedTable {
   columns: ColumnInfo[];
 }
 
-/** Rows per appended chunk: DuckDB's vector size. */
-const CHUNK_ROWS = 2048;
 /** Rows of JSON written per file write. */
 const JSON_BATCH_ROWS = 20_000;
 
@@ -41,7 +44,7 @@ export function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-function quoteLiteral(text: string): string {
+export function quoteLiteral(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
 }
 
@@ -60,13 +63,16 @@ export function tableColumnNames(columns: readonly ColumnInfo[]): string[] {
   });
 }
 
-/** Loads every table; `workDir` is a private folder for the JSON files (removed by the caller). */
+/**
+ * Loads every table. `scratchFile(name)` is where a JSON-lines file of that name may be
+ * written (a path only this load uses); each is removed once its table is loaded.
+ */
 export async function loadTables(options: {
   connection: DuckDBConnection;
   tables: readonly SourceTable[];
-  workDir: string;
+  scratchFile: (name: string) => string;
 }): Promise<LoadedTable[]> {
-  const { connection, tables, workDir } = options;
+  const { connection, tables, scratchFile } = options;
   const seen = new Map<string, string>();
   for (const table of tables) {
     const key = table.id.toLowerCase();
@@ -81,7 +87,7 @@ export async function loadTables(options: {
   }
   const loaded: LoadedTable[] = [];
   for (const [index, table] of tables.entries()) {
-    loaded.push(await loadTable({ connection, table, workDir, scratch: `__nao_load_${index}` }));
+    loaded.push(await loadTable({ connection, table, scratchFile, scratch: `__nao_load_${index}` }));
   }
   return loaded;
 }
@@ -89,10 +95,10 @@ export async function loadTables(options: {
 async function loadTable(options: {
   connection: DuckDBConnection;
   table: SourceTable;
-  workDir: string;
+  scratchFile: (name: string) => string;
   scratch: string;
 }): Promise<LoadedTable> {
-  const { connection, table, workDir, scratch } = options;
+  const { connection, table, scratchFile, scratch } = options;
   const { id, columns, rows } = table;
   if (table.id === '') {
     throw new NaoError({
@@ -112,22 +118,32 @@ async function loadTable(options: {
   const result: LoadedTable = { id, rowCount: rows.length, truncated: table.truncated === true, columns: [] };
   if (columns.length === 0) return result; // nothing to query; DuckDB tables need a column
 
-  const plans = columns.map((column, index) => planColumn(column.type, { rows, index }));
-  const typed = plans.flatMap((type, index) => (type === null ? [] : [{ index, type }]));
-  const inferred = plans.flatMap((type, index) => (type === null ? [index] : []));
-
-  if (inferred.length === 0) {
-    const definition = typed.map(({ index, type }) => `${quoteIdentifier(names[index]!)} ${sqlType(type)}`);
-    await connection.run(`CREATE TABLE ${quoteIdentifier(id)} (${definition.join(', ')})`);
-    await appendTyped({ connection, table: id, columns: typed, rows });
-  } else {
-    await loadWithInference({ connection, table, names, typed, inferred, workDir, scratch });
+  // A lying declared type (SQLite's dynamic typing) costs a second load, never a wrong type.
+  let plans = columns.map((column, index): ColumnPlan => {
+    const promised = promisedType(column.type);
+    return promised === null
+      ? { type: planColumn(column.type, { rows, index }), promised: false }
+      : { type: promised, promised: true };
+  });
+  if (!(await loadPlanned({ connection, table, names, plans, scratchFile, scratch }))) {
+    plans = plans.map((plan, index) =>
+      plan.promised ? { type: planColumn(columns[index]!.type, { rows, index }), promised: false } : plan,
+    );
+    if (!(await loadPlanned({ connection, table, names, plans, scratchFile, scratch }))) {
+      throw new NaoError({
+        code: 'SANDBOX_LOAD_MISMATCH',
+        message: `Loading query result "${id}" into the sandbox met a value its planned column type does not take; this is a bug in nao's loader.`,
+      });
+    }
   }
 
-  const described = await connection.runAndReadAll(`DESCRIBE ${quoteIdentifier(id)}`);
-  result.columns = described.getRows().map((row) => ({ name: String(row[0]), type: String(row[1]) }));
-  const counted = await connection.runAndReadAll(`SELECT count(*) FROM ${quoteIdentifier(id)}`);
-  const count = Number(counted.getRows()[0]?.[0]);
+  // One query for names, types and the row count: each query costs a few hundred µs of CPU.
+  const described = await connection.runAndReadAll(
+    `SELECT column_name, column_type, (SELECT count(*) FROM ${quoteIdentifier(id)}) FROM (DESCRIBE ${quoteIdentifier(id)})`,
+  );
+  const inventory = described.getRows();
+  result.columns = inventory.map((row) => ({ name: String(row[0]), type: String(row[1]) }));
+  const count = Number(inventory[0]?.[2]);
   if (count !== rows.length) {
     throw new NaoError({
       code: 'SANDBOX_LOAD_MISMATCH',
@@ -137,60 +153,120 @@ async function loadTable(options: {
   return result;
 }
 
+/** How one column is loaded: a type, or `null` for DuckDB's inference. */
+interface ColumnPlan {
+  type: LoadType | null;
+  /** The declared type's promise, not yet checked against the values (`promisedType`). */
+  promised: boolean;
+}
+
+interface TypedColumn {
+  index: number;
+  type: LoadType;
+  promised: boolean;
+}
+
+/**
+ * Creates the table from the plans. False, with nothing left behind, when a value breaks a
+ * promised type.
+ */
+async function loadPlanned(options: {
+  connection: DuckDBConnection;
+  table: SourceTable;
+  names: readonly string[];
+  plans: readonly ColumnPlan[];
+  scratchFile: (name: string) => string;
+  scratch: string;
+}): Promise<boolean> {
+  const { connection, table, names, plans } = options;
+  const typed = plans.flatMap(({ type, promised }, index) =>
+    type === null ? [] : [{ index, type, promised }],
+  );
+  const inferred = plans.flatMap(({ type }, index) => (type === null ? [index] : []));
+  if (inferred.length > 0) return loadWithInference({ ...options, typed, inferred });
+  const definition = typed.map(({ index, type }) => `${quoteIdentifier(names[index]!)} ${sqlType(type)}`);
+  await connection.run(`CREATE TABLE ${quoteIdentifier(table.id)} (${definition.join(', ')})`);
+  if (await appendTyped({ connection, table: table.id, columns: typed, rows: table.rows })) return true;
+  await connection.run(`DROP TABLE ${quoteIdentifier(table.id)}`);
+  return false;
+}
+
+/**
+ * Appends the typed columns through one data chunk, refilled for every `CHUNK_ROWS` rows: the
+ * appender copies each chunk, and a reset chunk drops its text and its nulls. False, with
+ * the rows appended so far left in the table, when a value breaks a promised type.
+ */
 async function appendTyped(options: {
   connection: DuckDBConnection;
   table: string;
-  columns: readonly { index: number; type: LoadType }[];
+  columns: readonly TypedColumn[];
   rows: readonly (readonly CellValue[])[];
-}): Promise<void> {
+}): Promise<boolean> {
   const { connection, columns, rows } = options;
-  const types = columns.map(({ type }) => duckdbType(type));
-  const encoders = columns.map(({ type }) => encoder(type));
+  const chunk = DuckDBDataChunk.create(columns.map(({ type }) => duckdbType(type)));
+  const writers = columns.map(({ type, promised }) => columnWriter(type, { promised }));
   const appender = await connection.createAppender(options.table);
   try {
     for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
       const count = Math.min(CHUNK_ROWS, rows.length - start);
-      const chunk = DuckDBDataChunk.create(types, count);
+      chunk.reset();
+      chunk.rowCount = count;
       for (let c = 0; c < columns.length; c++) {
-        const vector = chunk.getColumnVector(c);
-        const encode = encoders[c]!;
-        const index = columns[c]!.index;
-        for (let r = 0; r < count; r++) {
-          const value = rows[start + r]![index];
-          vector.setItem(r, value === null || value === undefined ? null : encode(value));
+        const vector = duckdb.data_chunk_get_vector(chunk.chunk, c);
+        if (!writers[c]!({ vector, rows, index: columns[c]!.index, start, count })) {
+          appender.clear();
+          return false;
         }
-        vector.flush();
       }
       appender.appendDataChunk(chunk);
     }
     appender.flushSync();
+    return true;
   } finally {
     appender.closeSync();
   }
 }
 
+/**
+ * Loads the typed columns into one table and the rest through JSON into another, then joins
+ * them by position. The typed half goes first: a broken promise is found before any JSON is
+ * written.
+ */
 async function loadWithInference(options: {
   connection: DuckDBConnection;
   table: SourceTable;
   names: readonly string[];
-  typed: readonly { index: number; type: LoadType }[];
+  typed: readonly TypedColumn[];
   inferred: readonly number[];
-  workDir: string;
+  scratchFile: (name: string) => string;
   scratch: string;
-}): Promise<void> {
-  const { connection, table, names, typed, inferred, workDir, scratch } = options;
+}): Promise<boolean> {
+  const { connection, table, names, typed, inferred, scratchFile, scratch } = options;
   const typedTable = `${scratch}_typed`;
   const jsonTable = `${scratch}_json`;
-  const file = path.join(workDir, `${scratch}.ndjson`);
-  const longestLine = await writeJsonLines({ file, rows: table.rows, columns: inferred });
-
-  // Keys are positional (`c3`), never the column names: names may be empty, duplicated or
-  // differ only by case, and read_json would then merge or rename them.
-  await connection.run(
-    `CREATE TABLE ${quoteIdentifier(jsonTable)} AS SELECT * FROM read_json(${quoteLiteral(file)}, ` +
-      `format = 'newline_delimited', records = true, sample_size = -1, map_inference_threshold = -1, ` +
-      `maximum_object_size = ${Math.max(16 * 1024 * 1024, longestLine + 1024)})`,
-  );
+  if (typed.length > 0) {
+    const definition = typed.map(({ index, type }) => `${quoteIdentifier(`t${index}`)} ${sqlType(type)}`);
+    await connection.run(`CREATE TABLE ${quoteIdentifier(typedTable)} (${definition.join(', ')})`);
+    if (!(await appendTyped({ connection, table: typedTable, columns: typed, rows: table.rows }))) {
+      await connection.run(`DROP TABLE ${quoteIdentifier(typedTable)}`);
+      return false;
+    }
+  }
+  const file = scratchFile(`${scratch}.ndjson`);
+  try {
+    const longestLine = await writeJsonLines({ file, rows: table.rows, columns: inferred });
+    // Keys are positional (`c3`), never the column names: names may be empty, duplicated or
+    // differ only by case, and read_json would then merge or rename them.
+    await connection.run(
+      `CREATE TABLE ${quoteIdentifier(jsonTable)} AS SELECT * FROM read_json(${quoteLiteral(file)}, ` +
+        `format = 'newline_delimited', records = true, sample_size = -1, map_inference_threshold = -1, ` +
+        `maximum_object_size = ${Math.max(16 * 1024 * 1024, longestLine + 1024)})`,
+    );
+  } finally {
+    // The folder may be readable by other sandboxes' engine: rows stay there no longer
+    // than the load takes.
+    await rm(file, { force: true });
+  }
   const inferredTypes = new Map<string, string>();
   const described = await connection.runAndReadAll(`DESCRIBE ${quoteIdentifier(jsonTable)}`);
   for (const row of described.getRows()) inferredTypes.set(String(row[0]), String(row[1]));
@@ -211,9 +287,6 @@ async function loadWithInference(options: {
   }
 
   if (typed.length > 0) {
-    const definition = typed.map(({ index, type }) => `${quoteIdentifier(`t${index}`)} ${sqlType(type)}`);
-    await connection.run(`CREATE TABLE ${quoteIdentifier(typedTable)} (${definition.join(', ')})`);
-    await appendTyped({ connection, table: typedTable, columns: typed, rows: table.rows });
     await connection.run(
       `CREATE TABLE ${quoteIdentifier(table.id)} AS SELECT ${select.join(', ')} ` +
         `FROM ${quoteIdentifier(typedTable)} s POSITIONAL JOIN ${quoteIdentifier(jsonTable)} j`,
@@ -225,6 +298,7 @@ async function loadWithInference(options: {
     );
   }
   await connection.run(`DROP TABLE ${quoteIdentifier(jsonTable)}`);
+  return true;
 }
 
 /** Writes `{"c<i>": value, …}` per row and returns the longest line's length. */

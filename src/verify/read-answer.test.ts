@@ -80,7 +80,7 @@ describe('readAnswer', () => {
 
   it('says the answer is too big without reading it', async () => {
     expect(await read('SELECT label FROM q', 9_999)).toMatchObject({ rows: [], truncated: true });
-    expect(await read('SELECT n FROM q', 9_999)).toMatchObject({ truncated: true });
+    expect(await read('SELECT n FROM q', 9_999)).toMatchObject({ rows: [], truncated: true });
   });
 
   it('reads an empty text answer', async () => {

@@ -1,16 +1,21 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
 import type { SourceTable } from './load-tables.js';
-import { Sandbox, withSandbox } from './sandbox.js';
+import { Sandbox, SHARED_HOST_MAX_CELLS, withSandbox } from './sandbox.js';
+import type { HostedDatabase, SandboxHost } from './sandbox-host.js';
 
 const ID = 'query_0a1b2c3d';
 
 function table(columns: [string, string][], rows: CellValue[][], id = ID): SourceTable {
   return { id, columns: columns.map(([name, type]): ColumnInfo => ({ name, type })), rows };
+}
+
+/** What the tests reach past the public API for: the engine and the database of a sandbox. */
+function internals(sandbox: Sandbox) {
+  return sandbox as unknown as { host: SandboxHost; ownsHost: boolean; database: HostedDatabase };
 }
 
 async function selectAll(source: SourceTable, sql = `SELECT * FROM "${source.id}"`) {
@@ -271,7 +276,7 @@ describe('running model SQL', () => {
   it('has external access off and its configuration locked even for SQL that skips the check', async () => {
     await withSandbox({ tables: [source] }, async (sandbox) => {
       // Reaching past the safety check on purpose: the second layer must hold on its own.
-      const connection = (sandbox as unknown as { connection: DuckDBConnection }).connection;
+      const connection = internals(sandbox).database.connection;
       await expect(connection.run(`COPY ${ID} TO '${hostFile}'`)).rejects.toThrow(
         /disabled by configuration/,
       );
@@ -392,13 +397,79 @@ describe('running model SQL', () => {
     });
   });
 
-  it('removes its temp folder and refuses queries once closed', async () => {
+  it('leaves no file behind and refuses queries once closed', async () => {
+    // An untyped column is loaded through a JSON-lines file.
     const sandbox = await Sandbox.open({ tables: [table([['v', '']], [['2024-01-01'], ['x']])] });
-    const workDir = (sandbox as unknown as { workDir: string }).workDir;
-    expect((await stat(workDir)).isDirectory()).toBe(true);
+    const { name, scratchFile } = internals(sandbox).database;
+    const folder = path.dirname(scratchFile('probe'));
+    expect((await readdir(folder)).filter((file) => file.startsWith(name))).toEqual([]);
+    expect(await sandbox.query(`SELECT count(*) AS n FROM ${ID}`)).toMatchObject({ rows: [[2]] });
     await sandbox.close();
-    await expect(stat(workDir)).rejects.toMatchObject({ code: 'ENOENT' });
     await expect(sandbox.query(`SELECT * FROM ${ID}`)).rejects.toMatchObject({ code: 'SANDBOX_CLOSED' });
     await sandbox.close();
+  });
+});
+
+describe('sandboxes sharing an engine', () => {
+  const tableA = table([['n', 'INTEGER']], [[1]], 'query_a');
+  const tableB = table([['n', 'INTEGER']], [[2]], 'query_b');
+
+  it("cannot read each other's tables, qualified or not", async () => {
+    await withSandbox({ tables: [tableA] }, async (a) => {
+      await withSandbox({ tables: [tableB] }, async (b) => {
+        expect(internals(a).host).toBe(internals(b).host);
+        const other = internals(b).database.name;
+        for (const sql of [
+          `SELECT * FROM "${other}".main.query_b`,
+          `SELECT * FROM "${other}".query_b`,
+          'SELECT * FROM query_b',
+          'SELECT n FROM query_a UNION ALL SELECT n FROM query_b',
+        ]) {
+          expect(await a.query(sql), sql).toMatchObject({ success: false, kind: 'unsafe' });
+        }
+        // Past the check, an unqualified name still only finds the sandbox's own tables.
+        await expect(internals(a).database.connection.run('SELECT * FROM query_b')).rejects.toThrow(
+          /does not exist/,
+        );
+        expect(await b.query('SELECT n FROM query_b')).toMatchObject({ success: true, rows: [[2]] });
+      });
+    });
+  });
+
+  it("leaves nothing behind: a closed sandbox's database is gone and its name is free again", async () => {
+    const first = await Sandbox.open({ tables: [tableA] });
+    const host = internals(first).host;
+    const before = host.databaseCount;
+    const name = internals(first).database.name;
+    await first.close();
+    expect(host.databaseCount).toBe(before - 1);
+    await withSandbox({ tables: [table([['n', 'INTEGER']], [[7], [8]], 'query_a')] }, async (second) => {
+      expect(internals(second).host).toBe(host);
+      expect(internals(second).database.name).not.toBe(name);
+      expect(await second.query('SELECT sum(n) AS s FROM query_a')).toMatchObject({
+        success: true,
+        rows: [[15]],
+      });
+      await expect(
+        internals(second).database.connection.run(`SELECT * FROM "${name}".main.query_a`),
+      ).rejects.toThrow();
+    });
+  });
+
+  it('gives a large sandbox an engine of its own, locked after loading, and closes it with the sandbox', async () => {
+    const rows = Array.from({ length: SHARED_HOST_MAX_CELLS + 1 }, (_, i): CellValue[] => [i]);
+    const big = await Sandbox.open({ tables: [table([['n', 'INTEGER']], rows, 'query_big')] });
+    const { host, ownsHost, database } = internals(big);
+    expect(ownsHost).toBe(true);
+    await withSandbox({ tables: [tableA] }, async (small) => {
+      expect(internals(small).host).not.toBe(host);
+    });
+    await expect(database.connection.run("SET memory_limit = '1GB'")).rejects.toThrow(/locked/);
+    expect(await big.query('SELECT count(*) AS c FROM query_big')).toMatchObject({
+      success: true,
+      rows: [[rows.length]],
+    });
+    await big.close();
+    await expect(host.attach()).rejects.toThrow(/closed/);
   });
 });

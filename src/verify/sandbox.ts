@@ -1,34 +1,45 @@
 /**
- * A fresh in-memory DuckDB holding one run's query results, where model-written SQL runs.
+ * A fresh in-memory DuckDB database holding one run's query results, where model-written SQL
+ * runs.
  *
- * Layers, in order: results are loaded (the only moment files are read, from a private temp
- * folder); then external access is disabled, extensions cannot be installed or loaded, memory
- * and threads are capped, and the configuration is locked so no query can undo any of it;
- * every query passes the parser-based safety check; and each runs under a wall-clock limit
- * that interrupts it. A query that ignores the interrupt is abandoned at a hard deadline
- * and the instance is closed once it returns.
+ * Layers, in order: the engine it lives in (sandbox-host.ts) has external access disabled
+ * (only its private folder, where the loader writes, stays readable), extensions that cannot
+ * be installed or loaded, capped memory and threads, and a locked configuration that no
+ * query can undo; every query passes the parser-based safety check; and each runs under a
+ * wall-clock limit that interrupts it. A query that ignores the interrupt is abandoned at a
+ * hard deadline and the database is dropped once it returns.
+ *
+ * Small sandboxes share one engine (creating one costs more CPU than a whole small run);
+ * large ones get an engine of their own whose memory limit counts their tables.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
-import path from 'node:path';
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { availableParallelism } from 'node:os';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { NaoError } from '../errors/index.js';
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
 import { type LoadedTable, loadTables, type SourceTable } from './load-tables.js';
 import { readAnswer } from './read-answer.js';
 import { checkExtractionSql } from './safety-check.js';
+import { type HostedDatabase, SandboxHost, sharedSandboxHost } from './sandbox-host.js';
 
 export interface SandboxOptions {
-  /** Working memory a query may use on top of the loaded tables, in bytes. Default 512 MiB. */
+  /**
+   * Working memory a query may use on top of the loaded tables, in bytes. Default 512 MiB.
+   * Small sandboxes share an engine whose limit is this plus `SHARED_LOAD_ALLOWANCE_BYTES`
+   * for the tables of every sandbox in it.
+   */
   memoryLimitBytes?: number;
-  /** DuckDB threads. Default 2 (or fewer cores). */
+  /**
+   * DuckDB threads of a large sandbox's own engine. Default 2 (or fewer cores). Small
+   * sandboxes share an engine with one thread: their queries are too small to split, and
+   * handing work between threads cost more than it saved.
+   */
   threads?: number;
   /** Wall-clock limit of one query. Default 30 s. */
   timeoutMs?: number;
   /** Rows a query may return; more is an error the model can fix. Default 1,000,000. */
   maxResultRows?: number;
   /**
-   * How long a query may ignore its interrupt before it is abandoned (the instance is then
+   * How long a query may ignore its interrupt before it is abandoned (the database is then
    * closed once it returns). Default 2 s.
    */
   interruptGraceMs?: number;
@@ -49,20 +60,26 @@ export const DEFAULT_SANDBOX_OPTIONS = {
   interruptGraceMs: 2_000,
 } as const;
 
+/** Sandboxes with at most this many loaded values share an engine; larger ones get their own. */
+export const SHARED_HOST_MAX_CELLS = 200_000;
+/** Room for the tables of all the small sandboxes sharing an engine at one time. */
+export const SHARED_LOAD_ALLOWANCE_BYTES = 256 * 1024 * 1024;
+
 export class Sandbox {
   /** The loaded result tables, in the order given, with their DuckDB column types. */
   readonly tables: readonly LoadedTable[];
   private readonly options: Required<SandboxOptions>;
   private busy = false;
-  /** A query that ignored its interrupt; the instance must outlive it. */
+  /** A query that ignored its interrupt; the database must outlive it. */
   private abandonedWork: Promise<unknown> | null = null;
   private closed = false;
-  private nativeClosed = false;
+  private released: Promise<void> | null = null;
 
   private constructor(
-    private readonly instance: DuckDBInstance,
-    private readonly connection: DuckDBConnection,
-    private readonly workDir: string,
+    private readonly host: SandboxHost,
+    /** The host is this sandbox's alone and closes with it. */
+    private readonly ownsHost: boolean,
+    private readonly database: HostedDatabase,
     tables: LoadedTable[],
     options: Required<SandboxOptions>,
   ) {
@@ -70,36 +87,37 @@ export class Sandbox {
     this.options = options;
   }
 
+  private get connection(): DuckDBConnection {
+    return this.database.connection;
+  }
+
   /** Creates the database, loads `tables` and locks it down. Close it with `close()`. */
   static async open(options: { tables: readonly SourceTable[] } & SandboxOptions): Promise<Sandbox> {
     const settings = resolveOptions(options);
-    const workDir = await mkdtemp(path.join(tmpdir(), 'nao-sandbox-'));
-    let instance: DuckDBInstance | undefined;
-    let connection: DuckDBConnection | undefined;
+    const cells = options.tables.reduce((sum, table) => sum + table.rows.length * table.columns.length, 0);
+    const ownsHost = cells > SHARED_HOST_MAX_CELLS;
+    const host = ownsHost
+      ? await SandboxHost.create({ threads: settings.threads })
+      : await sharedSandboxHost({
+          threads: 1,
+          memoryLimitBytes: settings.memoryLimitBytes + SHARED_LOAD_ALLOWANCE_BYTES,
+        });
+    let database: HostedDatabase | undefined;
     try {
-      instance = await DuckDBInstance.create(':memory:', {
-        autoinstall_known_extensions: 'false',
-        autoload_known_extensions: 'false',
-        allow_community_extensions: 'false',
-        allow_unsigned_extensions: 'false',
-        extension_directory: path.join(workDir, 'extensions'),
-        // No spilling: a query over its memory budget fails instead of filling the disk.
-        temp_directory: '',
-        threads: String(settings.threads),
+      database = await host.attach();
+      const tables = await loadTables({
+        connection: database.connection,
+        tables: options.tables,
+        scratchFile: database.scratchFile,
       });
-      connection = await instance.connect();
-      const tables = await loadTables({ connection, tables: options.tables, workDir });
-      const used = await memoryInUse(connection);
-      // UTC so that casts of TIMESTAMPTZ values do not depend on the host's zone.
-      await connection.run(`SET TimeZone = 'UTC'`);
-      await connection.run(`SET memory_limit = '${Math.ceil(used + settings.memoryLimitBytes)}B'`);
-      await connection.run('SET enable_external_access = false');
-      await connection.run('SET lock_configuration = true');
-      return new Sandbox(instance, connection, workDir, tables, settings);
+      if (ownsHost) {
+        const used = await host.memoryInUse(database.connection);
+        await host.lock(used + settings.memoryLimitBytes);
+      }
+      return new Sandbox(host, ownsHost, database, tables, settings);
     } catch (error) {
-      connection?.closeSync();
-      instance?.closeSync();
-      await rm(workDir, { recursive: true, force: true });
+      if (database !== undefined) await host.detach(database);
+      if (ownsHost) host.close();
       throw error;
     }
   }
@@ -136,7 +154,15 @@ export class Sandbox {
   private async execute(sql: string, signal: AbortSignal | undefined): Promise<SandboxQueryResult> {
     const { timeoutMs, maxResultRows, interruptGraceMs } = this.options;
     let timedOut = false;
-    const work = readAnswer({ connection: this.connection, sql, maxRows: maxResultRows });
+    const work = readAnswer({
+      connection: this.connection,
+      sql,
+      maxRows: maxResultRows,
+      // An interrupt that lands between two statements of the read is lost: check here too.
+      checkpoint: () => {
+        if (timedOut || signal?.aborted) throw new Error('the query was stopped');
+      },
+    });
     const interrupt = () => this.connection.interrupt();
     const timer = setTimeout(() => {
       timedOut = true;
@@ -182,29 +208,29 @@ export class Sandbox {
     this.abandonedWork = settled;
     void settled.then(() => {
       this.abandonedWork = null;
-      if (this.closed) this.closeNative();
+      if (this.closed) void this.release();
     });
   }
 
   /**
-   * Closes the database and removes the temp folder. After a query was abandoned, the
-   * database itself is closed when that query finally returns. Safe to call twice.
+   * Drops the database (and closes an engine of its own). After a query was abandoned, that
+   * happens when the query finally returns. Safe to call twice.
    */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.abandonedWork === null) this.closeNative();
-    await rm(this.workDir, { recursive: true, force: true });
+    if (this.abandonedWork === null) await this.release();
   }
 
-  private closeNative(): void {
-    if (this.nativeClosed) return;
-    this.nativeClosed = true;
-    try {
-      this.connection.closeSync();
-    } finally {
-      this.instance.closeSync();
-    }
+  private release(): Promise<void> {
+    this.released ??= (async () => {
+      try {
+        await this.host.detach(this.database);
+      } finally {
+        if (this.ownsHost) this.host.close();
+      }
+    })();
+    return this.released;
   }
 }
 
@@ -243,11 +269,6 @@ function resolveOptions(options: SandboxOptions): Required<SandboxOptions> {
     }
   }
   return resolved;
-}
-
-async function memoryInUse(connection: DuckDBConnection): Promise<number> {
-  const reader = await connection.runAndReadAll('SELECT sum(memory_usage_bytes) FROM duckdb_memory()');
-  return Number(reader.getRows()[0]?.[0] ?? 0);
 }
 
 function timeoutMessage(timeoutMs: number): string {

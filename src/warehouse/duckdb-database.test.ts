@@ -158,6 +158,65 @@ describe('DuckDB warehouse', () => {
     expect(result.truncated).toBe(truncated);
   });
 
+  it('reads text results through a temp table without touching the file, in the query order', async () => {
+    const before = fingerprint();
+    // More than one row group (122,880 rows), cut by the row cap, in descending order.
+    const result = await db.query(
+      "SELECT r AS id, 'name ' || r AS name, r % 3 = 0 AS flag FROM range(300000) t(r) ORDER BY r DESC",
+      { maxRows: 200_000 },
+    );
+    expect(result.truncated).toBe(true);
+    expect(result.rows).toHaveLength(200_000);
+    expect(result.rows[0]).toEqual([299_999, 'name 299999', false]);
+    expect(
+      result.rows.every((row, index) => row[0] === 299_999 - index && row[1] === `name ${299_999 - index}`),
+    ).toBe(true);
+    expect(fingerprint()).toBe(before);
+  });
+
+  it('keeps the column names of a text result as the query spells them', async () => {
+    const result = await db.query(
+      'SELECT a.id, b.id, a.name, a.id + 1 AS rowid FROM items a JOIN items b ON a.id = b.id ORDER BY a.id LIMIT 2',
+    );
+    expect(result.columns.map((column) => column.name)).toEqual(['id', 'id', 'name', 'rowid']);
+    expect(result.rows).toEqual([
+      [0, 0, 'item 0', 1],
+      [1, 1, 'item 1', 2],
+    ]);
+  });
+
+  it.each([
+    ['PRAGMA', "PRAGMA table_info('items')", ['cid', 'name', 'type', 'notnull', 'dflt_value', 'pk'], 3],
+    ['SHOW', 'SHOW TABLES', ['name'], 2],
+    ['DESCRIBE', 'DESCRIBE items', ['column_name', 'column_type', 'null', 'key', 'default', 'extra'], 3],
+    ['EXPLAIN', 'EXPLAIN SELECT name FROM items', ['explain_key', 'explain_value'], 1],
+    ['several statements', 'SELECT 1 AS one; SELECT name FROM items WHERE id = 7', ['name'], 1],
+  ])('answers %s as before', async (_label, sql, columns, rows) => {
+    const result = await db.query(sql);
+    expect(result.columns.map((column) => column.name)).toEqual(columns);
+    expect(result.rows).toHaveLength(rows);
+    expect(result.truncated).toBe(false);
+  });
+
+  it('cancels a text query that passes its time limit, or is aborted', async () => {
+    const slow = "SELECT 'total ' || sum(a.range * b.range) AS total FROM range(1000000) a, range(1000000) b";
+    const error = await expectFailure(db.query(slow, { timeoutMs: 300 }));
+    expect(error.code).toBe('QUERY_TIMEOUT');
+    const controller = new AbortController();
+    const reason = new Error('run cancelled');
+    setTimeout(() => controller.abort(reason), 100);
+    await expect(db.query(slow, { signal: controller.signal })).rejects.toBe(reason);
+    expect((await db.query("SELECT 'still here' AS answer")).rows).toEqual([['still here']]);
+  });
+
+  it('reports a text query failing while it runs as QUERY_FAILED', async () => {
+    const error = await expectFailure(
+      db.query("SELECT CASE WHEN id = 4000 THEN error('bad row 4000') ELSE name END AS name FROM items"),
+    );
+    expect(error.code).toBe('QUERY_FAILED');
+    expect(error.engineMessage).toContain('bad row 4000');
+  });
+
   it('streams, so a capped query over a huge result stops early', async () => {
     const result = await db.query('SELECT range AS n FROM range(1000000000000)', {
       maxRows: 3,

@@ -1,6 +1,6 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { Database, QueryOptions, QueryResult, TableInfo } from './database.js';
-import { readDuckDbResult } from './duckdb-result.js';
+import { readDuckDbQuery } from './duckdb-query.js';
 import { startQuery, stoppedError, watchQuery } from './query-control.js';
 import {
   connectionFailed,
@@ -87,8 +87,15 @@ class DuckDbDatabase implements Database {
     try {
       // An abort while connecting came before the watch: an interrupt now would be lost.
       limits.signal?.throwIfAborted();
-      const result = await connection.stream(sql);
-      return await readDuckDbResult(result, { maxRows: limits.maxRows });
+      return await readDuckDbQuery({
+        connection,
+        sql,
+        maxRows: limits.maxRows,
+        // A read of several statements would miss an interrupt or a close between two of them.
+        checkpoint: () => {
+          if (watch.reason !== undefined || this.instance === null) throw new Error('the query was stopped');
+        },
+      });
     } catch (error) {
       if (limits.signal?.aborted && watch.reason === undefined) throw limits.signal.reason;
       throw (

@@ -1,37 +1,38 @@
 import type { DuckDBResult } from '@duckdb/node-api';
 import type { CellValue, QueryResult } from './database.js';
-import { duckDbCellConverter } from './duckdb-value.js';
+import { duckDbColumnReader, readChunkColumns } from './duckdb-columns.js';
+
+export interface DuckDbResultRead extends QueryResult {
+  /** `stopAfterRows` ended the read while the result went on: `rows` is only its start. */
+  stopped: boolean;
+}
 
 /**
  * Reads a DuckDB result chunk by chunk into `CellValue` rows, keeping at most `maxRows`;
  * on a streaming result the chunks past the cap are never computed. `truncated` says
- * whether more rows existed.
+ * whether more rows existed. With `stopAfterRows`, the read also stops (with `stopped`) once
+ * that many rows were read and more follow, so the caller can read the rest another way.
  */
 export async function readDuckDbResult(
   result: DuckDBResult,
-  options: { maxRows?: number } = {},
-): Promise<QueryResult> {
+  options: { maxRows?: number; stopAfterRows?: number } = {},
+): Promise<DuckDbResultRead> {
   const maxRows = options.maxRows ?? Number.POSITIVE_INFINITY;
+  const stopAfterRows = options.stopAfterRows ?? Number.POSITIVE_INFINITY;
   const types = result.columnTypes();
-  const converters = types.map(duckDbCellConverter);
+  const readers = types.map(duckDbColumnReader);
   const columns = result.columnNames().map((name, index) => ({ name, type: types[index]!.toString() }));
   const rows: CellValue[][] = [];
   let truncated = false;
   while (!truncated) {
     const chunk = await result.fetchChunk();
     if (chunk === null || chunk.rowCount === 0) break;
-    const take = Math.min(chunk.rowCount, maxRows - rows.length);
-    if (take < chunk.rowCount) truncated = true;
-    const start = rows.length;
-    for (let row = 0; row < take; row++) rows.push(new Array<CellValue>(converters.length));
-    for (let column = 0; column < converters.length; column++) {
-      const vector = chunk.getColumnVector(column);
-      const convert = converters[column]!;
-      for (let row = 0; row < take; row++) {
-        const item = vector.getItem(row);
-        rows[start + row]![column] = item === null ? null : convert(item);
-      }
-    }
+    if (rows.length >= stopAfterRows) return { columns, rows, truncated: false, stopped: true };
+    const count = Math.min(chunk.rowCount, maxRows - rows.length);
+    if (count < chunk.rowCount) truncated = true;
+    const offset = rows.length;
+    for (let row = 0; row < count; row++) rows.push(new Array<CellValue>(readers.length));
+    readChunkColumns({ chunk, readers, rows, offset, count });
   }
-  return { columns, rows, truncated };
+  return { columns, rows, truncated, stopped: false };
 }

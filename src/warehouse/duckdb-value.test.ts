@@ -128,10 +128,25 @@ describe('readDuckDbResult', () => {
     if (rows > 0) expect(result.rows.at(-1)).toEqual([rows - 1]);
   });
 
+  it('stops after stopAfterRows at a chunk boundary when more rows follow, and only then', async () => {
+    const sql = 'SELECT range AS n FROM range(5000)';
+    const stopped = await readDuckDbResult(await connection.stream(sql), { stopAfterRows: 2000 });
+    expect(stopped).toMatchObject({ stopped: true, truncated: false });
+    expect(stopped.rows).toHaveLength(2048);
+    const whole = await readDuckDbResult(await connection.stream(sql), { stopAfterRows: 5000 });
+    expect(whole).toMatchObject({ stopped: false, truncated: false });
+    expect(whole.rows).toHaveLength(5000);
+  });
+
   it('says nothing was cut when an empty result meets a zero cap', async () => {
     const result = await readDuckDbResult(await connection.stream('SELECT 1 AS n WHERE false'), {
       maxRows: 0,
     });
-    expect(result).toEqual({ columns: [{ name: 'n', type: 'INTEGER' }], rows: [], truncated: false });
+    expect(result).toEqual({
+      columns: [{ name: 'n', type: 'INTEGER' }],
+      rows: [],
+      truncated: false,
+      stopped: false,
+    });
   });
 });

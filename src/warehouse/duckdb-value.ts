@@ -86,21 +86,19 @@ function scalarCell(value: DuckDBValue, type: DuckDBType | undefined): CellValue
   }
   if (value === null) return null;
   if (value instanceof DuckDBDecimalValue) return decimalText(value.value, value.scale);
-  if (value instanceof DuckDBDateValue) return dateCell(value);
-  if (value instanceof DuckDBTimestampValue) {
-    return timestampCell({ ticks: value.micros, digits: 6, zone: false, value });
-  }
+  if (value instanceof DuckDBDateValue) return dateCell(value.days);
+  if (value instanceof DuckDBTimestampValue) return timestampCell(value.micros, TIMESTAMP_UNITS.TIMESTAMP);
   if (value instanceof DuckDBTimestampTZValue) {
-    return timestampCell({ ticks: value.micros, digits: 6, zone: true, value });
+    return timestampCell(value.micros, TIMESTAMP_UNITS.TIMESTAMP_TZ);
   }
   if (value instanceof DuckDBTimestampSecondsValue) {
-    return timestampCell({ ticks: value.seconds, digits: 0, zone: false, value });
+    return timestampCell(value.seconds, TIMESTAMP_UNITS.TIMESTAMP_S);
   }
   if (value instanceof DuckDBTimestampMillisecondsValue) {
-    return timestampCell({ ticks: value.millis, digits: 3, zone: false, value });
+    return timestampCell(value.millis, TIMESTAMP_UNITS.TIMESTAMP_MS);
   }
   if (value instanceof DuckDBTimestampNanosecondsValue) {
-    return timestampCell({ ticks: value.nanos, digits: 9, zone: false, value });
+    return timestampCell(value.nanos, TIMESTAMP_UNITS.TIMESTAMP_NS);
   }
   if (value instanceof DuckDBBlobValue || value instanceof DuckDBGeometryValue) return bytesCell(value.bytes);
   if (value instanceof DuckDBUnionValue) return safeCell(value.value, unionMemberType(type, value.tag));
@@ -169,23 +167,29 @@ function unionMemberType(type: DuckDBType | undefined, tag: string): DuckDBType 
 const DATE_INFINITY = 2147483647;
 const TIMESTAMP_INFINITY = 9223372036854775807n;
 
-function dateCell(value: DuckDBDateValue): string {
-  if (value.days === DATE_INFINITY) return 'infinity';
-  if (value.days === -DATE_INFINITY) return '-infinity';
-  return dateText(value.days) ?? value.toString();
+/** A DATE held as days since 1970-01-01: 'YYYY-MM-DD', '±infinity', DuckDB's text outside years 1–9999. */
+export function dateCell(days: number): string {
+  if (days === DATE_INFINITY) return 'infinity';
+  if (days === -DATE_INFINITY) return '-infinity';
+  return dateText(days) ?? new DuckDBDateValue(days).toString();
 }
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-const TICKS_PER_SECOND = { 0: 1, 3: 1e3, 6: 1e6, 9: 1e9 } as const;
 
 /**
  * Exact decimal text of `scaled / 10^scale` with all `scale` digits ('12.50'): one integer
- * to-string and a splice, where DuckDB's own toString divides BigInts.
+ * to-string and a splice, where DuckDB's own toString divides BigInts. A number `scaled`
+ * must be an integer of magnitude at most 2^53 (exact as a double).
  */
-function decimalText(scaled: bigint, scale: number): string {
-  const negative = scaled < 0n;
-  const magnitude = negative ? -scaled : scaled;
-  let digits = magnitude <= MAX_SAFE ? String(Number(magnitude)) : magnitude.toString();
+export function decimalText(scaled: bigint | number, scale: number): string {
+  const negative = scaled < 0;
+  let digits: string;
+  if (typeof scaled === 'number') {
+    digits = String(negative ? -scaled : scaled);
+  } else {
+    const magnitude = negative ? -scaled : scaled;
+    digits = magnitude <= MAX_SAFE ? String(Number(magnitude)) : magnitude.toString();
+  }
   if (scale > 0) {
     if (digits.length <= scale) digits = digits.padStart(scale + 1, '0');
     digits = `${digits.slice(0, digits.length - scale)}.${digits.slice(digits.length - scale)}`;
@@ -193,32 +197,64 @@ function decimalText(scaled: bigint, scale: number): string {
   return negative ? `-${digits}` : digits;
 }
 
+/** How a timestamp type counts its ticks, and DuckDB's own text for years ISO cannot spell. */
+export interface TimestampUnit {
+  /** Fraction digits of one tick: 0 (seconds), 3, 6 or 9 (nanoseconds). */
+  digits: 0 | 3 | 6 | 9;
+  /** Time-zone type: its cells end in 'Z'. */
+  zone: boolean;
+  ticksPerSecond: number;
+  engineText(ticks: bigint): string;
+}
+
+/** The timestamp types by DuckDB type name. */
+export const TIMESTAMP_UNITS = {
+  TIMESTAMP_S: {
+    digits: 0,
+    zone: false,
+    ticksPerSecond: 1,
+    engineText: (ticks) => new DuckDBTimestampSecondsValue(ticks).toString(),
+  },
+  TIMESTAMP_MS: {
+    digits: 3,
+    zone: false,
+    ticksPerSecond: 1e3,
+    engineText: (ticks) => new DuckDBTimestampMillisecondsValue(ticks).toString(),
+  },
+  TIMESTAMP: {
+    digits: 6,
+    zone: false,
+    ticksPerSecond: 1e6,
+    engineText: (ticks) => new DuckDBTimestampValue(ticks).toString(),
+  },
+  // DuckDB prints a TIMESTAMPTZ in the Node process's local offset; nao's cells are in UTC.
+  TIMESTAMP_TZ: {
+    digits: 6,
+    zone: true,
+    ticksPerSecond: 1e6,
+    engineText: (ticks) => `${new DuckDBTimestampValue(ticks).toString()}+00`,
+  },
+  TIMESTAMP_NS: {
+    digits: 9,
+    zone: false,
+    ticksPerSecond: 1e9,
+    engineText: (ticks) => new DuckDBTimestampNanosecondsValue(ticks).toString(),
+  },
+} as const satisfies Record<string, TimestampUnit>;
+
 /**
  * ISO text of a timestamp held as ticks since the epoch; the fraction has the type's full
  * precision when it is not zero. Years outside 1–9999 keep DuckDB's spelling ('… (BC)').
+ * A number `ticks` must be a safe integer.
  */
-function timestampCell(options: {
-  ticks: bigint;
-  digits: 0 | 3 | 6 | 9;
-  zone: boolean;
-  /** The DuckDB value, whose own text stands in for years ISO cannot spell. */
-  value: { toString(): string };
-}): string {
-  const { ticks, digits, zone } = options;
-  if (ticks === TIMESTAMP_INFINITY) return 'infinity';
-  if (ticks === -TIMESTAMP_INFINITY) return '-infinity';
+export function timestampCell(ticks: bigint | number, unit: TimestampUnit): string {
+  const { digits, zone } = unit;
   let days: number;
   let secondOfDay: number;
   let fraction: bigint | number;
-  if (ticks >= -MAX_SAFE && ticks <= MAX_SAFE) {
-    // Plain doubles are exact here (|ticks| < 2^53) and far cheaper than BigInt arithmetic.
-    const perSecond = TICKS_PER_SECOND[digits];
-    const whole = Number(ticks);
-    const seconds = Math.floor(whole / perSecond);
-    fraction = whole - seconds * perSecond;
-    days = Math.floor(seconds / 86_400);
-    secondOfDay = seconds - days * 86_400;
-  } else {
+  if (typeof ticks === 'bigint' && (ticks < -MAX_SAFE || ticks > MAX_SAFE)) {
+    if (ticks === TIMESTAMP_INFINITY) return 'infinity';
+    if (ticks === -TIMESTAMP_INFINITY) return '-infinity';
     const perSecond = 10n ** BigInt(digits);
     let seconds = ticks / perSecond;
     fraction = ticks % perSecond;
@@ -234,12 +270,17 @@ function timestampCell(options: {
     }
     days = Number(day);
     secondOfDay = Number(rest);
+  } else {
+    // Plain doubles are exact here (|ticks| < 2^53) and far cheaper than BigInt arithmetic.
+    const perSecond = unit.ticksPerSecond;
+    const whole = Number(ticks);
+    const seconds = Math.floor(whole / perSecond);
+    fraction = whole - seconds * perSecond;
+    days = Math.floor(seconds / 86_400);
+    secondOfDay = seconds - days * 86_400;
   }
   const date = dateText(days);
-  if (date === undefined) {
-    // DuckDB prints a TIMESTAMPTZ in the Node process's local offset; nao's cells are in UTC.
-    return zone ? `${new DuckDBTimestampValue(ticks).toString()}+00` : options.value.toString();
-  }
+  if (date === undefined) return unit.engineText(BigInt(ticks));
   const time = `${pad(Math.floor(secondOfDay / 3600), 2)}:${pad(Math.floor(secondOfDay / 60) % 60, 2)}:${pad(secondOfDay % 60, 2)}`;
   const fractionPart = fraction === 0 || fraction === 0n ? '' : `.${String(fraction).padStart(digits, '0')}`;
   return `${date}T${time}${fractionPart}${zone ? 'Z' : ''}`;

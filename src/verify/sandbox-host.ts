@@ -1,0 +1,185 @@
+/**
+ * The DuckDB engines extraction sandboxes live in. Each sandbox is a fresh in-memory database
+ * (`ATTACH ':memory:'`) with a connection of its own whose default catalog it is, detached
+ * when the sandbox closes. Creating a DuckDB instance costs about 12 ms of CPU (its catalog of
+ * built-in functions is rebuilt every time), which on a 2-core machine was the largest single
+ * cost of a run in a big suite; so small sandboxes share one long-lived engine per settings,
+ * and only large ones get an engine of their own.
+ *
+ * What an engine enforces, from its creation on: external access disabled except for its own
+ * private folder (where the loader writes JSON lines), no extension installs or loads, no
+ * spilling to disk, UTC. A shared engine is locked at creation with its memory limit; a
+ * dedicated one is locked by `lock()` once its tables are loaded, so its limit can count them.
+ * Sandboxes sharing an engine cannot reach each other's tables: queries only run after the
+ * safety check, which refuses every catalog qualifier but the sandbox's own default ones,
+ * catalog functions and file readers, and the database names are unguessable anyway.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { quoteIdentifier, quoteLiteral } from './load-tables.js';
+
+/** One sandbox's database inside a host. */
+export interface HostedDatabase {
+  /** The sandbox's connection; its default catalog is the sandbox's database. */
+  connection: DuckDBConnection;
+  /** Catalog name of the database. */
+  name: string;
+  /** A path for a file of this database only, in the one folder the engine may read. */
+  scratchFile(name: string): string;
+}
+
+export interface SandboxHostSettings {
+  threads: number;
+  /** Memory limit of the whole engine, in bytes. */
+  memoryLimitBytes: number;
+}
+
+export class SandboxHost {
+  private closed = false;
+  private attached = 0;
+
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    /** The only folder the engine may read; removed on close. */
+    private readonly dir: string,
+  ) {}
+
+  /**
+   * Creates an engine. With `memoryLimitBytes` it is locked at once (a shared engine);
+   * without, `lock()` must be called before any model-written SQL runs.
+   */
+  static async create(options: { threads: number; memoryLimitBytes?: number }): Promise<SandboxHost> {
+    const dir = await mkdtemp(path.join(tmpdir(), 'nao-sandbox-'));
+    let instance: DuckDBInstance | undefined;
+    try {
+      instance = await DuckDBInstance.create(':memory:', {
+        autoinstall_known_extensions: 'false',
+        autoload_known_extensions: 'false',
+        allow_community_extensions: 'false',
+        allow_unsigned_extensions: 'false',
+        extension_directory: path.join(dir, 'extensions'),
+        // No spilling: a query over its memory budget fails instead of filling the disk.
+        temp_directory: '',
+        threads: String(options.threads),
+      });
+      const connection = await instance.connect();
+      try {
+        // UTC so that casts of TIMESTAMPTZ values do not depend on the host's zone. The
+        // trailing separator makes the allowed folder a prefix of its contents only.
+        await connection.run(
+          `SET GLOBAL TimeZone = 'UTC'; ` +
+            `SET GLOBAL allowed_directories = [${quoteLiteral(`${dir}${path.sep}`)}]; ` +
+            'SET GLOBAL enable_external_access = false',
+        );
+      } finally {
+        connection.closeSync();
+      }
+      const host = new SandboxHost(instance, dir);
+      if (options.memoryLimitBytes !== undefined) await host.lock(options.memoryLimitBytes);
+      return host;
+    } catch (error) {
+      instance?.closeSync();
+      await rm(dir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  /** Sets the memory limit and locks the configuration: no query can change either after this. */
+  async lock(memoryLimitBytes: number): Promise<void> {
+    const connection = await this.instance.connect();
+    try {
+      await connection.run(
+        `SET GLOBAL memory_limit = '${Math.ceil(memoryLimitBytes)}B'; SET GLOBAL lock_configuration = true`,
+      );
+    } finally {
+      connection.closeSync();
+    }
+  }
+
+  /** Memory the engine uses now, in bytes (every database in it). */
+  async memoryInUse(connection: DuckDBConnection): Promise<number> {
+    const reader = await connection.runAndReadAll('SELECT sum(memory_usage_bytes) FROM duckdb_memory()');
+    return Number(reader.getRows()[0]?.[0] ?? 0);
+  }
+
+  /** A fresh empty database with its own connection and work folder. */
+  async attach(): Promise<HostedDatabase> {
+    if (this.closed) throw new Error('the sandbox engine is closed');
+    const name = `sandbox_${randomBytes(12).toString('hex')}`;
+    const connection = await this.instance.connect();
+    try {
+      await connection.run(`ATTACH ':memory:' AS ${quoteIdentifier(name)}; USE ${quoteIdentifier(name)}`);
+    } catch (error) {
+      connection.closeSync();
+      throw error;
+    }
+    this.attached++;
+    // Files are named after the database rather than put in a folder of their own: creating
+    // and removing a folder per sandbox was a measurable cost in large suites.
+    return { connection, name, scratchFile: (file) => path.join(this.dir, `${name}_${file}`) };
+  }
+
+  /** Drops the database with everything in it and closes its connection. */
+  async detach(database: HostedDatabase): Promise<void> {
+    try {
+      await database.connection.run(
+        `USE memory; DETACH DATABASE IF EXISTS ${quoteIdentifier(database.name)}`,
+      );
+    } catch {
+      // The sandbox's connection can be unusable after an interrupt; any other one can detach.
+      if (!this.closed) {
+        const connection = await this.instance.connect();
+        try {
+          await connection.run(`DETACH DATABASE IF EXISTS ${quoteIdentifier(database.name)}`);
+        } finally {
+          connection.closeSync();
+        }
+      }
+    } finally {
+      database.connection.closeSync();
+      this.attached--;
+    }
+  }
+
+  /** How many databases are attached now. */
+  get databaseCount(): number {
+    return this.attached;
+  }
+
+  /** Closes the engine and removes its folder. Safe to call twice. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      this.instance.closeSync();
+    } finally {
+      rmSync(this.dir, { recursive: true, force: true });
+    }
+  }
+}
+
+const shared = new Map<string, Promise<SandboxHost>>();
+
+/**
+ * The engine shared by every small sandbox with these settings, created on first use and
+ * kept for the life of the process (its folder is removed at exit).
+ */
+export function sharedSandboxHost(settings: SandboxHostSettings): Promise<SandboxHost> {
+  const key = `${settings.threads}:${settings.memoryLimitBytes}`;
+  let host = shared.get(key);
+  if (host === undefined) {
+    host = SandboxHost.create(settings).then((created) => {
+      process.once('exit', () => created.close());
+      return created;
+    });
+    // A failed creation is not remembered: the next sandbox tries again.
+    host.catch(() => shared.delete(key));
+    shared.set(key, host);
+  }
+  return host;
+}
