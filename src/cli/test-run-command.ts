@@ -30,6 +30,12 @@ import { openBackendSession } from './login-command.js';
 import { type RawTestRunFlags, resolveTestRunOptions, type TestRunOptions } from './test-run-options.js';
 import { NAO_VERSION } from './version.js';
 
+/**
+ * The first runs start this far apart rather than all at once: with -t 50, a simultaneous
+ * start kept the whole first wave waiting on itself (and bursts a provider's rate limit).
+ */
+const START_SPACING_MS = 4;
+
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 export interface TestRunDependencies {
@@ -127,6 +133,7 @@ async function runTests(options: {
     outcome = await runSuite({
       runs,
       concurrency: settings.threads,
+      startSpacingMs: START_SPACING_MS,
       ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
       ...(settings.maxCostUsd === undefined ? {} : { maxCostUsd: settings.maxCostUsd }),
       failFast: settings.failFast,

@@ -170,4 +170,44 @@ describe('runSuite', () => {
       ['never@m', 'skipped', 'interrupted'],
     ]);
   });
+
+  it('spaces the starts of the first runs by startSpacingMs, then starts each as a slot frees', async () => {
+    const started: number[] = [];
+    const t0 = performance.now();
+    const outcome = await runSuite({
+      ...baseOptions(['a', 'b', 'c', 'd'], ['m']),
+      concurrency: 3,
+      startSpacingMs: 40,
+      execute: async (run) => {
+        started.push(performance.now() - t0);
+        await sleep(run.test === 'a' ? 10 : 200);
+        return { key: run.test, status: 'passed', spentUsd: 0, message: 'match' };
+      },
+    });
+    expect(outcome.results.map((result) => result.status)).toEqual(['passed', 'passed', 'passed', 'passed']);
+    // The first worker starts a at once and, a done, b; the second and third workers start
+    // 40 and 80 ms in, whatever the first one does.
+    expect(started[0]).toBeLessThan(30);
+    expect(started[1]).toBeLessThan(40);
+    expect(started[2]).toBeGreaterThanOrEqual(38);
+    expect(started[3]).toBeGreaterThanOrEqual(78);
+  });
+
+  it('an interrupt during the spaced start does not wait for the spacing', async () => {
+    const controller = new AbortController();
+    const t0 = performance.now();
+    setTimeout(() => controller.abort(), 20);
+    const outcome = await runSuite({
+      ...baseOptions(['a', 'b', 'c'], ['m']),
+      concurrency: 3,
+      startSpacingMs: 5_000,
+      signal: controller.signal,
+      execute: async (run, signal) => {
+        await sleep(10_000, signal).catch(() => undefined);
+        return { key: run.test, status: 'error', spentUsd: 0, message: 'aborted' };
+      },
+    });
+    expect(performance.now() - t0).toBeLessThan(2_000);
+    expect(outcome.results.map((result) => result.status)).toEqual(['skipped', 'skipped', 'skipped']);
+  });
 });

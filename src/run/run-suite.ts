@@ -22,6 +22,12 @@ export interface RunSuiteOptions<Test, Result extends RunOutcome> {
   crashed: (run: PlannedRun<Test>, error: unknown) => Result;
   /** Runs at once (≥ 1). */
   concurrency: number;
+  /**
+   * Delay between the starts of the first `concurrency` runs (default 0). Starting dozens of
+   * runs in the same instant makes them all wait on one another (provider, engines, cold
+   * code); a few milliseconds apart, the first ones finish sooner and the rest follow.
+   */
+  startSpacingMs?: number;
   /** Per-run wall-clock limit; a run past it is aborted and must come back as an error. */
   timeoutMs?: number;
   /** Stop scheduling new runs once the spent cost reaches this many USD. */
@@ -54,9 +60,12 @@ export async function runSuite<Test, Result extends RunOutcome>(
   let spentUsd = 0;
   let stoppedBy: StopReason | null = null;
 
+  /** Releases the workers still waiting for their first start. */
+  const waiting = new Set<() => void>();
   const stop = (reason: StopReason) => {
     if (stoppedBy !== null) return;
     stoppedBy = reason;
+    for (const release of waiting) release();
     options.onEvent?.({ type: 'stop', reason });
     if (reason === 'interrupted')
       for (const controller of inFlight) controller.abort(new Error('interrupted'));
@@ -97,7 +106,20 @@ export async function runSuite<Test, Result extends RunOutcome>(
 
   try {
     const workers = Math.max(1, Math.min(options.concurrency, options.runs.length));
-    await Promise.all(Array.from({ length: workers }, worker));
+    const spacing = options.startSpacingMs ?? 0;
+    const turn = (k: number) =>
+      k === 0 || spacing <= 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const release = () => {
+              clearTimeout(timer);
+              waiting.delete(release);
+              resolve();
+            };
+            const timer = setTimeout(release, k * spacing);
+            waiting.add(release);
+          });
+    await Promise.all(Array.from({ length: workers }, (_, k) => turn(k).then(worker)));
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }

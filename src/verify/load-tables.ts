@@ -15,7 +15,7 @@ import { open, rm } from 'node:fs/promises';
 import { type DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import duckdb from '@duckdb/node-bindings';
 import { NaoError } from '../errors/index.js';
-import type { CellValue, ColumnInfo } from '../warehouse/index.js';
+import { type CellValue, type ColumnInfo, runSmallQuery } from '../warehouse/index.js';
 import { duckdbType, type LoadType, planColumn, promisedType, sqlType } from './column-types.js';
 import { CHUNK_ROWS, columnWriter } from './column-writers.js';
 
@@ -138,10 +138,10 @@ async function loadTable(options: {
   }
 
   // One query for names, types and the row count: each query costs a few hundred µs of CPU.
-  const described = await connection.runAndReadAll(
+  const inventory = await runSmallQuery(
+    connection,
     `SELECT column_name, column_type, (SELECT count(*) FROM ${quoteIdentifier(id)}) FROM (DESCRIBE ${quoteIdentifier(id)})`,
   );
-  const inventory = described.getRows();
   result.columns = inventory.map((row) => ({ name: String(row[0]), type: String(row[1]) }));
   const count = Number(inventory[0]?.[2]);
   if (count !== rows.length) {

@@ -22,7 +22,16 @@ export async function readAnswer(options: {
    * between two statements is otherwise lost.
    */
   checkpoint?: () => void;
+  /** Run the answer to completion first (see `readDuckDbQuery`); for engines sized for small data. */
+  materialize?: boolean;
 }): Promise<AnswerRows> {
-  const { connection, sql, maxRows, checkpoint } = options;
-  return readDuckDbQuery({ connection, sql, maxRows, overflow: 'drop-rows', checkpoint });
+  const { connection, sql, maxRows, checkpoint, materialize } = options;
+  return readDuckDbQuery({
+    connection,
+    sql,
+    maxRows,
+    overflow: 'drop-rows',
+    ...(checkpoint === undefined ? {} : { checkpoint }),
+    ...(materialize === undefined ? {} : { materialize }),
+  });
 }

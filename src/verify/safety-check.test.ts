@@ -264,6 +264,20 @@ describe('checkExtractionSql accepts DuckDB syntax', () => {
     await expect(connection.runAndReadAll(sql)).resolves.toBeDefined();
   });
 
+  it('parses SQL holding quotes and backslashes exactly as written', async () => {
+    // The SQL reaches json_serialize_sql as a string literal: its own quotes must not end it early.
+    const sql = `SELECT 'it''s', '\\n', region FROM ${ORDERS} WHERE region <> 'x'')--'`;
+    expect(await check(sql)).toEqual({ success: true, tablesRead: [ORDERS] });
+    expect(await check(`SELECT 1 FROM ${ORDERS}'); SELECT * FROM query_ffffffff; --`)).toMatchObject({
+      success: false,
+    });
+    // DuckDB's parser stops at a NUL: such SQL is refused, with the parser's own message.
+    expect(await check(`SELECT '\u0000' AS nul, region FROM ${ORDERS}`)).toMatchObject({
+      success: false,
+      error: expect.stringContaining('unterminated quoted string'),
+    });
+  });
+
   it('reports which result tables a query reads', async () => {
     expect(await check(`SELECT * FROM ${ORDERS} o JOIN ${CUSTOMERS} c USING (customer_id)`)).toEqual({
       success: true,

@@ -158,6 +158,9 @@ export class Sandbox {
       connection: this.connection,
       sql,
       maxRows: maxResultRows,
+      // A small sandbox's answer is read in one round trip; the shared engine's memory limit
+      // bounds a runaway one. A large sandbox streams (its answer may be millions of rows).
+      materialize: !this.ownsHost,
       // An interrupt that lands between two statements of the read is lost: check here too.
       checkpoint: () => {
         if (timedOut || signal?.aborted) throw new Error('the query was stopped');

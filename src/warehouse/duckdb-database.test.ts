@@ -250,6 +250,13 @@ describe('DuckDB warehouse', () => {
     await expect(db.query('SELECT 1', { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
   });
 
+  it('gives every query a fresh session: what one creates, the next never sees', async () => {
+    await db.query('CREATE TEMP TABLE left_behind AS SELECT 42 AS n');
+    await db.query('SET VARIABLE left_behind = 42');
+    await expect(db.query('SELECT * FROM left_behind')).rejects.toMatchObject({ code: 'QUERY_FAILED' });
+    expect((await db.query("SELECT getvariable('left_behind') AS v")).rows).toEqual([[null]]);
+  });
+
   it('runs queries side by side', async () => {
     const results = await Promise.all([1, 2, 3].map((n) => db.query(`SELECT ${n} AS n`)));
     expect(results.map((result) => result.rows)).toEqual([[[1]], [[2]], [[3]]]);

@@ -45,10 +45,14 @@ afterAll(() => {
 async function read(sql: string, options: Partial<ReadDuckDbQueryOptions> = {}) {
   sent = [];
   const result = await readDuckDbQuery({ connection, sql, streamedTextRows: 0, ...options });
-  // Read through the temp table: it was created, and the query was not streamed again after.
+  // Read through the temp table: it was created, and the query was not streamed again after
+  // (a single statement is streamed by preparing it; several go through `stream`).
+  const queryReads = sent.filter(
+    (statement) => statement === `prepare: ${sql}` || statement === `stream: ${sql}`,
+  );
   const materialized =
     sent.some((statement) => statement.startsWith('prepare: CREATE OR REPLACE TEMP TABLE')) &&
-    sent.filter((statement) => statement === `stream: ${sql}`).length === 1;
+    queryReads.length === 1;
   return { result, materialized };
 }
 
@@ -67,15 +71,27 @@ describe('readDuckDbQuery', () => {
     const sql = 'SELECT label, code FROM q WHERE n < 5000';
     const { result, materialized } = await read(sql, { streamedTextRows: undefined });
     expect(materialized).toBe(false);
-    expect(sent).toEqual([`stream: ${sql}`]);
+    expect(sent).toEqual([`prepare: ${sql}`]);
     expect(result.rows).toHaveLength(5000);
+  });
+
+  it('reads a materialized result in one statement, cut at maxRows like the stream', async () => {
+    const sql = 'SELECT label, n FROM q WHERE n < 3000 ORDER BY n DESC';
+    const { result, materialized } = await read(sql, {
+      materialize: true,
+      maxRows: 2500,
+      streamedTextRows: undefined,
+    });
+    expect(materialized).toBe(false);
+    expect(sent).toEqual([`run: ${sql}`]);
+    expect(result).toEqual(await streamed(sql, 2500));
   });
 
   it('switches a text result longer than the streamed rows to the temp table, with the same rows', async () => {
     const sql = 'SELECT label, n FROM q ORDER BY n DESC';
     const { result, materialized } = await read(sql, { streamedTextRows: 4096 });
     expect(materialized).toBe(true);
-    expect(sent[0]).toBe(`stream: ${sql}`);
+    expect(sent[0]).toBe(`prepare: ${sql}`);
     expect(result).toEqual(await streamed(sql));
   });
 

@@ -16,6 +16,7 @@ import { endianness } from 'node:os';
 import {
   type DuckDBConnection,
   type DuckDBPreparedStatement,
+  type DuckDBResult,
   DuckDBTypeId,
   StatementType,
 } from '@duckdb/node-api';
@@ -44,6 +45,12 @@ export interface ReadDuckDbQueryOptions {
   checkpoint?: () => void;
   /** Rows of a text result streamed before switching to the temp table. Default `STREAMED_TEXT_ROWS`. */
   streamedTextRows?: number;
+  /**
+   * Run the query to completion before reading, in one round trip instead of one per chunk.
+   * Only for engines whose memory limit bounds a runaway result (the extraction sandbox): the
+   * whole result is held by DuckDB first, `maxRows` only applies while reading.
+   */
+  materialize?: boolean;
 }
 
 const TABLE_NAME = '__nao_result';
@@ -71,7 +78,8 @@ export async function readDuckDbQuery(options: ReadDuckDbQueryOptions): Promise<
   };
   // Most results are small: streamed, they cost one statement. Only a long one with text
   // switches to the temp table, running the query once more there.
-  const result = await connection.stream(sql);
+  const result =
+    options.materialize === true ? await connection.run(sql) : await streamQuery(connection, sql);
   const types = result.columnTypes();
   const text = types.flatMap((type, index) => (type.typeId === DuckDBTypeId.VARCHAR ? [index] : []));
   // The stored result is read with typed arrays in the machine's byte order, DuckDB's own,
@@ -94,7 +102,26 @@ export async function readDuckDbQuery(options: ReadDuckDbQueryOptions): Promise<
     if (read !== undefined) return read;
   }
   checkpoint?.();
-  return finish(await readDuckDbResult(await connection.stream(sql), { maxRows }));
+  return finish(await readDuckDbResult(await streamQuery(connection, sql), { maxRows }));
+}
+
+/**
+ * `connection.stream` splits the text into statements first, a round trip of its own; one
+ * statement prepares directly. Several statements (or SQL that does not prepare) go the
+ * usual way, which runs them or reports the error as always.
+ */
+async function streamQuery(connection: DuckDBConnection, sql: string): Promise<DuckDBResult> {
+  let prepared: DuckDBPreparedStatement;
+  try {
+    prepared = await connection.prepare(sql);
+  } catch {
+    return connection.stream(sql);
+  }
+  try {
+    return await prepared.stream();
+  } finally {
+    prepared.destroySync();
+  }
 }
 
 interface TextReadPlan {

@@ -1,4 +1,9 @@
-import type { DuckDBResult } from '@duckdb/node-api';
+import {
+  type DuckDBConnection,
+  DuckDBMaterializedResult,
+  type DuckDBResult,
+  type DuckDBValue,
+} from '@duckdb/node-api';
 import type { CellValue, QueryResult } from './database.js';
 import { duckDbColumnReader, readChunkColumns } from './duckdb-columns.js';
 
@@ -24,8 +29,16 @@ export async function readDuckDbResult(
   const columns = result.columnNames().map((name, index) => ({ name, type: types[index]!.toString() }));
   const rows: CellValue[][] = [];
   let truncated = false;
+  // A materialized result holds its chunks already: reading them costs no round trip each.
+  const materialized = result instanceof DuckDBMaterializedResult ? result : null;
+  let next = 0;
   while (!truncated) {
-    const chunk = await result.fetchChunk();
+    const chunk =
+      materialized === null
+        ? await result.fetchChunk()
+        : next < materialized.chunkCount
+          ? materialized.getChunk(next++)
+          : null;
     if (chunk === null || chunk.rowCount === 0) break;
     if (rows.length >= stopAfterRows) return { columns, rows, truncated: false, stopped: true };
     const count = Math.min(chunk.rowCount, maxRows - rows.length);
@@ -35,4 +48,16 @@ export async function readDuckDbResult(
     readChunkColumns({ chunk, readers, rows, offset, count });
   }
   return { columns, rows, truncated, stopped: false };
+}
+
+/**
+ * Runs a statement with a small result (metadata, a count) and returns its raw values in one
+ * round trip: `runAndReadAll` takes one per chunk and three more with parameters, and each
+ * round trip waits for a busy event loop during a large suite.
+ */
+export async function runSmallQuery(connection: DuckDBConnection, sql: string): Promise<DuckDBValue[][]> {
+  const result = await connection.run(sql);
+  const rows: DuckDBValue[][] = [];
+  for (let index = 0; index < result.chunkCount; index++) rows.push(...result.getChunk(index).getRows());
+  return rows;
 }

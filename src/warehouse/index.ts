@@ -16,7 +16,7 @@ export type {
   TableInfo,
 } from './database.js';
 export { type DuckDbOverflow, type ReadDuckDbQueryOptions, readDuckDbQuery } from './duckdb-query.js';
-export { readDuckDbResult } from './duckdb-result.js';
+export { readDuckDbResult, runSmallQuery } from './duckdb-result.js';
 export { type DuckDbCellConverter, duckDbCellConverter, duckDbValueToCell } from './duckdb-value.js';
 export { type OpenDatabaseOptions, openDatabase } from './open-database.js';
 export { WarehouseError, type WarehouseErrorCode } from './warehouse-error.js';
