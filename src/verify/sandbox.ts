@@ -40,7 +40,7 @@ export interface SandboxOptions {
   maxResultRows?: number;
   /**
    * How long a query may ignore its interrupt before it is abandoned (the database is then
-   * closed once it returns). Default 2 s.
+   * dropped once it returns). Default 2 s.
    */
   interruptGraceMs?: number;
 }
