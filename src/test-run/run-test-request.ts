@@ -24,7 +24,7 @@ export async function runTestRequest(options: {
   const snapshots =
     sql === null
       ? undefined
-      : await captureDataSnapshots(runtime.config.databases, { projectDir: runtime.config.projectDir });
+      : captureDataSnapshots(runtime.config.databases, { projectDir: runtime.config.projectDir });
   // The reference runs while the agent works (it is inside the same snapshot), so its query
   // does not add to the run's time. If the agent fails, its outcome is simply not used.
   const pendingReference =
@@ -55,7 +55,7 @@ export async function runTestRequest(options: {
     if (reference.success && reference.snapshotConsistent) {
       // Checked when the reference finished, which may have been before the agent's last query.
       const snapshot = snapshots?.get(reference.databaseName);
-      reference.snapshotConsistent = snapshot !== undefined && (await unchangedSince(snapshot));
+      reference.snapshotConsistent = snapshot !== undefined && unchangedSince(snapshot);
     }
     if (!reference.success) {
       verification = {

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CellValue } from '../warehouse/index.js';
+import { quoteLiteral } from '../warehouse/index.js';
 import { CHUNK_ROWS } from './column-writers.js';
-import { loadTables, quoteLiteral } from './load-tables.js';
+import { loadTables } from './load-tables.js';
 
 let instance: DuckDBInstance;
 let connection: DuckDBConnection;

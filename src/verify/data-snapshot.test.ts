@@ -21,7 +21,7 @@ function sqliteConfig(file: string): DatabaseConfig {
 }
 
 async function snapshotOf(config: DatabaseConfig) {
-  const snapshot = (await captureDataSnapshots([config])).get(config.name);
+  const snapshot = captureDataSnapshots([config]).get(config.name);
   if (snapshot === undefined) throw new Error('no snapshot taken');
   return snapshot;
 }
@@ -29,14 +29,14 @@ async function snapshotOf(config: DatabaseConfig) {
 describe('captureDataSnapshots', () => {
   it('resolves relative paths against the project folder', async () => {
     new Sqlite(path.join(dir, 'relative.sqlite')).exec('CREATE TABLE t (a INTEGER)').close();
-    const snapshots = await captureDataSnapshots([sqliteConfig('relative.sqlite')], { projectDir: dir });
+    const snapshots = captureDataSnapshots([sqliteConfig('relative.sqlite')], { projectDir: dir });
     expect(snapshots.get('local')?.files[0]?.path).toBe(path.join(dir, 'relative.sqlite'));
   });
 
   it('covers file databases only', async () => {
     const file = path.join(dir, 'local.sqlite');
     new Sqlite(file).exec('CREATE TABLE t (a INTEGER)').close();
-    const snapshots = await captureDataSnapshots([
+    const snapshots = captureDataSnapshots([
       sqliteConfig(file),
       { type: 'duckdb', name: 'missing', path: path.join(dir, 'missing.duckdb') },
       { type: 'postgres', name: 'pg', url: 'postgres://127.0.0.1/test' },
@@ -54,7 +54,7 @@ describe('unchangedSince', () => {
     const reader = new Sqlite(file, { readonly: true });
     expect(reader.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 1 });
     reader.close();
-    expect(await unchangedSince(snapshot)).toBe(true);
+    expect(unchangedSince(snapshot)).toBe(true);
   });
 
   it('notices a write that only reached the write-ahead log', async () => {
@@ -65,7 +65,7 @@ describe('unchangedSince', () => {
     writer.exec('CREATE TABLE t (a INTEGER)');
     const snapshot = await snapshotOf(sqliteConfig(file));
     writer.exec('INSERT INTO t VALUES (1)');
-    expect(await unchangedSince(snapshot)).toBe(false);
+    expect(unchangedSince(snapshot)).toBe(false);
     writer.close();
   });
 
@@ -82,7 +82,7 @@ describe('unchangedSince', () => {
     // Size and mtime are back to what they were: only the ctime tells.
     expect(after.mtimeNs).toBe(BigInt(fixed.getTime()) * 1_000_000n);
     expect(after.size).toBe(4n);
-    expect(await unchangedSince(snapshot)).toBe(false);
+    expect(unchangedSince(snapshot)).toBe(false);
   });
 
   it('notices a database file that disappeared', async () => {
@@ -90,6 +90,6 @@ describe('unchangedSince', () => {
     await writeFile(file, 'x');
     const snapshot = await snapshotOf({ type: 'duckdb', name: 'warehouse', path: file });
     await rm(file);
-    expect(await unchangedSince(snapshot)).toBe(false);
+    expect(unchangedSince(snapshot)).toBe(false);
   });
 });

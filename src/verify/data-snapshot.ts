@@ -61,7 +61,7 @@ function fileIdentity(file: string): string | null {
   }
 }
 
-async function snapshotOf(databaseName: string, files: readonly string[]): Promise<DatabaseSnapshot | null> {
+function snapshotOf(databaseName: string, files: readonly string[]): DatabaseSnapshot | null {
   const states: FileState[] = [];
   for (const file of files) states.push({ path: file, identity: fileIdentity(file) });
   // Without the database file itself there is nothing to vouch for.
@@ -74,17 +74,17 @@ async function snapshotOf(databaseName: string, files: readonly string[]): Promi
  * the result to `runReferenceQuery`; server databases are absent from the map. Relative paths
  * are resolved against `projectDir` (default: the working directory), as `openDatabase` does.
  */
-export async function captureDataSnapshots(
+export function captureDataSnapshots(
   databases: readonly DatabaseConfig[],
   options: { projectDir?: string } = {},
-): Promise<DataSnapshots> {
+): DataSnapshots {
   const projectDir = options.projectDir ?? process.cwd();
   const snapshots = new Map<string, DatabaseSnapshot>();
   for (const config of databases) {
     const files = watchedFiles(config, projectDir);
     if (files === null) continue;
     try {
-      const snapshot = await snapshotOf(config.name, files);
+      const snapshot = snapshotOf(config.name, files);
       if (snapshot !== null) snapshots.set(config.name, snapshot);
     } catch {
       // An unreadable file cannot be vouched for; it is reported as not consistent.
@@ -94,7 +94,7 @@ export async function captureDataSnapshots(
 }
 
 /** True when no watched file changed since `snapshot` was taken. */
-export async function unchangedSince(snapshot: DatabaseSnapshot): Promise<boolean> {
+export function unchangedSince(snapshot: DatabaseSnapshot): boolean {
   try {
     for (const file of snapshot.files) {
       if (fileIdentity(file.path) !== file.identity) return false;

@@ -3,6 +3,7 @@
  * turn its answer into one DuckDB query over the tables of its results.
  */
 import type { ModelMessage } from 'ai';
+import { quoteIdentifier } from '../warehouse/index.js';
 import type { LoadedTable } from './load-tables.js';
 
 /**
@@ -102,18 +103,16 @@ function safeJson(value: unknown): string {
   }
 }
 
-function quoted(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
 /** The table inventory: what the model may read, with DuckDB types as loaded. */
 export function tableInventory(tables: readonly LoadedTable[]): string {
   return tables
     .map((table) => {
-      if (table.columns.length === 0) return `- ${quoted(table.id)}: no columns (not queryable)`;
+      if (table.columns.length === 0) return `- ${quoteIdentifier(table.id)}: no columns (not queryable)`;
       const rows = `${table.rowCount} row${table.rowCount === 1 ? '' : 's'}${table.truncated ? ' (cut at the row limit: not the whole result)' : ''}`;
-      const columns = table.columns.map((column) => `${quoted(column.name)} ${column.type}`).join(', ');
-      return `- ${quoted(table.id)}: ${rows}; columns: ${columns}`;
+      const columns = table.columns
+        .map((column) => `${quoteIdentifier(column.name)} ${column.type}`)
+        .join(', ');
+      return `- ${quoteIdentifier(table.id)}: ${rows}; columns: ${columns}`;
     })
     .join('\n');
 }
@@ -124,7 +123,7 @@ export function extractionRequest(options: {
   tables: readonly LoadedTable[];
   expectedColumns: readonly string[];
 }): string {
-  const columns = options.expectedColumns.map(quoted).join(', ');
+  const columns = options.expectedColumns.map(quoteIdentifier).join(', ');
   return [
     'Your answer above must now be checked against reference data. Every query you ran is kept in full',
     '(you saw only the first rows of each) as a DuckDB table named after its query id.',

@@ -15,7 +15,13 @@ import { open, rm } from 'node:fs/promises';
 import { type DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import duckdb from '@duckdb/node-bindings';
 import { NaoError } from '../errors/index.js';
-import { type CellValue, type ColumnInfo, runSmallQuery } from '../warehouse/index.js';
+import {
+  type CellValue,
+  type ColumnInfo,
+  quoteIdentifier,
+  quoteLiteral,
+  runSmallQuery,
+} from '../warehouse/index.js';
 import { duckdbType, type LoadType, planColumn, promisedType, sqlType } from './column-types.js';
 import { CHUNK_ROWS, columnWriter } from './column-writers.js';
 
@@ -39,14 +45,6 @@ export interface LoadedTable {
 
 /** Rows of JSON written per file write. */
 const JSON_BATCH_ROWS = 20_000;
-
-export function quoteIdentifier(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-export function quoteLiteral(text: string): string {
-  return `'${text.replaceAll("'", "''")}'`;
-}
 
 /**
  * DuckDB column names are case-insensitive and must be non-empty; result columns need

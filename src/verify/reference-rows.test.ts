@@ -171,7 +171,7 @@ describe('runReferenceQuery', () => {
   it('says the reference is snapshot-consistent only when the file did not change since the snapshot', async () => {
     const base = { sql: 'SELECT count(*) AS n FROM orders', databaseName: null, maxRows: 10 };
 
-    const unchanged = await captureDataSnapshots([warehouseConfig]);
+    const unchanged = captureDataSnapshots([warehouseConfig]);
     const first = await duckdbFile('warehouse', warehouseFile);
     expect(await runReferenceQuery({ ...base, databases: [first], snapshots: unchanged })).toMatchObject({
       rows: [[100]],
@@ -180,7 +180,7 @@ describe('runReferenceQuery', () => {
     await first.close();
 
     // Written after the snapshot (before the agent's first query), read by the reference.
-    const before = await captureDataSnapshots([warehouseConfig]);
+    const before = captureDataSnapshots([warehouseConfig]);
     await write("INSERT INTO orders VALUES (100, 'r1', 1.00); CHECKPOINT");
     const second = await duckdbFile('warehouse', warehouseFile);
     expect(await runReferenceQuery({ ...base, databases: [second], snapshots: before })).toMatchObject({
@@ -193,7 +193,7 @@ describe('runReferenceQuery', () => {
 
   it('never calls a server database snapshot-consistent', async () => {
     const server: Database = { ...(await duckdbFile('warehouse', warehouseFile)), dialect: 'postgres' };
-    const snapshots = await captureDataSnapshots([warehouseConfig]);
+    const snapshots = captureDataSnapshots([warehouseConfig]);
     const result = await runReferenceQuery({
       sql: 'SELECT 1 AS one',
       databaseName: null,

@@ -82,7 +82,7 @@ export async function runReferenceQuery(options: RunReferenceQueryOptions): Prom
   const snapshot = options.snapshots?.get(database.name);
   const snapshotConsistent =
     snapshot !== undefined && (database.dialect === 'duckdb' || database.dialect === 'sqlite')
-      ? await unchangedSince(snapshot)
+      ? unchangedSince(snapshot)
       : false;
   return {
     success: true,

@@ -13,8 +13,7 @@
  * configuration, and bounds memory and time.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { runSmallQuery } from '../warehouse/index.js';
-import { quoteLiteral } from './load-tables.js';
+import { parseDuckDbSql } from '../warehouse/index.js';
 
 export type SafetyCheckResult = { success: true; tablesRead: string[] } | { success: false; error: string };
 
@@ -321,12 +320,7 @@ async function serialize(
   sql: string,
 ): Promise<{ success: true; tree: Record<string, unknown> } | { success: false; error: string }> {
   try {
-    // The SQL is a string literal: it is parsed by json_serialize_sql, never executed. (A bound
-    // parameter costs three more round trips; a NUL, which a literal cannot hold, still binds.)
-    const rows = sql.includes('\0')
-      ? (await connection.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR)', [sql])).getRows()
-      : await runSmallQuery(connection, `SELECT json_serialize_sql(${quoteLiteral(sql)})`);
-    const tree: unknown = JSON.parse(String(rows[0]?.[0]));
+    const tree = await parseDuckDbSql(connection, sql);
     return isObject(tree)
       ? { success: true, tree }
       : { success: false, error: 'DuckDB could not parse the query.' };

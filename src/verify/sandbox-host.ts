@@ -21,7 +21,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { quoteIdentifier, quoteLiteral } from './load-tables.js';
+import { quoteIdentifier, quoteLiteral } from '../warehouse/index.js';
 
 /** One sandbox's database inside a host. */
 export interface HostedDatabase {
@@ -41,7 +41,6 @@ export interface SandboxHostSettings {
 
 export class SandboxHost {
   private closed = false;
-  private attached = 0;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -118,7 +117,6 @@ export class SandboxHost {
       connection.closeSync();
       throw error;
     }
-    this.attached++;
     // Files are named after the database rather than put in a folder of their own: creating
     // and removing a folder per sandbox was a measurable cost in large suites.
     return { connection, name, scratchFile: (file) => path.join(this.dir, `${name}_${file}`) };
@@ -142,13 +140,7 @@ export class SandboxHost {
       }
     } finally {
       database.connection.closeSync();
-      this.attached--;
     }
-  }
-
-  /** How many databases are attached now. */
-  get databaseCount(): number {
-    return this.attached;
   }
 
   /** Closes the engine and removes its folder. Safe to call twice. */

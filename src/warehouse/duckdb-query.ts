@@ -23,7 +23,8 @@ import {
 import duckdb from '@duckdb/node-bindings';
 import type { CellValue, ColumnInfo, QueryResult } from './database.js';
 import { duckDbColumnReader, readChunkColumns } from './duckdb-columns.js';
-import { readDuckDbResult } from './duckdb-result.js';
+import { readDuckDbResult, runSmallQuery } from './duckdb-result.js';
+import { parseDuckDbSql } from './duckdb-sql-text.js';
 
 /** What to do with the rows of a result longer than `maxRows`. */
 export type DuckDbOverflow = 'keep-first-rows' | 'drop-rows';
@@ -138,13 +139,9 @@ interface TextReadPlan {
  */
 async function isPlainSelect(connection: DuckDBConnection, sql: string): Promise<boolean> {
   try {
-    const reader = await connection.runAndReadAll(
-      "SELECT json_serialize_sql($1::VARCHAR), current_setting('preserve_insertion_order')",
-      [sql],
-    );
-    const [parsed, keepsOrder] = reader.getRows()[0] ?? [];
-    if (keepsOrder !== true || typeof parsed !== 'string') return false;
-    const tree = JSON.parse(parsed) as {
+    const [setting] = await runSmallQuery(connection, "SELECT current_setting('preserve_insertion_order')");
+    if (setting?.[0] !== true) return false;
+    const tree = (await parseDuckDbSql(connection, sql)) as {
       error?: boolean;
       statements?: { node?: { type?: string; from_table?: { type?: string } } }[];
     };
