@@ -1,3 +1,4 @@
+export { httpFetch, isBufferedResponse } from './http-fetch.js';
 export {
   BUILT_IN_PROVIDERS,
   type BuiltInProvider,

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors/index.js';
+import { httpFetch, isBufferedResponse } from './http-fetch.js';
 import { ProviderError, ProviderTimeoutError, providerMessageOf, redactSecrets } from './provider-error.js';
 
 export type FetchFunction = typeof globalThis.fetch;
@@ -190,7 +191,7 @@ type Outcome =
 export interface RetryingFetchOptions {
   provider: string;
   modelId: string;
-  /** The fetch doing the work; defaults to the global one. */
+  /** The fetch doing the work; defaults to `httpFetch`. */
   fetch?: FetchFunction;
   retry?: RetryOptions;
   timeoutMs?: number;
@@ -207,7 +208,7 @@ export interface RetryingFetchOptions {
  * signal aborts, and turns a final failure into a `ProviderError` without secrets.
  */
 export function createRetryingFetch(options: RetryingFetchOptions): FetchFunction {
-  const baseFetch = options.fetch ?? globalThis.fetch;
+  const baseFetch = options.fetch ?? httpFetch;
   const retry = { ...DEFAULT_RETRY, ...options.retry };
   checkSettings({ ...retry, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS });
   const sleep = options.retry?.sleep ?? abortableSleep;
@@ -264,6 +265,11 @@ export function createRetryingFetch(options: RetryingFetchOptions): FetchFunctio
       }
       release();
       return { kind: 'http', status: response.status, headers: response.headers, bodyText };
+    }
+    if (isBufferedResponse(response)) {
+      // httpFetch read the whole body inside this attempt already.
+      release();
+      return { kind: 'response', response };
     }
     const contentType = response.headers.get('content-type') ?? '';
     if (response.body === null || !contentType.includes('text/event-stream')) {
@@ -345,7 +351,11 @@ export function createRetryingFetch(options: RetryingFetchOptions): FetchFunctio
     };
   };
 
-  const finalError = (outcome: Exclude<Outcome, { kind: 'response' }>, attempts: number, origin: string) => {
+  const finalError = (
+    outcome: Exclude<Outcome, { kind: 'response' }>,
+    attempts: number,
+    input: Parameters<FetchFunction>[0],
+  ) => {
     const after = attempts > 1 ? ` after ${attempts} attempts` : '';
     if (outcome.kind === 'timeout') {
       return new ProviderTimeoutError({
@@ -371,7 +381,7 @@ export function createRetryingFetch(options: RetryingFetchOptions): FetchFunctio
         providerMessage: text,
         failure: 'network',
         attempts,
-        message: `${label} could not be reached at ${origin}${after}: ${text}.${hint}`,
+        message: `${label} could not be reached at ${originOf(input)}${after}: ${text}.${hint}`,
       });
     }
     const providerMessage = redact(providerMessageOf(outcome.bodyText));
@@ -389,7 +399,6 @@ export function createRetryingFetch(options: RetryingFetchOptions): FetchFunctio
   return async (input, init) => {
     const callerSignal = init?.signal ?? undefined;
     const maxRetries = isReplayable(init?.body) ? retry.maxRetries : 0;
-    const origin = originOf(input);
     for (let attempt = 1; ; attempt++) {
       if (callerSignal?.aborted) throw callerSignal.reason;
       const outcome = await attemptOnce(input, init);
@@ -401,7 +410,7 @@ export function createRetryingFetch(options: RetryingFetchOptions): FetchFunctio
         (outcome.kind === 'network' &&
           outcome.code !== undefined &&
           TRANSIENT_NETWORK_CODES.has(outcome.code));
-      if (!transient || attempt > maxRetries) throw finalError(outcome, attempt, origin);
+      if (!transient || attempt > maxRetries) throw finalError(outcome, attempt, input);
 
       let delayMs = backoffMs({
         retry: attempt - 1,
@@ -412,7 +421,7 @@ export function createRetryingFetch(options: RetryingFetchOptions): FetchFunctio
       if (outcome.kind === 'http') {
         const asked = retryAfterMs(outcome.headers, now());
         if (asked !== undefined && asked > retry.maxRetryAfterMs) {
-          const error = finalError(outcome, attempt, origin);
+          const error = finalError(outcome, attempt, input);
           throw new ProviderError({
             provider: error.provider,
             modelId: error.modelId,

@@ -7,7 +7,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import { NaoError } from '../errors/index.js';
-import { isRetryableStatus, redactSecrets } from '../llm/index.js';
+import { httpFetch, isRetryableStatus, redactSecrets } from '../llm/index.js';
 import { readOutgoingRequest } from './outgoing-request.js';
 import { deterministicQueryIds } from './query-ids.js';
 import { MissingRecordingError, StaleRecordingError } from './recording-errors.js';
@@ -45,7 +45,7 @@ export interface CreateRecorderOptions {
   /** Usually `<project>/tests/recordings`. */
   recordingsDir: string;
   mode: RecorderMode;
-  /** The network, in record mode (default: the global fetch). Replay never calls it. */
+  /** The network, in record mode (default: `httpFetch`, as for live runs). Replay never calls it. */
   fetch?: typeof globalThis.fetch;
   /** Stamps `recorded_at`. */
   now?: () => Date;
@@ -105,7 +105,7 @@ const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 export function createRecorder(options: CreateRecorderOptions): Recorder {
   const { mode } = options;
   const recordingsDir = path.resolve(options.recordingsDir);
-  const network = options.fetch ?? globalThis.fetch;
+  const network = options.fetch ?? httpFetch;
   const now = options.now ?? (() => new Date());
   const storage = new AsyncLocalStorage<RunContext>();
   const activeFiles = new Set<string>();

@@ -1,6 +1,7 @@
 import { type AgentContext, createAgentContext } from '../agent/index.js';
 import type { NaoConfig } from '../config/index.js';
 import { type ResolvedModel, resolveModel } from '../llm/index.js';
+import { prepareSandboxes } from '../verify/index.js';
 import { type Database, openDatabase } from '../warehouse/index.js';
 
 /**
@@ -31,6 +32,8 @@ export interface OpenProjectRuntimeOptions {
 export async function openProjectRuntime(options: OpenProjectRuntimeOptions): Promise<ProjectRuntime> {
   const { config } = options;
   const databases: Database[] = [];
+  // Made while the databases open; a failure here resurfaces, with its message, at the first extraction.
+  const sandboxes = prepareSandboxes().catch(() => undefined);
   try {
     for (const database of config.databases) {
       databases.push(await openDatabase(database, { projectDir: config.projectDir }));
@@ -42,6 +45,7 @@ export async function openProjectRuntime(options: OpenProjectRuntimeOptions): Pr
       ...(options.queryTimeoutMs === undefined ? {} : { queryTimeoutMs: options.queryTimeoutMs }),
     });
     const models = new Map<string, ResolvedModel>();
+    await sandboxes;
     return {
       config,
       databases,

@@ -26,6 +26,7 @@ export {
 export { checkExtractionSql, MAX_SQL_LENGTH, type SafetyCheckResult } from './safety-check.js';
 export {
   DEFAULT_SANDBOX_OPTIONS,
+  prepareSandboxes,
   Sandbox,
   type SandboxFailureKind,
   type SandboxOptions,

@@ -1,5 +1,6 @@
 /**
- * Loads query results into DuckDB tables, one per result, named exactly after its id.
+ * Loads query results into temporary DuckDB tables, one per result, named exactly after its
+ * id: a connection's temporary tables are private to it and dropped when it closes.
  *
  * Columns whose values fit a known type are appended through typed data chunks filled by
  * column-writers.ts (no text round trip, integers and decimals exact). A declared boolean,
@@ -62,8 +63,9 @@ export function tableColumnNames(columns: readonly ColumnInfo[]): string[] {
 }
 
 /**
- * Loads every table. `scratchFile(name)` is where a JSON-lines file of that name may be
- * written (a path only this load uses); each is removed once its table is loaded.
+ * Loads every table, as temporary tables of `connection`: private to it, and dropped when it
+ * closes. `scratchFile(name)` is where a JSON-lines file of that name may be written (a path
+ * only this load uses); each is removed once its table is loaded.
  */
 export async function loadTables(options: {
   connection: DuckDBConnection;
@@ -73,6 +75,7 @@ export async function loadTables(options: {
   const { connection, tables, scratchFile } = options;
   const seen = new Map<string, string>();
   for (const table of tables) {
+    checkTable(table);
     const key = table.id.toLowerCase();
     const other = seen.get(key);
     if (other !== undefined) {
@@ -83,22 +86,43 @@ export async function loadTables(options: {
     }
     seen.set(key, table.id);
   }
+  const planned = tables.map((table, index): PlannedTable => {
+    const plans = table.columns.map((column, index): ColumnPlan => {
+      const promised = promisedType(column.type);
+      return promised === null
+        ? { type: planColumn(column.type, { rows: table.rows, index }), promised: false }
+        : { type: promised, promised: true };
+    });
+    return { table, names: tableColumnNames(table.columns), plans, scratch: `__nao_load_${index}` };
+  });
+  // Tables typed in full are created up front in one round trip: each waits for the event
+  // loop, which a large suite keeps busy.
+  const upfront = planned.filter((plan) => plan.table.columns.length > 0 && isTyped(plan.plans));
+  if (upfront.length > 0) {
+    await connection.run(
+      upfront.map((plan) => createStatement(plan.table.id, plan.names, plan.plans)).join('; '),
+    );
+  }
+
   const loaded: LoadedTable[] = [];
-  for (const [index, table] of tables.entries()) {
-    loaded.push(await loadTable({ connection, table, scratchFile, scratch: `__nao_load_${index}` }));
+  for (const plan of planned) {
+    loaded.push(await loadTable({ connection, plan, scratchFile, created: upfront.includes(plan) }));
   }
   return loaded;
 }
 
-async function loadTable(options: {
-  connection: DuckDBConnection;
+interface PlannedTable {
   table: SourceTable;
-  scratchFile: (name: string) => string;
+  /** Column names as loaded (`tableColumnNames`). */
+  names: string[];
+  plans: ColumnPlan[];
+  /** Prefix of the helper tables and files of its load. */
   scratch: string;
-}): Promise<LoadedTable> {
-  const { connection, table, scratchFile, scratch } = options;
+}
+
+function checkTable(table: SourceTable): void {
   const { id, columns, rows } = table;
-  if (table.id === '') {
+  if (id === '') {
     throw new NaoError({
       code: 'SANDBOX_BAD_RESULT',
       message: 'A query result has an empty id; every result needs one.',
@@ -112,22 +136,32 @@ async function loadTable(options: {
       });
     }
   }
-  const names = tableColumnNames(columns);
+}
+
+/** Loads one table; `created`: its typed table exists already, empty. */
+async function loadTable(options: {
+  connection: DuckDBConnection;
+  plan: PlannedTable;
+  scratchFile: (name: string) => string;
+  created: boolean;
+}): Promise<LoadedTable> {
+  const { connection, plan, scratchFile } = options;
+  const { table, names, scratch } = plan;
+  const { id, columns, rows } = table;
   const result: LoadedTable = { id, rowCount: rows.length, truncated: table.truncated === true, columns: [] };
   if (columns.length === 0) return result; // nothing to query; DuckDB tables need a column
 
   // A lying declared type (SQLite's dynamic typing) costs a second load, never a wrong type.
-  let plans = columns.map((column, index): ColumnPlan => {
-    const promised = promisedType(column.type);
-    return promised === null
-      ? { type: planColumn(column.type, { rows, index }), promised: false }
-      : { type: promised, promised: true };
-  });
-  if (!(await loadPlanned({ connection, table, names, plans, scratchFile, scratch }))) {
-    plans = plans.map((plan, index) =>
-      plan.promised ? { type: planColumn(columns[index]!.type, { rows, index }), promised: false } : plan,
+  let plans = plan.plans;
+  let done = options.created
+    ? await appendCreated({ connection, table, plans })
+    : await loadPlanned({ connection, table, names, plans, scratchFile, scratch });
+  if (!done) {
+    plans = plans.map((column, index) =>
+      column.promised ? { type: planColumn(columns[index]!.type, { rows, index }), promised: false } : column,
     );
-    if (!(await loadPlanned({ connection, table, names, plans, scratchFile, scratch }))) {
+    done = await loadPlanned({ connection, table, names, plans, scratchFile, scratch });
+    if (!done) {
       throw new NaoError({
         code: 'SANDBOX_LOAD_MISMATCH',
         message: `Loading query result "${id}" into the sandbox met a value its planned column type does not take; this is a bug in nao's loader.`,
@@ -135,6 +169,15 @@ async function loadTable(options: {
     }
   }
 
+  if (isTyped(plans)) {
+    // Created from the plans and filled by the appender, which takes every row or throws:
+    // names and types are the planned ones, spelled as DuckDB describes them.
+    result.columns = names.map((name, index) => ({
+      name,
+      type: duckdbType(plans[index]!.type!).toString(),
+    }));
+    return result;
+  }
   // One query for names, types and the row count: each query costs a few hundred µs of CPU.
   const inventory = await runSmallQuery(
     connection,
@@ -182,9 +225,32 @@ async function loadPlanned(options: {
   );
   const inferred = plans.flatMap(({ type }, index) => (type === null ? [index] : []));
   if (inferred.length > 0) return loadWithInference({ ...options, typed, inferred });
-  const definition = typed.map(({ index, type }) => `${quoteIdentifier(names[index]!)} ${sqlType(type)}`);
-  await connection.run(`CREATE TABLE ${quoteIdentifier(table.id)} (${definition.join(', ')})`);
-  if (await appendTyped({ connection, table: table.id, columns: typed, rows: table.rows })) return true;
+  await connection.run(createStatement(table.id, names, plans));
+  return appendCreated({ connection, table, plans });
+}
+
+function isTyped(plans: readonly ColumnPlan[]): boolean {
+  return plans.every((plan) => plan.type !== null);
+}
+
+/** CREATE TEMP TABLE for a table whose every column is typed. */
+function createStatement(id: string, names: readonly string[], plans: readonly ColumnPlan[]): string {
+  const definition = plans.map(({ type }, index) => `${quoteIdentifier(names[index]!)} ${sqlType(type!)}`);
+  return `CREATE TEMP TABLE ${quoteIdentifier(id)} (${definition.join(', ')})`;
+}
+
+/**
+ * Fills a table created by `createStatement`. False, with the table dropped, when a value
+ * breaks a promised type.
+ */
+async function appendCreated(options: {
+  connection: DuckDBConnection;
+  table: SourceTable;
+  plans: readonly ColumnPlan[];
+}): Promise<boolean> {
+  const { connection, table } = options;
+  const columns = options.plans.map(({ type, promised }, index) => ({ index, type: type!, promised }));
+  if (await appendTyped({ connection, table: table.id, columns, rows: table.rows })) return true;
   await connection.run(`DROP TABLE ${quoteIdentifier(table.id)}`);
   return false;
 }
@@ -203,7 +269,7 @@ async function appendTyped(options: {
   const { connection, columns, rows } = options;
   const chunk = DuckDBDataChunk.create(columns.map(({ type }) => duckdbType(type)));
   const writers = columns.map(({ type, promised }) => columnWriter(type, { promised }));
-  const appender = await connection.createAppender(options.table);
+  const appender = await connection.createAppender(options.table, 'main', 'temp');
   try {
     for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
       const count = Math.min(CHUNK_ROWS, rows.length - start);
@@ -244,7 +310,7 @@ async function loadWithInference(options: {
   const jsonTable = `${scratch}_json`;
   if (typed.length > 0) {
     const definition = typed.map(({ index, type }) => `${quoteIdentifier(`t${index}`)} ${sqlType(type)}`);
-    await connection.run(`CREATE TABLE ${quoteIdentifier(typedTable)} (${definition.join(', ')})`);
+    await connection.run(`CREATE TEMP TABLE ${quoteIdentifier(typedTable)} (${definition.join(', ')})`);
     if (!(await appendTyped({ connection, table: typedTable, columns: typed, rows: table.rows }))) {
       await connection.run(`DROP TABLE ${quoteIdentifier(typedTable)}`);
       return false;
@@ -256,7 +322,7 @@ async function loadWithInference(options: {
     // Keys are positional (`c3`), never the column names: names may be empty, duplicated or
     // differ only by case, and read_json would then merge or rename them.
     await connection.run(
-      `CREATE TABLE ${quoteIdentifier(jsonTable)} AS SELECT * FROM read_json(${quoteLiteral(file)}, ` +
+      `CREATE TEMP TABLE ${quoteIdentifier(jsonTable)} AS SELECT * FROM read_json(${quoteLiteral(file)}, ` +
         `format = 'newline_delimited', records = true, sample_size = -1, map_inference_threshold = -1, ` +
         `maximum_object_size = ${Math.max(16 * 1024 * 1024, longestLine + 1024)})`,
     );
@@ -286,13 +352,13 @@ async function loadWithInference(options: {
 
   if (typed.length > 0) {
     await connection.run(
-      `CREATE TABLE ${quoteIdentifier(table.id)} AS SELECT ${select.join(', ')} ` +
+      `CREATE TEMP TABLE ${quoteIdentifier(table.id)} AS SELECT ${select.join(', ')} ` +
         `FROM ${quoteIdentifier(typedTable)} s POSITIONAL JOIN ${quoteIdentifier(jsonTable)} j`,
     );
     await connection.run(`DROP TABLE ${quoteIdentifier(typedTable)}`);
   } else {
     await connection.run(
-      `CREATE TABLE ${quoteIdentifier(table.id)} AS SELECT ${select.join(', ')} FROM ${quoteIdentifier(jsonTable)} j`,
+      `CREATE TEMP TABLE ${quoteIdentifier(table.id)} AS SELECT ${select.join(', ')} FROM ${quoteIdentifier(jsonTable)} j`,
     );
   }
   await connection.run(`DROP TABLE ${quoteIdentifier(jsonTable)}`);

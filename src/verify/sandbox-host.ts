@@ -1,18 +1,20 @@
 /**
- * The DuckDB engines extraction sandboxes live in. Each sandbox is a fresh in-memory database
- * (`ATTACH ':memory:'`) with a connection of its own whose default catalog it is, detached
- * when the sandbox closes. Creating a DuckDB instance costs about 12 ms of CPU (its catalog of
- * built-in functions is rebuilt every time), which on a 2-core machine was the largest single
- * cost of a run in a big suite; so small sandboxes share one long-lived engine per settings,
- * and only large ones get an engine of their own.
+ * The DuckDB engines extraction sandboxes live in. Each sandbox is a connection of its own,
+ * and its tables are that connection's temporary tables: DuckDB keeps them in a catalog
+ * private to the connection, which no other connection can name or read, and drops them with
+ * it. Creating a DuckDB instance costs about 12 ms of CPU (its catalog of built-in functions
+ * is rebuilt every time), which on a 2-core machine was the largest single cost of a run in a
+ * big suite; so small sandboxes share one long-lived engine per settings, and only large ones
+ * get an engine of their own. (A database attached per sandbox and detached after it cost
+ * three more statements and a round trip per run, and its tables could at least be named by
+ * the others.)
  *
  * What an engine enforces, from its creation on: external access disabled except for its own
  * private folder (where the loader writes JSON lines), no extension installs or loads, no
  * spilling to disk, UTC. A shared engine is locked at creation with its memory limit; a
  * dedicated one is locked by `lock()` once its tables are loaded, so its limit can count them.
- * Sandboxes sharing an engine cannot reach each other's tables: queries only run after the
- * safety check, which refuses every catalog qualifier but the sandbox's own default ones,
- * catalog functions and file readers, and the database names are unguessable anyway.
+ * Queries only run after the safety check as well, which refuses catalog functions, file
+ * readers and any catalog qualifier but the default ones.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -21,15 +23,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { quoteIdentifier, quoteLiteral } from '../warehouse/index.js';
+import { quoteLiteral } from '../warehouse/index.js';
 
-/** One sandbox's database inside a host. */
-export interface HostedDatabase {
-  /** The sandbox's connection; its default catalog is the sandbox's database. */
+/** One sandbox inside a host: a connection whose temporary tables are the sandbox's. */
+export interface HostedSandbox {
+  /** The sandbox's connection; tables go in its private `temp` catalog. */
   connection: DuckDBConnection;
-  /** Catalog name of the database. */
+  /** Unique in the host: names the sandbox's scratch files. */
   name: string;
-  /** A path for a file of this database only, in the one folder the engine may read. */
+  /** A path for a file of this sandbox only, in the one folder the engine may read. */
   scratchFile(name: string): string;
 }
 
@@ -106,41 +108,23 @@ export class SandboxHost {
     return Number(reader.getRows()[0]?.[0] ?? 0);
   }
 
-  /** A fresh empty database with its own connection and work folder. */
-  async attach(): Promise<HostedDatabase> {
+  /** A fresh connection, with nothing in its temporary catalog yet. */
+  async connect(): Promise<HostedSandbox> {
     if (this.closed) throw new Error('the sandbox engine is closed');
     const name = `sandbox_${randomBytes(12).toString('hex')}`;
     const connection = await this.instance.connect();
-    try {
-      await connection.run(`ATTACH ':memory:' AS ${quoteIdentifier(name)}; USE ${quoteIdentifier(name)}`);
-    } catch (error) {
-      connection.closeSync();
-      throw error;
-    }
-    // Files are named after the database rather than put in a folder of their own: creating
-    // and removing a folder per sandbox was a measurable cost in large suites.
-    return { connection, name, scratchFile: (file) => path.join(this.dir, `${name}_${file}`) };
+    return {
+      connection,
+      name,
+      // Files are named after the sandbox rather than put in a folder of their own: creating
+      // and removing a folder per sandbox was a measurable cost in large suites.
+      scratchFile: (file) => path.join(this.dir, `${name}_${file}`),
+    };
   }
 
-  /** Drops the database with everything in it and closes its connection. */
-  async detach(database: HostedDatabase): Promise<void> {
-    try {
-      await database.connection.run(
-        `USE memory; DETACH DATABASE IF EXISTS ${quoteIdentifier(database.name)}`,
-      );
-    } catch {
-      // The sandbox's connection can be unusable after an interrupt; any other one can detach.
-      if (!this.closed) {
-        const connection = await this.instance.connect();
-        try {
-          await connection.run(`DETACH DATABASE IF EXISTS ${quoteIdentifier(database.name)}`);
-        } finally {
-          connection.closeSync();
-        }
-      }
-    } finally {
-      database.connection.closeSync();
-    }
+  /** Closes the sandbox's connection, which drops its temporary tables with everything in them. */
+  disconnect(sandbox: HostedSandbox): void {
+    sandbox.connection.closeSync();
   }
 
   /** Closes the engine and removes its folder. Safe to call twice. */

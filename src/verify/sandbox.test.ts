@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
 import type { SourceTable } from './load-tables.js';
 import { Sandbox, SHARED_HOST_MAX_CELLS, withSandbox } from './sandbox.js';
-import type { HostedDatabase, SandboxHost } from './sandbox-host.js';
+import type { HostedSandbox, SandboxHost } from './sandbox-host.js';
 
 const ID = 'query_0a1b2c3d';
 
@@ -13,9 +13,9 @@ function table(columns: [string, string][], rows: CellValue[][], id = ID): Sourc
   return { id, columns: columns.map(([name, type]): ColumnInfo => ({ name, type })), rows };
 }
 
-/** What the tests reach past the public API for: the engine and the database of a sandbox. */
+/** What the tests reach past the public API for: the engine and the connection of a sandbox. */
 function internals(sandbox: Sandbox) {
-  return sandbox as unknown as { host: SandboxHost; ownsHost: boolean; database: HostedDatabase };
+  return sandbox as unknown as { host: SandboxHost; ownsHost: boolean; hosted: HostedSandbox };
 }
 
 async function selectAll(source: SourceTable, sql = `SELECT * FROM "${source.id}"`) {
@@ -276,7 +276,7 @@ describe('running model SQL', () => {
   it('has external access off and its configuration locked even for SQL that skips the check', async () => {
     await withSandbox({ tables: [source] }, async (sandbox) => {
       // Reaching past the safety check on purpose: the second layer must hold on its own.
-      const connection = internals(sandbox).database.connection;
+      const connection = internals(sandbox).hosted.connection;
       await expect(connection.run(`COPY ${ID} TO '${hostFile}'`)).rejects.toThrow(
         /disabled by configuration/,
       );
@@ -400,7 +400,7 @@ describe('running model SQL', () => {
   it('leaves no file behind and refuses queries once closed', async () => {
     // An untyped column is loaded through a JSON-lines file.
     const sandbox = await Sandbox.open({ tables: [table([['v', '']], [['2024-01-01'], ['x']])] });
-    const { name, scratchFile } = internals(sandbox).database;
+    const { name, scratchFile } = internals(sandbox).hosted;
     const folder = path.dirname(scratchFile('probe'));
     expect((await readdir(folder)).filter((file) => file.startsWith(name))).toEqual([]);
     expect(await sandbox.query(`SELECT count(*) AS n FROM ${ID}`)).toMatchObject({ rows: [[2]] });
@@ -418,58 +418,81 @@ describe('sandboxes sharing an engine', () => {
     await withSandbox({ tables: [tableA] }, async (a) => {
       await withSandbox({ tables: [tableB] }, async (b) => {
         expect(internals(a).host).toBe(internals(b).host);
-        const other = internals(b).database.name;
         for (const sql of [
-          `SELECT * FROM "${other}".main.query_b`,
-          `SELECT * FROM "${other}".query_b`,
+          'SELECT * FROM temp.main.query_b',
+          'SELECT * FROM memory.main.query_b',
           'SELECT * FROM query_b',
           'SELECT n FROM query_a UNION ALL SELECT n FROM query_b',
         ]) {
           expect(await a.query(sql), sql).toMatchObject({ success: false, kind: 'unsafe' });
         }
-        // Past the check, an unqualified name still only finds the sandbox's own tables.
-        await expect(internals(a).database.connection.run('SELECT * FROM query_b')).rejects.toThrow(
-          /does not exist/,
-        );
+        // Past the check, no name finds another connection's temporary tables.
+        for (const sql of [
+          'SELECT * FROM query_b',
+          'SELECT * FROM temp.main.query_b',
+          'SELECT * FROM main.query_b',
+        ]) {
+          await expect(internals(a).hosted.connection.run(sql), sql).rejects.toThrow(/does not exist/);
+        }
         expect(await b.query('SELECT n FROM query_b')).toMatchObject({ success: true, rows: [[2]] });
       });
     });
   });
 
-  it("leaves nothing behind: a closed sandbox's database is detached from the shared engine", async () => {
-    const first = await Sandbox.open({ tables: [tableA] });
-    const host = internals(first).host;
-    const name = internals(first).database.name;
-    await first.close();
-    await withSandbox({ tables: [table([['n', 'INTEGER']], [[7], [8]], 'query_a')] }, async (second) => {
-      expect(internals(second).host).toBe(host);
-      expect(internals(second).database.name).not.toBe(name);
-      expect(await second.query('SELECT sum(n) AS s FROM query_a')).toMatchObject({
-        success: true,
-        rows: [[15]],
-      });
-      const attached = await internals(second).database.connection.runAndReadAll(
-        'SELECT database_name FROM duckdb_databases()',
-      );
-      expect(attached.getRows().flat()).toContain(internals(second).database.name);
-      expect(attached.getRows().flat()).not.toContain(name);
+  it("leaves nothing behind: a closed sandbox's tables and memory are gone from the shared engine", async () => {
+    const rows = Array.from({ length: 20_000 }, (_, i): CellValue[] => [i, `customer_${i}`]);
+    const first = await Sandbox.open({
+      tables: [
+        table(
+          [
+            ['n', 'INTEGER'],
+            ['name', 'VARCHAR'],
+          ],
+          rows,
+          'query_a',
+        ),
+      ],
     });
+    const { host, hosted } = internals(first);
+    const probe = await host.connect();
+    try {
+      const memory = async () =>
+        Number(
+          (
+            await probe.connection.runAndReadAll('SELECT sum(memory_usage_bytes) FROM duckdb_memory()')
+          ).getRows()[0]![0],
+        );
+      expect(await memory()).toBeGreaterThan(0);
+      await first.close();
+      expect(await memory()).toBe(0);
+      await expect(hosted.connection.run('SELECT 1')).rejects.toThrow();
+      await withSandbox({ tables: [table([['n', 'INTEGER']], [[7], [8]], 'query_a')] }, async (second) => {
+        expect(internals(second).host).toBe(host);
+        expect(internals(second).hosted.name).not.toBe(hosted.name);
+        expect(await second.query('SELECT sum(n) AS s FROM query_a')).toMatchObject({
+          success: true,
+          rows: [[15]],
+        });
+      });
+    } finally {
+      host.disconnect(probe);
+    }
   });
 
   it('gives a large sandbox an engine of its own, locked after loading, and closes it with the sandbox', async () => {
     const rows = Array.from({ length: SHARED_HOST_MAX_CELLS + 1 }, (_, i): CellValue[] => [i]);
     const big = await Sandbox.open({ tables: [table([['n', 'INTEGER']], rows, 'query_big')] });
-    const { host, ownsHost, database } = internals(big);
+    const { host, ownsHost, hosted } = internals(big);
     expect(ownsHost).toBe(true);
     await withSandbox({ tables: [tableA] }, async (small) => {
       expect(internals(small).host).not.toBe(host);
     });
-    await expect(database.connection.run("SET memory_limit = '1GB'")).rejects.toThrow(/locked/);
+    await expect(hosted.connection.run("SET memory_limit = '1GB'")).rejects.toThrow(/locked/);
     expect(await big.query('SELECT count(*) AS c FROM query_big')).toMatchObject({
       success: true,
       rows: [[rows.length]],
     });
     await big.close();
-    await expect(host.attach()).rejects.toThrow(/closed/);
+    await expect(host.connect()).rejects.toThrow(/closed/);
   });
 });

@@ -1,13 +1,13 @@
 /**
- * A fresh in-memory DuckDB database holding one run's query results, where model-written SQL
- * runs.
+ * A fresh DuckDB connection whose temporary tables hold one run's query results, where
+ * model-written SQL runs.
  *
  * Layers, in order: the engine it lives in (sandbox-host.ts) has external access disabled
  * (only its private folder, where the loader writes, stays readable), extensions that cannot
  * be installed or loaded, capped memory and threads, and a locked configuration that no
  * query can undo; every query passes the parser-based safety check; and each runs under a
  * wall-clock limit that interrupts it. A query that ignores the interrupt is abandoned at a
- * hard deadline and the database is dropped once it returns.
+ * hard deadline and its tables are dropped once it returns.
  *
  * Small sandboxes share one engine (creating one costs more CPU than a whole small run);
  * large ones get an engine of their own whose memory limit counts their tables.
@@ -19,7 +19,7 @@ import type { CellValue, ColumnInfo } from '../warehouse/index.js';
 import { type LoadedTable, loadTables, type SourceTable } from './load-tables.js';
 import { readAnswer } from './read-answer.js';
 import { checkExtractionSql } from './safety-check.js';
-import { type HostedDatabase, SandboxHost, sharedSandboxHost } from './sandbox-host.js';
+import { type HostedSandbox, SandboxHost, sharedSandboxHost } from './sandbox-host.js';
 
 export interface SandboxOptions {
   /**
@@ -39,7 +39,7 @@ export interface SandboxOptions {
   /** Rows a query may return; more is an error the model can fix. Default 1,000,000. */
   maxResultRows?: number;
   /**
-   * How long a query may ignore its interrupt before it is abandoned (the database is then
+   * How long a query may ignore its interrupt before it is abandoned (the tables are then
    * dropped once it returns). Default 2 s.
    */
   interruptGraceMs?: number;
@@ -70,16 +70,16 @@ export class Sandbox {
   readonly tables: readonly LoadedTable[];
   private readonly options: Required<SandboxOptions>;
   private busy = false;
-  /** A query that ignored its interrupt; the database must outlive it. */
+  /** A query that ignored its interrupt; the connection must outlive it. */
   private abandonedWork: Promise<unknown> | null = null;
   private closed = false;
-  private released: Promise<void> | null = null;
+  private released = false;
 
   private constructor(
     private readonly host: SandboxHost,
     /** The host is this sandbox's alone and closes with it. */
     private readonly ownsHost: boolean,
-    private readonly database: HostedDatabase,
+    private readonly hosted: HostedSandbox,
     tables: LoadedTable[],
     options: Required<SandboxOptions>,
   ) {
@@ -88,35 +88,32 @@ export class Sandbox {
   }
 
   private get connection(): DuckDBConnection {
-    return this.database.connection;
+    return this.hosted.connection;
   }
 
-  /** Creates the database, loads `tables` and locks it down. Close it with `close()`. */
+  /** Connects, loads `tables` and locks the engine down. Close it with `close()`. */
   static async open(options: { tables: readonly SourceTable[] } & SandboxOptions): Promise<Sandbox> {
     const settings = resolveOptions(options);
     const cells = options.tables.reduce((sum, table) => sum + table.rows.length * table.columns.length, 0);
     const ownsHost = cells > SHARED_HOST_MAX_CELLS;
     const host = ownsHost
       ? await SandboxHost.create({ threads: settings.threads })
-      : await sharedSandboxHost({
-          threads: 1,
-          memoryLimitBytes: settings.memoryLimitBytes + SHARED_LOAD_ALLOWANCE_BYTES,
-        });
-    let database: HostedDatabase | undefined;
+      : await sharedSandboxHost(sharedHostSettings(settings));
+    let hosted: HostedSandbox | undefined;
     try {
-      database = await host.attach();
+      hosted = await host.connect();
       const tables = await loadTables({
-        connection: database.connection,
+        connection: hosted.connection,
         tables: options.tables,
-        scratchFile: database.scratchFile,
+        scratchFile: hosted.scratchFile,
       });
       if (ownsHost) {
-        const used = await host.memoryInUse(database.connection);
+        const used = await host.memoryInUse(hosted.connection);
         await host.lock(used + settings.memoryLimitBytes);
       }
-      return new Sandbox(host, ownsHost, database, tables, settings);
+      return new Sandbox(host, ownsHost, hosted, tables, settings);
     } catch (error) {
-      if (database !== undefined) await host.detach(database);
+      if (hosted !== undefined) host.disconnect(hosted);
       if (ownsHost) host.close();
       throw error;
     }
@@ -211,30 +208,41 @@ export class Sandbox {
     this.abandonedWork = settled;
     void settled.then(() => {
       this.abandonedWork = null;
-      if (this.closed) void this.release();
+      if (this.closed) this.release();
     });
   }
 
   /**
-   * Drops the database (and closes an engine of its own). After a query was abandoned, that
-   * happens when the query finally returns. Safe to call twice.
+   * Closes the connection, which drops the tables (and closes an engine of its own). After a
+   * query was abandoned, that happens when the query finally returns. Safe to call twice.
    */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.abandonedWork === null) await this.release();
+    if (this.abandonedWork === null) this.release();
   }
 
-  private release(): Promise<void> {
-    this.released ??= (async () => {
-      try {
-        await this.host.detach(this.database);
-      } finally {
-        if (this.ownsHost) this.host.close();
-      }
-    })();
-    return this.released;
+  private release(): void {
+    if (this.released) return;
+    this.released = true;
+    try {
+      this.host.disconnect(this.hosted);
+    } finally {
+      if (this.ownsHost) this.host.close();
+    }
   }
+}
+
+/**
+ * Creates the engine that small sandboxes with these options share, ahead of the first
+ * extraction: otherwise the first runs of a suite all wait for it, at their busiest moment.
+ */
+export async function prepareSandboxes(options: SandboxOptions = {}): Promise<void> {
+  await sharedSandboxHost(sharedHostSettings(resolveOptions(options)));
+}
+
+function sharedHostSettings(settings: Required<SandboxOptions>) {
+  return { threads: 1, memoryLimitBytes: settings.memoryLimitBytes + SHARED_LOAD_ALLOWANCE_BYTES };
 }
 
 /** Opens a sandbox, runs `work` with it and always closes it. */
