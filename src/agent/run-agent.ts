@@ -159,9 +159,9 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         // Retries with backoff live in llm/'s fetch wrapper; retrying here too would multiply them.
         maxRetries: 0,
         abortSignal: signal,
-        onStepFinish: async (step) => {
-          await options.onStep?.(toAgentStep(step));
-        },
+        ...(options.onStep === undefined
+          ? {}
+          : { onStepFinish: async (step: StepResult<ToolSet>) => options.onStep?.(toAgentStep(step)) }),
       },
       options.onTextDelta,
     );

@@ -23,8 +23,12 @@ export async function loadProjectConfig(io: CliIO): Promise<NaoConfig> {
  * problem listed: skipping them would let CI stay green on a broken suite.
  */
 export async function loadProject(io: CliIO): Promise<LoadedProject> {
-  const config = await loadProjectConfig(io);
-  const testsDir = path.join(config.projectDir, 'tests');
+  return loadProjectTests(io, await loadProjectConfig(io));
+}
+
+/** The test files of a project whose config is loaded, as `loadProject` reads them. */
+export async function loadProjectTests(io: CliIO, config: NaoConfig): Promise<LoadedProject> {
+  const testsDir = projectTestsDir(config);
   const discovered = await discoverTests({
     testsDir,
     databaseNames: config.databases.map((database) => database.name),
@@ -37,6 +41,10 @@ export async function loadProject(io: CliIO): Promise<LoadedProject> {
     });
   }
   return { config, testsDir, tests: discovered.tests };
+}
+
+export function projectTestsDir(config: NaoConfig): string {
+  return path.join(config.projectDir, 'tests');
 }
 
 /** `-s` as given (possibly repeated), resolved to tests; unknown names are usage errors. */

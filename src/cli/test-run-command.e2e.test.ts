@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ScriptedAnswer, scriptedAnalyst } from '../fake-analyst/index.js';
@@ -308,5 +308,19 @@ describe('nao test: exit code 2 when it cannot start', () => {
     const { code, stderr } = await nao(args);
     expect(code).toBe(2);
     expect(stderr).toContain(message);
+  });
+
+  it('reports an invalid test file, not the runtime opened meanwhile, and runs nothing', async () => {
+    const broken = await copyExampleProject({ baseUrl: server.url });
+    try {
+      await writeFile(path.join(broken.dir, 'tests', 'broken.yml'), 'name: broken\nprompt: [unclosed\n');
+      const { code, stderr } = await runNao({ args: ['test', '--local'], cwd: broken.dir });
+      expect(code).toBe(2);
+      expect(stderr).toContain('Invalid test files');
+      expect(stderr).toContain('broken.yml');
+      await expect(readdir(path.join(broken.dir, 'tests', 'outputs'))).rejects.toThrow();
+    } finally {
+      await broken.cleanup();
+    }
   });
 });

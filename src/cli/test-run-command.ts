@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { checkBackend, createBackendClient, normalizeBackendUrl } from '../client/index.js';
+import type { NaoConfig } from '../config/index.js';
 import { PRICE_TABLE_VERSION, parseModelString } from '../llm/index.js';
 import { createRecorder } from '../recording/index.js';
 import {
@@ -25,7 +26,13 @@ import type { TestCase } from '../testcase/index.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIO } from './io.js';
 import { LiveProgress } from './live-progress.js';
-import { loadProject, selectProjectTests } from './load-project.js';
+import {
+  type LoadedProject,
+  loadProjectConfig,
+  loadProjectTests,
+  projectTestsDir,
+  selectProjectTests,
+} from './load-project.js';
 import { openBackendSession } from './login-command.js';
 import { type RawTestRunFlags, resolveTestRunOptions, type TestRunOptions } from './test-run-options.js';
 import { NAO_VERSION } from './version.js';
@@ -106,18 +113,34 @@ async function runTests(options: {
   deps: TestRunDependencies;
 }): Promise<number> {
   const { io, deps } = options;
-  const project = await loadProject(io);
-  const settings = resolveTestRunOptions({ flags: options.flags, config: project.config, env: io.env });
-  for (const model of settings.models) parseModelString(model, { providers: project.config.llm.providers });
-  const tests = selectProjectTests(project, settings.select);
+  const config = await loadProjectConfig(io);
+  const settings = resolveTestRunOptions({ flags: options.flags, config, env: io.env });
+  for (const model of settings.models) parseModelString(model, { providers: config.llm.providers });
+  // In this process, the databases and the sandbox engine open while the test files are read
+  // (a backend session is only opened for a valid suite: it may ask for a password).
+  const local = settings.local || settings.recording !== null;
+  const opening = local ? openClient({ settings, config, io, deps }) : undefined;
+  // Its failure is reported when awaited below, after the test files' problems, not as an
+  // unhandled rejection while they are read.
+  opening?.catch(() => undefined);
+  let project: LoadedProject;
+  let tests: TestCase[];
+  try {
+    project = await loadProjectTests(io, config);
+    tests = selectProjectTests(project, settings.select);
+  } catch (error) {
+    closeUnused(opening);
+    throw error;
+  }
   if (tests.length === 0) {
+    closeUnused(opening);
     io.stderr.write(
       `No tests found in ${project.testsDir}. Create one with \`nao init\` or see the README.\n`,
     );
     return EXIT.usage;
   }
 
-  const client = await openClient({ settings, project, io, deps });
+  const client = await (opening ?? openClient({ settings, config, io, deps }));
   const startedAt = deps.now?.() ?? new Date();
   const runs = planRuns({ tests, models: settings.models, repeat: settings.repeat });
   const color = options.flags.color !== false && io.stdout.isTTY === true;
@@ -205,13 +228,21 @@ async function runTests(options: {
   return broken || skipped || (settings.strict && unverified > 0) ? EXIT.failed : EXIT.ok;
 }
 
+/** A client opened for a run that will not happen; its own failure is moot next to the reason. */
+function closeUnused(opening: Promise<TestRunClient> | undefined): void {
+  void opening?.then(
+    (client) => client.close(),
+    () => undefined,
+  );
+}
+
 async function openClient(options: {
   settings: TestRunOptions;
-  project: Awaited<ReturnType<typeof loadProject>>;
+  config: NaoConfig;
   io: CliIO;
   deps: TestRunDependencies;
 }): Promise<TestRunClient> {
-  const { settings, project, io, deps } = options;
+  const { settings, config, io, deps } = options;
   if (!settings.local && settings.recording === null) {
     const backendUrl = normalizeBackendUrl(settings.backendUrl);
     await checkBackend({ backendUrl });
@@ -229,15 +260,15 @@ async function openClient(options: {
     settings.recording === null
       ? undefined
       : createRecorder({
-          recordingsDir: path.join(project.testsDir, 'recordings'),
+          recordingsDir: path.join(projectTestsDir(config), 'recordings'),
           mode: settings.recording,
-          displayDir: project.config.projectDir,
+          displayDir: config.projectDir,
           ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
           ...(deps.now === undefined ? {} : { now: deps.now }),
         });
   const fetch = recorder?.fetch ?? deps.fetch;
   const runtime = await openProjectRuntime({
-    config: project.config,
+    config,
     env: io.env,
     ...(fetch === undefined ? {} : { fetch }),
     allowMissingKey: recorder?.isReplaying === true,
