@@ -1,7 +1,8 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, streamText } from 'ai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { httpFetch, isBufferedResponse } from './http-fetch.js';
 
 interface Received {
@@ -418,6 +419,107 @@ describe('httpFetch', () => {
     const response = await httpFetch(url, { method: 'POST', body: '{}' });
     expect(await response.json()).toEqual({ late: true });
   }, 15_000);
+
+  describe('over https', () => {
+    // A self-signed certificate for localhost, made with the openssl command line: Node cannot
+    // sign certificates itself.
+    const openssl = spawnSync('openssl', ['version']).status === 0;
+    if (!openssl) console.warn('http-fetch https tests skipped: the openssl command is not installed.');
+    let tls: { dir: string; cert: string; key: string } | undefined;
+
+    beforeAll(async () => {
+      if (!openssl) return;
+      const dir = await mkdtemp(join(tmpdir(), 'http-fetch-tls-'));
+      const made = spawnSync('openssl', [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ]);
+      if (made.status !== 0) throw new Error(`openssl failed: ${made.stderr.toString()}`);
+      tls = {
+        dir,
+        cert: await readFile(join(dir, 'cert.pem'), 'utf8'),
+        key: await readFile(join(dir, 'key.pem'), 'utf8'),
+      };
+    });
+    afterAll(async () => {
+      if (tls !== undefined) await rm(tls.dir, { recursive: true, force: true });
+    });
+
+    async function serveTls(): Promise<string> {
+      const server = createHttpsServer({ cert: tls!.cert, key: tls!.key }, (request, response) => {
+        const chunks: Buffer[] = [];
+        request.on('data', (chunk: Buffer) => chunks.push(chunk));
+        request.on('end', () =>
+          json(response, 200, { method: request.method, body: Buffer.concat(chunks).toString() }),
+        );
+      });
+      servers.push(server);
+      server.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      return `https://localhost:${(server.address() as AddressInfo).port}/v1/responses`;
+    }
+
+    it.skipIf(!openssl)('refuses a certificate it cannot verify', async () => {
+      const url = await serveTls();
+      const error = (await rejection(httpFetch(url, { method: 'POST', body: '{}' }))) as TypeError;
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error.cause as { code?: string }).code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
+    });
+
+    it.skipIf(!openssl)(
+      'posts over TLS to a server whose certificate the process trusts',
+      async () => {
+        const url = await serveTls();
+        const dir = await mkdtemp(join(tmpdir(), 'http-fetch-'));
+        const script = join(dir, 'post.mjs');
+        const moduleUrl = pathToFileURL(fileURLToPath(new URL('./http-fetch.ts', import.meta.url))).href;
+        await writeFile(
+          script,
+          [
+            `import { httpFetch } from ${JSON.stringify(moduleUrl)};`,
+            "const response = await httpFetch(process.argv[2], { method: 'POST', body: '{\"q\":1}' });",
+            'console.log(JSON.stringify({ status: response.status, body: await response.json() }));',
+          ].join('\n'),
+        );
+        try {
+          // NODE_EXTRA_CA_CERTS is read at start-up only, hence a child process.
+          const child = spawn(process.execPath, ['--import', 'tsx', script, url], {
+            cwd: fileURLToPath(new URL('../..', import.meta.url)),
+            env: { ...process.env, NODE_EXTRA_CA_CERTS: join(tls!.dir, 'cert.pem') },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
+          let stdout = '';
+          let stderr = '';
+          child.stdout.on('data', (chunk: Buffer) => {
+            stdout += chunk.toString();
+          });
+          child.stderr.on('data', (chunk: Buffer) => {
+            stderr += chunk.toString();
+          });
+          const [code] = await once(child, 'exit');
+          expect(stderr).toBe('');
+          expect(code).toBe(0);
+          expect(JSON.parse(stdout)).toEqual({ status: 200, body: { method: 'POST', body: '{"q":1}' } });
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+        }
+      },
+      20_000,
+    );
+  });
 
   it('lets the process exit while a keep-alive connection sits idle', async () => {
     const { url, server } = await serve((_request, response) => json(response, 200, { ok: true }));
