@@ -2,9 +2,6 @@ import path from 'node:path';
 import type { DatabaseConfig, DatabaseType } from '../config/schema.js';
 import type { Database } from './database.js';
 import { openDuckDbDatabase } from './duckdb-database.js';
-import { openMysqlDatabase } from './mysql-database.js';
-import { openPostgresDatabase } from './postgres-database.js';
-import { openSqliteDatabase } from './sqlite-database.js';
 
 export interface OpenDatabaseOptions {
   /** Folder that relative `path`s of file databases are resolved against (default: the working directory). */
@@ -13,15 +10,23 @@ export interface OpenDatabaseOptions {
 
 type ConfigOf<Type extends DatabaseType> = Extract<DatabaseConfig, { type: Type }>;
 
+/**
+ * The drivers of server and SQLite warehouses load only when such a warehouse is configured
+ * (mysql2 alone added about 0.1 s to every `nao` command). DuckDB is needed anyway, by the
+ * extraction sandbox.
+ */
 const OPENERS: {
   [Type in DatabaseType]: (config: ConfigOf<Type>, options: OpenDatabaseOptions) => Promise<Database>;
 } = {
   duckdb: (config, options) =>
     openDuckDbDatabase({ name: config.name, path: resolveFile(config.path, options) }),
-  sqlite: (config, options) =>
-    openSqliteDatabase({ name: config.name, path: resolveFile(config.path, options) }),
-  postgres: (config) => openPostgresDatabase(config),
-  mysql: (config) => openMysqlDatabase(config),
+  sqlite: async (config, options) =>
+    (await import('./sqlite-database.js')).openSqliteDatabase({
+      name: config.name,
+      path: resolveFile(config.path, options),
+    }),
+  postgres: async (config) => (await import('./postgres-database.js')).openPostgresDatabase(config),
+  mysql: async (config) => (await import('./mysql-database.js')).openMysqlDatabase(config),
 };
 
 /**
