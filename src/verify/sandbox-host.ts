@@ -43,18 +43,30 @@ export interface SandboxHostSettings {
 
 export class SandboxHost {
   private closed = false;
+  /**
+   * A fresh connection opened ahead for the next sandbox (shared engines only): connecting is
+   * a thread-pool round trip on each extraction's critical path. Nothing runs on it before it
+   * is handed out, so its temporary catalog is empty.
+   */
+  private spare: Promise<DuckDBConnection> | null = null;
 
   private constructor(
     private readonly instance: DuckDBInstance,
     /** The only folder the engine may read; removed on close. */
     private readonly dir: string,
+    private readonly keepsSpare: boolean,
   ) {}
 
   /**
    * Creates an engine. With `memoryLimitBytes` it is locked at once (a shared engine);
    * without, `lock()` must be called before any model-written SQL runs.
    */
-  static async create(options: { threads: number; memoryLimitBytes?: number }): Promise<SandboxHost> {
+  static async create(options: {
+    threads: number;
+    memoryLimitBytes?: number;
+    /** Keep a connection ready for the next sandbox: for engines that serve many. */
+    spareConnection?: boolean;
+  }): Promise<SandboxHost> {
     const dir = await mkdtemp(path.join(tmpdir(), 'nao-sandbox-'));
     let instance: DuckDBInstance | undefined;
     try {
@@ -80,7 +92,7 @@ export class SandboxHost {
       } finally {
         connection.closeSync();
       }
-      const host = new SandboxHost(instance, dir);
+      const host = new SandboxHost(instance, dir, options.spareConnection === true);
       if (options.memoryLimitBytes !== undefined) await host.lock(options.memoryLimitBytes);
       return host;
     } catch (error) {
@@ -112,7 +124,16 @@ export class SandboxHost {
   async connect(): Promise<HostedSandbox> {
     if (this.closed) throw new Error('the sandbox engine is closed');
     const name = `sandbox_${randomBytes(12).toString('hex')}`;
-    const connection = await this.instance.connect();
+    const next = this.spare ?? this.instance.connect();
+    if (this.keepsSpare) {
+      const spare = this.instance.connect();
+      this.spare = spare;
+      // A failed spare is dropped; the next sandbox connects itself and reports its own failure.
+      spare.catch(() => {
+        if (this.spare === spare) this.spare = null;
+      });
+    }
+    const connection = await next;
     return {
       connection,
       name,
@@ -131,6 +152,11 @@ export class SandboxHost {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    void this.spare?.then(
+      (connection) => connection.closeSync(),
+      () => undefined,
+    );
+    this.spare = null;
     try {
       this.instance.closeSync();
     } finally {
@@ -149,7 +175,7 @@ export function sharedSandboxHost(settings: SandboxHostSettings): Promise<Sandbo
   const key = `${settings.threads}:${settings.memoryLimitBytes}`;
   let host = shared.get(key);
   if (host === undefined) {
-    host = SandboxHost.create(settings).then((created) => {
+    host = SandboxHost.create({ ...settings, spareConnection: true }).then((created) => {
       process.once('exit', () => created.close());
       return created;
     });

@@ -70,6 +70,12 @@ class DuckDbDatabase implements Database {
   private instance: DuckDBInstance | null;
   /** Connections of queries in flight, interrupted by close(). */
   private readonly active = new Set<DuckDBConnection>();
+  /**
+   * A fresh connection opened ahead for the next query: connecting is a thread-pool round trip,
+   * and in a busy suite each one waits for the event loop on the agent's critical path. It is
+   * never used before being handed out, so every query still starts a session of its own.
+   */
+  private spare: Promise<DuckDBConnection> | null = null;
 
   constructor(
     readonly name: string,
@@ -147,12 +153,32 @@ class DuckDbDatabase implements Database {
     if (instance === null) return;
     this.instance = null;
     for (const connection of this.active) connection.interrupt();
+    const spare = this.spare;
+    this.spare = null;
     instance.closeSync();
+    // The instance lives on until its last connection closes.
+    await spare?.then(
+      (connection) => connection.closeSync(),
+      () => undefined,
+    );
   }
 
   private async connect(): Promise<DuckDBConnection> {
-    if (this.instance === null) throw databaseClosed({ database: this.name, dialect: this.dialect });
-    const connection = await this.instance.connect();
+    const instance = this.instance;
+    if (instance === null) throw databaseClosed({ database: this.name, dialect: this.dialect });
+    const next = this.spare ?? instance.connect();
+    const spare = instance.connect();
+    this.spare = spare;
+    // A failed spare is dropped; the next query connects itself and reports its own failure.
+    spare.catch(() => {
+      if (this.spare === spare) this.spare = null;
+    });
+    const connection = await next;
+    if (this.instance === null) {
+      // Closed while connecting.
+      connection.closeSync();
+      throw databaseClosed({ database: this.name, dialect: this.dialect });
+    }
     this.active.add(connection);
     return connection;
   }
