@@ -23,7 +23,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { quoteLiteral } from '../warehouse/index.js';
+import { FreshConnections, quoteLiteral } from '../warehouse/index.js';
 
 /** One sandbox inside a host: a connection whose temporary tables are the sandbox's. */
 export interface HostedSandbox {
@@ -43,19 +43,17 @@ export interface SandboxHostSettings {
 
 export class SandboxHost {
   private closed = false;
-  /**
-   * A fresh connection opened ahead for the next sandbox (shared engines only): connecting is
-   * a thread-pool round trip on each extraction's critical path. Nothing runs on it before it
-   * is handed out, so its temporary catalog is empty.
-   */
-  private spare: Promise<DuckDBConnection> | null = null;
+  /** Shared engines open the next sandbox's connection ahead. */
+  private readonly connections: FreshConnections | null;
 
   private constructor(
     private readonly instance: DuckDBInstance,
     /** The only folder the engine may read; removed on close. */
     private readonly dir: string,
-    private readonly keepsSpare: boolean,
-  ) {}
+    spareConnection: boolean,
+  ) {
+    this.connections = spareConnection ? new FreshConnections(instance) : null;
+  }
 
   /**
    * Creates an engine. With `memoryLimitBytes` it is locked at once (a shared engine);
@@ -124,16 +122,7 @@ export class SandboxHost {
   async connect(): Promise<HostedSandbox> {
     if (this.closed) throw new Error('the sandbox engine is closed');
     const name = `sandbox_${randomBytes(12).toString('hex')}`;
-    const next = this.spare ?? this.instance.connect();
-    if (this.keepsSpare) {
-      const spare = this.instance.connect();
-      this.spare = spare;
-      // A failed spare is dropped; the next sandbox connects itself and reports its own failure.
-      spare.catch(() => {
-        if (this.spare === spare) this.spare = null;
-      });
-    }
-    const connection = await next;
+    const connection = await (this.connections?.take() ?? this.instance.connect());
     return {
       connection,
       name,
@@ -152,11 +141,7 @@ export class SandboxHost {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    void this.spare?.then(
-      (connection) => connection.closeSync(),
-      () => undefined,
-    );
-    this.spare = null;
+    void this.connections?.dispose();
     try {
       this.instance.closeSync();
     } finally {

@@ -1,6 +1,7 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import { readDuckDbQuery } from './duckdb-query.js';
+import { FreshConnections } from './fresh-connections.js';
 import { startQuery, stoppedError, watchQuery } from './query-control.js';
 import {
   connectionFailed,
@@ -70,18 +71,16 @@ class DuckDbDatabase implements Database {
   private instance: DuckDBInstance | null;
   /** Connections of queries in flight, interrupted by close(). */
   private readonly active = new Set<DuckDBConnection>();
-  /**
-   * A fresh connection opened ahead for the next query: connecting is a thread-pool round trip,
-   * and in a busy suite each one waits for the event loop on the agent's critical path. It is
-   * never used before being handed out, so every query still starts a session of its own.
-   */
-  private spare: Promise<DuckDBConnection> | null = null;
+
+  /** One connection per query, the next opened ahead: the agent's queries are on each run's critical path. */
+  private readonly connections: FreshConnections;
 
   constructor(
     readonly name: string,
     instance: DuckDBInstance,
   ) {
     this.instance = instance;
+    this.connections = new FreshConnections(instance);
   }
 
   async query(sql: string, options?: QueryOptions): Promise<QueryResult> {
@@ -153,27 +152,13 @@ class DuckDbDatabase implements Database {
     if (instance === null) return;
     this.instance = null;
     for (const connection of this.active) connection.interrupt();
-    const spare = this.spare;
-    this.spare = null;
     instance.closeSync();
-    // The instance lives on until its last connection closes.
-    await spare?.then(
-      (connection) => connection.closeSync(),
-      () => undefined,
-    );
+    await this.connections.dispose();
   }
 
   private async connect(): Promise<DuckDBConnection> {
-    const instance = this.instance;
-    if (instance === null) throw databaseClosed({ database: this.name, dialect: this.dialect });
-    const next = this.spare ?? instance.connect();
-    const spare = instance.connect();
-    this.spare = spare;
-    // A failed spare is dropped; the next query connects itself and reports its own failure.
-    spare.catch(() => {
-      if (this.spare === spare) this.spare = null;
-    });
-    const connection = await next;
+    if (this.instance === null) throw databaseClosed({ database: this.name, dialect: this.dialect });
+    const connection = await this.connections.take();
     if (this.instance === null) {
       // Closed while connecting.
       connection.closeSync();

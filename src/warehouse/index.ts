@@ -19,5 +19,6 @@ export { type DuckDbOverflow, type ReadDuckDbQueryOptions, readDuckDbQuery } fro
 export { readDuckDbResult, runSmallQuery } from './duckdb-result.js';
 export { parseDuckDbSql, quoteIdentifier, quoteLiteral } from './duckdb-sql-text.js';
 export { type DuckDbCellConverter, duckDbCellConverter, duckDbValueToCell } from './duckdb-value.js';
+export { FreshConnections } from './fresh-connections.js';
 export { type OpenDatabaseOptions, openDatabase } from './open-database.js';
 export { WarehouseError, type WarehouseErrorCode } from './warehouse-error.js';
