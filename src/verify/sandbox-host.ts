@@ -137,13 +137,16 @@ export class SandboxHost {
     sandbox.connection.closeSync();
   }
 
-  /** Closes the engine and removes its folder. Safe to call twice. */
+  /**
+   * Closes the engine and removes its folder. Safe to call twice. A shared engine is closed
+   * only as the process exits, when its spare connection may still be connecting: its instance
+   * is left to the process then, since closing it under a pending connect can hang.
+   */
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    void this.connections?.dispose();
     try {
-      this.instance.closeSync();
+      if (this.connections === null) this.instance.closeSync();
     } finally {
       rmSync(this.dir, { recursive: true, force: true });
     }

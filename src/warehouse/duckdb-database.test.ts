@@ -226,6 +226,17 @@ describe('DuckDB warehouse', () => {
     expect(result.truncated).toBe(true);
   });
 
+  it('stops a query whose limit passes before its statement starts to run', async () => {
+    // DuckDB clears an interrupt as a statement begins; one sent during connect or prepare
+    // would be lost and the cross join would run on.
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const error = await expectFailure(
+        db.query('SELECT sum(a.range * b.range) FROM range(1000000) a, range(1000000) b', { timeoutMs: 1 }),
+      );
+      expect(error.code).toBe('QUERY_TIMEOUT');
+    }
+  }, 20_000);
+
   it('cancels a query that passes its time limit, and keeps working', async () => {
     const started = performance.now();
     const error = await expectFailure(

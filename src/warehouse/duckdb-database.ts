@@ -69,8 +69,8 @@ export async function openDuckDbDatabase(options: { name: string; path: string }
 class DuckDbDatabase implements Database {
   readonly dialect = 'duckdb' as const;
   private instance: DuckDBInstance | null;
-  /** Connections of queries in flight, interrupted by close(). */
-  private readonly active = new Set<DuckDBConnection>();
+  /** Queries in flight, stopped by close(). */
+  private readonly active = new Map<DuckDBConnection, Interrupter>();
 
   /** One connection per query, the next opened ahead: the agent's queries are on each run's critical path. */
   private readonly connections: FreshConnections;
@@ -87,8 +87,8 @@ class DuckDbDatabase implements Database {
     const limits = startQuery({ database: this.name, dialect: this.dialect, sql, query: options });
     // One connection per query: queries run in parallel, and session state (SET, temp
     // tables, an interrupt that arrives late) dies with the query.
-    const connection = await this.connect();
-    const watch = watchQuery({ limits, cancel: () => connection.interrupt() });
+    const { connection, interrupter } = await this.connect();
+    const watch = watchQuery({ limits, cancel: () => interrupter.start() });
     try {
       // An abort while connecting came before the watch: an interrupt now would be lost.
       limits.signal?.throwIfAborted();
@@ -114,13 +114,14 @@ class DuckDbDatabase implements Database {
       );
     } finally {
       watch.dispose();
+      interrupter.stop();
       this.active.delete(connection);
       connection.closeSync();
     }
   }
 
   async listTables(): Promise<TableInfo[]> {
-    const connection = await this.connect();
+    const { connection, interrupter } = await this.connect();
     try {
       const reader = await connection.runAndReadAll(
         `SELECT table_schema, table_name, column_name, data_type
@@ -142,6 +143,7 @@ class DuckDbDatabase implements Database {
     } catch (error) {
       throw this.queryError(error);
     } finally {
+      interrupter.stop();
       this.active.delete(connection);
       connection.closeSync();
     }
@@ -151,12 +153,14 @@ class DuckDbDatabase implements Database {
     const instance = this.instance;
     if (instance === null) return;
     this.instance = null;
-    for (const connection of this.active) connection.interrupt();
-    instance.closeSync();
+    for (const interrupter of this.active.values()) interrupter.start();
+    // The spare may still be connecting: the instance must outlive that (closing it under a
+    // pending connect hung the process).
     await this.connections.dispose();
+    instance.closeSync();
   }
 
-  private async connect(): Promise<DuckDBConnection> {
+  private async connect(): Promise<{ connection: DuckDBConnection; interrupter: Interrupter }> {
     if (this.instance === null) throw databaseClosed({ database: this.name, dialect: this.dialect });
     const connection = await this.connections.take();
     if (this.instance === null) {
@@ -164,8 +168,9 @@ class DuckDbDatabase implements Database {
       connection.closeSync();
       throw databaseClosed({ database: this.name, dialect: this.dialect });
     }
-    this.active.add(connection);
-    return connection;
+    const interrupter = new Interrupter(connection);
+    this.active.set(connection, interrupter);
+    return { connection, interrupter };
   }
 
   private queryError(error: unknown): WarehouseError {
@@ -179,3 +184,28 @@ class DuckDbDatabase implements Database {
 
 // "Cannot execute statement of type "INSERT" on database "w" which is attached in read-only mode!"
 const READ_ONLY_MESSAGE = /attached in read-only mode|database is read-only|read-only mode/i;
+
+/** How often a stopped query is interrupted again until it ends. */
+const INTERRUPT_REPEAT_MS = 25;
+
+/**
+ * Stops the query of one connection. DuckDB forgets an interrupt that lands before a
+ * statement starts to run (it clears the flag as the statement begins, and a busy thread
+ * pool can start it late), so once started it repeats until the query ends.
+ */
+class Interrupter {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly connection: DuckDBConnection) {}
+
+  start(): void {
+    if (this.timer !== undefined) return;
+    this.connection.interrupt();
+    this.timer = setInterval(() => this.connection.interrupt(), INTERRUPT_REPEAT_MS);
+  }
+
+  /** Called once the query is over, before its connection closes. */
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}

@@ -80,7 +80,7 @@ export async function readDuckDbQuery(options: ReadDuckDbQueryOptions): Promise<
   // Most results are small: streamed, they cost one statement. Only a long one with text
   // switches to the temp table, running the query once more there.
   const result =
-    options.materialize === true ? await connection.run(sql) : await streamQuery(connection, sql);
+    options.materialize === true ? await connection.run(sql) : await streamQuery(connection, sql, checkpoint);
   const types = result.columnTypes();
   const text = types.flatMap((type, index) => (type.typeId === DuckDBTypeId.VARCHAR ? [index] : []));
   // The stored result is read with typed arrays in the machine's byte order, DuckDB's own,
@@ -103,22 +103,29 @@ export async function readDuckDbQuery(options: ReadDuckDbQueryOptions): Promise<
     if (read !== undefined) return read;
   }
   checkpoint?.();
-  return finish(await readDuckDbResult(await streamQuery(connection, sql), { maxRows }));
+  return finish(await readDuckDbResult(await streamQuery(connection, sql, checkpoint), { maxRows }));
 }
 
 /**
  * `connection.stream` splits the text into statements first, a round trip of its own; one
  * statement prepares directly. Several statements (or SQL that does not prepare) go the
- * usual way, which runs them or reports the error as always.
+ * usual way, which runs them or reports the error as always. An interrupt that lands while
+ * the statement is prepared is forgotten when it starts to run: `checkpoint` looks in between.
  */
-async function streamQuery(connection: DuckDBConnection, sql: string): Promise<DuckDBResult> {
+async function streamQuery(
+  connection: DuckDBConnection,
+  sql: string,
+  checkpoint: (() => void) | undefined,
+): Promise<DuckDBResult> {
   let prepared: DuckDBPreparedStatement;
   try {
     prepared = await connection.prepare(sql);
   } catch {
+    checkpoint?.();
     return connection.stream(sql);
   }
   try {
+    checkpoint?.();
     return await prepared.stream();
   } finally {
     prepared.destroySync();

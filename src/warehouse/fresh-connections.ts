@@ -23,7 +23,10 @@ export class FreshConnections {
     return next;
   }
 
-  /** Closes the connection opened ahead. The instance lives on until its last connection closes. */
+  /**
+   * Closes the connection opened ahead, once it has finished connecting. Call it before
+   * closing the instance: a connect still pending when its instance closes can hang.
+   */
   async dispose(): Promise<void> {
     const spare = this.spare;
     this.spare = null;
