@@ -140,7 +140,7 @@ export class SandboxHost {
   /**
    * Closes the engine and removes its folder. Safe to call twice. A shared engine is closed
    * only as the process exits, when its spare connection may still be connecting: its instance
-   * is left to the process then, since closing it under a pending connect can hang.
+   * is left to the process then, rather than closed under a pending connect.
    */
   close(): void {
     if (this.closed) return;

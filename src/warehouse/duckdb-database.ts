@@ -154,8 +154,8 @@ class DuckDbDatabase implements Database {
     if (instance === null) return;
     this.instance = null;
     for (const interrupter of this.active.values()) interrupter.start();
-    // The spare may still be connecting: the instance must outlive that (closing it under a
-    // pending connect hung the process).
+    // The spare may still be connecting: the instance must outlive that, since the bindings
+    // promise nothing about a connect that is pending while its instance closes.
     await this.connections.dispose();
     instance.closeSync();
   }

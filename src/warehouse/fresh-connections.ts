@@ -25,7 +25,7 @@ export class FreshConnections {
 
   /**
    * Closes the connection opened ahead, once it has finished connecting. Call it before
-   * closing the instance: a connect still pending when its instance closes can hang.
+   * closing the instance: the bindings promise nothing about a connect pending meanwhile.
    */
   async dispose(): Promise<void> {
     const spare = this.spare;
