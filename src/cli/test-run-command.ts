@@ -118,8 +118,7 @@ async function runTests(options: {
   for (const model of settings.models) parseModelString(model, { providers: config.llm.providers });
   // In this process, the databases and the sandbox engine open while the test files are read
   // (a backend session is only opened for a valid suite: it may ask for a password).
-  const local = settings.local || settings.recording !== null;
-  const opening = local ? openClient({ settings, config, io, deps }) : undefined;
+  const opening = runsInProcess(settings) ? openClient({ settings, config, io, deps }) : undefined;
   // Its failure is reported when awaited below, after the test files' problems, not as an
   // unhandled rejection while they are read.
   opening?.catch(() => undefined);
@@ -228,6 +227,11 @@ async function runTests(options: {
   return broken || skipped || (settings.strict && unverified > 0) ? EXIT.failed : EXIT.ok;
 }
 
+/** `--local`, or recording and replay, which always run the agent in this process. */
+function runsInProcess(settings: TestRunOptions): boolean {
+  return settings.local || settings.recording !== null;
+}
+
 /** A client opened for a run that will not happen; its own failure is moot next to the reason. */
 function closeUnused(opening: Promise<TestRunClient> | undefined): void {
   void opening?.then(
@@ -243,7 +247,7 @@ async function openClient(options: {
   deps: TestRunDependencies;
 }): Promise<TestRunClient> {
   const { settings, config, io, deps } = options;
-  if (!settings.local && settings.recording === null) {
+  if (!runsInProcess(settings)) {
     const backendUrl = normalizeBackendUrl(settings.backendUrl);
     await checkBackend({ backendUrl });
     const session = await openBackendSession({

@@ -76,6 +76,47 @@ function gate() {
   return { open, opened };
 }
 
+/**
+ * Runs `lines` as an ES module that imports `httpFetch`, in a child `node` (for what only a
+ * fresh process shows: start-up settings, and whether it exits). Killed after 15 s.
+ */
+async function runWithHttpFetch(options: {
+  lines: string[];
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+}): Promise<{ code: number | null; stdout: string; stderr: string; lastOutputAt: number; exitedAt: number }> {
+  const dir = await mkdtemp(join(tmpdir(), 'http-fetch-'));
+  const script = join(dir, 'script.mjs');
+  const moduleUrl = pathToFileURL(fileURLToPath(new URL('./http-fetch.ts', import.meta.url))).href;
+  await writeFile(
+    script,
+    [`import { httpFetch } from ${JSON.stringify(moduleUrl)};`, ...options.lines].join('\n'),
+  );
+  try {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...options.args], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let lastOutputAt = 0;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      lastOutputAt = Date.now();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const limit = setTimeout(() => child.kill(), 15_000);
+    const [code] = (await once(child, 'exit')) as [number | null];
+    clearTimeout(limit);
+    return { code, stdout, stderr, lastOutputAt, exitedAt: Date.now() };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
     await promise;
@@ -483,39 +524,18 @@ describe('httpFetch', () => {
       'posts over TLS to a server whose certificate the process trusts',
       async () => {
         const url = await serveTls();
-        const dir = await mkdtemp(join(tmpdir(), 'http-fetch-'));
-        const script = join(dir, 'post.mjs');
-        const moduleUrl = pathToFileURL(fileURLToPath(new URL('./http-fetch.ts', import.meta.url))).href;
-        await writeFile(
-          script,
-          [
-            `import { httpFetch } from ${JSON.stringify(moduleUrl)};`,
+        // NODE_EXTRA_CA_CERTS is read at start-up only, hence a child process.
+        const { code, stdout, stderr } = await runWithHttpFetch({
+          lines: [
             "const response = await httpFetch(process.argv[2], { method: 'POST', body: '{\"q\":1}' });",
             'console.log(JSON.stringify({ status: response.status, body: await response.json() }));',
-          ].join('\n'),
-        );
-        try {
-          // NODE_EXTRA_CA_CERTS is read at start-up only, hence a child process.
-          const child = spawn(process.execPath, ['--import', 'tsx', script, url], {
-            cwd: fileURLToPath(new URL('../..', import.meta.url)),
-            env: { ...process.env, NODE_EXTRA_CA_CERTS: join(tls!.dir, 'cert.pem') },
-            stdio: ['ignore', 'pipe', 'pipe'],
-          });
-          let stdout = '';
-          let stderr = '';
-          child.stdout.on('data', (chunk: Buffer) => {
-            stdout += chunk.toString();
-          });
-          child.stderr.on('data', (chunk: Buffer) => {
-            stderr += chunk.toString();
-          });
-          const [code] = await once(child, 'exit');
-          expect(stderr).toBe('');
-          expect(code).toBe(0);
-          expect(JSON.parse(stdout)).toEqual({ status: 200, body: { method: 'POST', body: '{"q":1}' } });
-        } finally {
-          await rm(dir, { recursive: true, force: true });
-        }
+          ],
+          args: [url],
+          env: { ...process.env, NODE_EXTRA_CA_CERTS: join(tls!.dir, 'cert.pem') },
+        });
+        expect(stderr).toBe('');
+        expect(code).toBe(0);
+        expect(JSON.parse(stdout)).toEqual({ status: 200, body: { method: 'POST', body: '{"q":1}' } });
       },
       20_000,
     );
@@ -525,43 +545,18 @@ describe('httpFetch', () => {
     const { url, server } = await serve((_request, response) => json(response, 200, { ok: true }));
     // Far beyond the limit below, so only the client can end the connection in time.
     server.keepAliveTimeout = 60_000;
-    const dir = await mkdtemp(join(tmpdir(), 'http-fetch-'));
-    const script = join(dir, 'one-request.mjs');
-    const moduleUrl = pathToFileURL(fileURLToPath(new URL('./http-fetch.ts', import.meta.url))).href;
-    await writeFile(
-      script,
-      [
-        `import { httpFetch } from ${JSON.stringify(moduleUrl)};`,
+    const { code, stdout, stderr, lastOutputAt, exitedAt } = await runWithHttpFetch({
+      lines: [
         'const response = await httpFetch(process.argv[2]);',
         'await response.json();',
         "console.log('done');",
-      ].join('\n'),
-    );
-    try {
-      const child = spawn(process.execPath, ['--import', 'tsx', script, url], {
-        cwd: fileURLToPath(new URL('../..', import.meta.url)),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-      });
-      let doneAt: number | undefined;
-      child.stdout.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('done')) doneAt = Date.now();
-      });
-      const exited = once(child, 'exit');
-      const limit = setTimeout(() => child.kill(), 15_000);
-      const [code] = await exited;
-      clearTimeout(limit);
-
-      expect(stderr).toBe('');
-      expect(code).toBe(0);
-      expect(doneAt).toBeDefined();
-      expect(Date.now() - doneAt!).toBeLessThan(2_000);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+      ],
+      args: [url],
+    });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain('done');
+    expect(exitedAt - lastOutputAt).toBeLessThan(2_000);
   });
 
   describe('with the AI SDK OpenAI provider', () => {

@@ -39,7 +39,8 @@ export function isBufferedResponse(response: Response): boolean {
   return buffered.has(response);
 }
 
-const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+/** Statuses whose responses have no body: the Response constructor refuses one, even empty. */
+export const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 204, 205, 304]);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 20;
 /** Fetch upper-cases only these methods; any other name goes out as written. */

@@ -1,4 +1,4 @@
-export { httpFetch, isBufferedResponse } from './http-fetch.js';
+export { httpFetch, isBufferedResponse, NULL_BODY_STATUSES } from './http-fetch.js';
 export {
   BUILT_IN_PROVIDERS,
   type BuiltInProvider,

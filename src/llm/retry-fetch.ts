@@ -1,5 +1,5 @@
 import { UsageError } from '../errors/index.js';
-import { httpFetch, isBufferedResponse } from './http-fetch.js';
+import { httpFetch, isBufferedResponse, NULL_BODY_STATUSES } from './http-fetch.js';
 import { ProviderError, ProviderTimeoutError, providerMessageOf, redactSecrets } from './provider-error.js';
 
 export type FetchFunction = typeof globalThis.fetch;
@@ -179,8 +179,6 @@ function isReplayable(body: unknown): boolean {
     body instanceof URLSearchParams
   );
 }
-
-const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
 type Outcome =
   | { kind: 'response'; response: Response }

@@ -7,7 +7,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import { NaoError } from '../errors/index.js';
-import { httpFetch, isRetryableStatus, redactSecrets } from '../llm/index.js';
+import { httpFetch, isRetryableStatus, NULL_BODY_STATUSES, redactSecrets } from '../llm/index.js';
 import { readOutgoingRequest } from './outgoing-request.js';
 import { deterministicQueryIds } from './query-ids.js';
 import { MissingRecordingError, StaleRecordingError } from './recording-errors.js';
@@ -93,9 +93,6 @@ interface RunContext {
   /** A request was aborted by the caller (not by a per-attempt timeout). */
   cutShort: boolean;
 }
-
-/** The Response constructor refuses a body, even an empty one, for these statuses. */
-const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 
 /**
  * A recorder for one `nao test` command: hand `recorder.fetch` to the provider packages and run

@@ -86,18 +86,24 @@ export async function loadTables(options: {
     }
     seen.set(key, table.id);
   }
-  const planned = tables.map((table, index): PlannedTable => {
+  const planned = tables.map((table, tableIndex): PlannedTable => {
     const plans = table.columns.map((column, index): ColumnPlan => {
       const promised = promisedType(column.type);
       return promised === null
         ? { type: planColumn(column.type, { rows: table.rows, index }), promised: false }
         : { type: promised, promised: true };
     });
-    return { table, names: tableColumnNames(table.columns), plans, scratch: `__nao_load_${index}` };
+    return {
+      table,
+      names: tableColumnNames(table.columns),
+      plans,
+      scratch: `__nao_load_${tableIndex}`,
+      upfront: table.columns.length > 0 && isTyped(plans),
+    };
   });
   // Tables typed in full are created up front in one round trip: each waits for the event
   // loop, which a large suite keeps busy.
-  const upfront = planned.filter((plan) => plan.table.columns.length > 0 && isTyped(plan.plans));
+  const upfront = planned.filter((plan) => plan.upfront);
   if (upfront.length > 0) {
     await connection.run(
       upfront.map((plan) => createStatement(plan.table.id, plan.names, plan.plans)).join('; '),
@@ -105,9 +111,7 @@ export async function loadTables(options: {
   }
 
   const loaded: LoadedTable[] = [];
-  for (const plan of planned) {
-    loaded.push(await loadTable({ connection, plan, scratchFile, created: upfront.includes(plan) }));
-  }
+  for (const plan of planned) loaded.push(await loadTable({ connection, plan, scratchFile }));
   return loaded;
 }
 
@@ -118,6 +122,8 @@ interface PlannedTable {
   plans: ColumnPlan[];
   /** Prefix of the helper tables and files of its load. */
   scratch: string;
+  /** Typed in full: its empty table is created with the others before any load. */
+  upfront: boolean;
 }
 
 function checkTable(table: SourceTable): void {
@@ -138,12 +144,11 @@ function checkTable(table: SourceTable): void {
   }
 }
 
-/** Loads one table; `created`: its typed table exists already, empty. */
+/** Loads one table into its table made up front, or creates it now. */
 async function loadTable(options: {
   connection: DuckDBConnection;
   plan: PlannedTable;
   scratchFile: (name: string) => string;
-  created: boolean;
 }): Promise<LoadedTable> {
   const { connection, plan, scratchFile } = options;
   const { table, names, scratch } = plan;
@@ -153,7 +158,7 @@ async function loadTable(options: {
 
   // A lying declared type (SQLite's dynamic typing) costs a second load, never a wrong type.
   let plans = plan.plans;
-  let done = options.created
+  let done = plan.upfront
     ? await appendCreated({ connection, table, plans })
     : await loadPlanned({ connection, table, names, plans, scratchFile, scratch });
   if (!done) {

@@ -1,11 +1,11 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
 import type { SourceTable } from './load-tables.js';
-import { Sandbox, SHARED_HOST_MAX_CELLS, withSandbox } from './sandbox.js';
-import type { HostedSandbox, SandboxHost } from './sandbox-host.js';
+import { prepareSandboxes, Sandbox, SHARED_HOST_MAX_CELLS, withSandbox } from './sandbox.js';
+import { type HostedSandbox, SandboxHost } from './sandbox-host.js';
 
 const ID = 'query_0a1b2c3d';
 
@@ -476,6 +476,22 @@ describe('sandboxes sharing an engine', () => {
       });
     } finally {
       host.disconnect(probe);
+    }
+  });
+
+  it('prepareSandboxes makes the shared engine ahead: the first sandbox finds it ready', async () => {
+    const create = vi.spyOn(SandboxHost, 'create');
+    try {
+      // Settings no other test uses, so no engine exists for them yet.
+      const options = { memoryLimitBytes: 321 * 1024 * 1024 };
+      await prepareSandboxes(options);
+      expect(create).toHaveBeenCalledTimes(1);
+      await withSandbox({ tables: [tableA], ...options }, async (sandbox) => {
+        expect(await sandbox.query('SELECT n FROM query_a')).toMatchObject({ success: true, rows: [[1]] });
+      });
+      expect(create).toHaveBeenCalledTimes(1);
+    } finally {
+      create.mockRestore();
     }
   });
 
