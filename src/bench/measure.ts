@@ -57,6 +57,26 @@ function resetKernelPeak(): (() => number) | null {
   }
 }
 
+/**
+ * CPU time of this process's main thread so far, in ms, or null off Linux. A suite's event
+ * loop is the harness's bottleneck: its CPU per run bounds throughput, whatever else the
+ * machine does. Read from /proc (clock ticks, 10 ms apart at the usual 100 Hz).
+ */
+export function mainThreadCpuMs(): number | null {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
+    return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS_PER_SECOND : null;
+  } catch {
+    return null;
+  }
+}
+
+/** USER_HZ: 100 on every Linux architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 export async function timed<T>(work: () => Promise<T> | T): Promise<{ value: T; ms: number }> {
   const start = performance.now();
   const value = await work();

@@ -5,13 +5,12 @@
  */
 import {
   generateText,
+  jsonSchema,
   type LanguageModel,
   type ModelMessage,
   NoObjectGeneratedError,
   Output,
-  zodSchema,
 } from 'ai';
-import { z } from 'zod';
 import { NaoError } from '../errors/index.js';
 import {
   addUsage,
@@ -107,16 +106,33 @@ export const MAX_EXTRACTION_ATTEMPTS = 2;
 export const NO_QUERY_ERROR = 'The agent did not run any SQL query.';
 export const NO_ANSWER_ERROR = 'The agent could not answer from its query results.';
 
-// Wrapped once so the AI SDK keeps its JSON Schema form instead of converting zod on every call.
-const extractionSchema = zodSchema(
-  z.object({
-    sql: z
-      .string()
-      .nullable()
-      .describe(
-        'One DuckDB SELECT query over the result tables, or null if they cannot answer the question.',
-      ),
-  }),
+/**
+ * The reply's schema, written as the JSON Schema providers receive: generated from zod, its
+ * spelling changed with zod's version (`anyOf` or a type list for the nullable), which changes
+ * every request and makes recordings stale. A reply that does not fit is `NoObjectGeneratedError`.
+ */
+const extractionSchema = jsonSchema<{ sql: string | null }>(
+  {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    type: 'object',
+    properties: {
+      sql: {
+        description:
+          'One DuckDB SELECT query over the result tables, or null if they cannot answer the question.',
+        type: ['string', 'null'],
+      },
+    },
+    required: ['sql'],
+    additionalProperties: false,
+  },
+  {
+    validate: (value) => {
+      const sql = (value as { sql?: unknown } | null)?.sql;
+      return typeof value === 'object' && value !== null && (typeof sql === 'string' || sql === null)
+        ? { success: true, value: { sql } }
+        : { success: false, error: new TypeError('Expected {"sql": string | null}.') };
+    },
+  },
 );
 
 /** Extracts the answer's data; see the module comment. Model call failures throw `ExtractionModelError`. */

@@ -3,11 +3,12 @@
  * id: a connection's temporary tables are private to it and dropped when it closes.
  *
  * Columns whose values fit a known type are appended through typed data chunks filled by
- * column-writers.ts (no text round trip, integers and decimals exact). A declared boolean,
- * float, date, timestamp or text type is taken at its word and checked as each value is
- * written, which spares a pass over the rows; only when a value breaks it is the column
- * planned from its values and the table loaded again. Columns of unknown or mixed kinds go
- * through newline-delimited JSON read by `read_json` with inference over every row
+ * column-writers.ts (no text round trip, integers and decimals exact); a table of a few dozen
+ * such values is filled by the statement that creates it instead (value-literals.ts). A
+ * declared boolean, float, date, timestamp or text type is taken at its word and checked as
+ * each value is written, which spares a pass over the rows; only when a value breaks it is
+ * the column planned from its values and the table loaded again. Columns of unknown or mixed
+ * kinds go through newline-delimited JSON read by `read_json` with inference over every row
  * (`sample_size=-1`), so DuckDB, not nao, decides whether a text column holds dates; mixed
  * columns keep every value as text. Both halves are stitched back together with a
  * POSITIONAL JOIN.
@@ -25,6 +26,7 @@ import {
 } from '../warehouse/index.js';
 import { duckdbType, type LoadType, planColumn, promisedType, sqlType } from './column-types.js';
 import { CHUNK_ROWS, columnWriter } from './column-writers.js';
+import { valuesList } from './value-literals.js';
 
 /** One result to load: the shape of the agent's stored `execute_sql` results. */
 export interface SourceTable {
@@ -99,15 +101,21 @@ export async function loadTables(options: {
       plans,
       scratch: `__nao_load_${tableIndex}`,
       upfront: table.columns.length > 0 && isTyped(plans),
+      filled: false,
     };
   });
   // Tables typed in full are created up front in one round trip: each waits for the event
-  // loop, which a large suite keeps busy.
+  // loop, which a large suite keeps busy. Small ones are filled in the same statement.
   const upfront = planned.filter((plan) => plan.upfront);
   if (upfront.length > 0) {
-    await connection.run(
-      upfront.map((plan) => createStatement(plan.table.id, plan.names, plan.plans)).join('; '),
-    );
+    const statements: string[] = [];
+    for (const plan of upfront) {
+      statements.push(createStatement(plan.table.id, plan.names, plan.plans));
+      const values = valuesList({ columns: plan.plans as TypedPlan[], rows: plan.table.rows });
+      if (values !== null) statements.push(`INSERT INTO ${quoteIdentifier(plan.table.id)} ${values}`);
+      plan.filled = values !== null || plan.table.rows.length === 0;
+    }
+    await connection.run(statements.join('; '));
   }
 
   const loaded: LoadedTable[] = [];
@@ -124,6 +132,8 @@ interface PlannedTable {
   scratch: string;
   /** Typed in full: its empty table is created with the others before any load. */
   upfront: boolean;
+  /** Created up front with all its rows (or none to load): nothing is left to append. */
+  filled: boolean;
 }
 
 function checkTable(table: SourceTable): void {
@@ -158,9 +168,11 @@ async function loadTable(options: {
 
   // A lying declared type (SQLite's dynamic typing) costs a second load, never a wrong type.
   let plans = plan.plans;
-  let done = plan.upfront
-    ? await appendCreated({ connection, table, plans })
-    : await loadPlanned({ connection, table, names, plans, scratchFile, scratch });
+  let done = plan.filled
+    ? true
+    : plan.upfront
+      ? await appendCreated({ connection, table, plans })
+      : await loadPlanned({ connection, table, names, plans, scratchFile, scratch });
   if (!done) {
     plans = plans.map((column, index) =>
       column.promised ? { type: planColumn(columns[index]!.type, { rows, index }), promised: false } : column,
@@ -205,6 +217,9 @@ interface ColumnPlan {
   /** The declared type's promise, not yet checked against the values (`promisedType`). */
   promised: boolean;
 }
+
+/** A column plan with its type settled. */
+type TypedPlan = ColumnPlan & { type: LoadType };
 
 interface TypedColumn {
   index: number;
