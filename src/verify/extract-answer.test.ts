@@ -285,6 +285,36 @@ describe('extractAnswer', () => {
     expect(result.usage.totalTokens).toBe(2100);
   });
 
+  it('asks again when the JSON reply has no sql text, and sends the reply schema as written', async () => {
+    const model = scriptedModel([
+      { query: `SELECT region FROM ${ID}` },
+      { sql: `SELECT region, revenue FROM ${ID}` },
+    ]);
+    const result = await extract(model);
+    expect(result).toMatchObject({ attempts: 2, error: null });
+    expect(transcript(model.doGenerateCalls[1]).at(-1)?.text).toContain(
+      'not the JSON object that was asked for',
+    );
+    // The schema is nao's own text, not zod's output, so requests (and recordings) stay put.
+    expect(model.doGenerateCalls[0]?.responseFormat).toEqual({
+      type: 'json',
+      name: 'extraction_query',
+      schema: {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        properties: {
+          sql: {
+            description:
+              'One DuckDB SELECT query over the result tables, or null if they cannot answer the question.',
+            type: ['string', 'null'],
+          },
+        },
+        required: ['sql'],
+        additionalProperties: false,
+      },
+    });
+  });
+
   it('keeps the last query written when the final reply is unreadable', async () => {
     const model = scriptedModel([{ sql: `SELECT nope FROM ${ID}` }, 'no idea']);
     expect(await extract(model)).toMatchObject({
