@@ -25,7 +25,7 @@ import {
 import type { CellValue } from '../warehouse/index.js';
 import { extractionRequest, repairRequest, transcriptMessages } from './extraction-prompt.js';
 import type { SourceTable } from './load-tables.js';
-import { DEFAULT_SANDBOX_OPTIONS, type SandboxOptions, withSandbox } from './sandbox.js';
+import { DEFAULT_SANDBOX_OPTIONS, type SandboxOptions, withSandboxAhead } from './sandbox.js';
 
 /** The model under test; the extraction uses the same one, priced the same way. */
 export interface ExtractionModel {
@@ -155,7 +155,8 @@ export async function extractAnswer(options: ExtractAnswerOptions): Promise<Extr
   const maxResultRows =
     options.sandbox?.maxResultRows ??
     Math.max(DEFAULT_SANDBOX_OPTIONS.maxResultRows, ...tables.map((table) => table.rows.length));
-  return withSandbox({ tables, ...options.sandbox, maxResultRows }, async (sandbox) => {
+  // The load runs while the model writes its first query, when the tables are known before it.
+  return withSandboxAhead({ tables, ...options.sandbox, maxResultRows }, async (loaded, sandboxReady) => {
     const messages: ModelMessage[] = transcriptMessages([
       // Gemini refuses a history that does not open with a user turn; the question is that turn.
       { role: 'user', content: options.question },
@@ -164,7 +165,7 @@ export async function extractAnswer(options: ExtractAnswerOptions): Promise<Extr
         role: 'user',
         content: extractionRequest({
           question: options.question,
-          tables: sandbox.tables,
+          tables: loaded,
           expectedColumns: options.expectedColumns,
         }),
       },
@@ -197,6 +198,7 @@ export async function extractAnswer(options: ExtractAnswerOptions): Promise<Extr
         }
         lastSql = reply.sql;
         messages.push({ role: 'assistant', content: JSON.stringify({ sql: reply.sql }) });
+        const sandbox = await sandboxReady();
         const outcome = await sandbox.query(reply.sql, signal === undefined ? {} : { signal });
         if (outcome.success) {
           const data: ExtractedData = {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
-import { loadTables, type SourceTable } from './load-tables.js';
+import { loadedUpFront, loadTables, type SourceTable } from './load-tables.js';
 
 let instance: DuckDBInstance;
 let connection: DuckDBConnection;
@@ -96,5 +96,47 @@ describe('loadTables', () => {
     const [loaded] = await load([source('lying', [['n', 'INTEGER']], [[1], ['two'], [3]])]);
     expect(loaded!.columns).toEqual([{ name: 'n', type: 'VARCHAR' }]);
     expect(await rowsOf('SELECT n FROM lying ORDER BY rowid')).toEqual([['1'], ['two'], ['3']]);
+  });
+});
+
+describe('loadedUpFront', () => {
+  it('tells what the load will give, before it, when small typed tables are written out', async () => {
+    const tables = [
+      source(
+        'a',
+        [
+          ['n', 'INTEGER'],
+          ['N', 'BIGINT'],
+          ['', 'VARCHAR'],
+        ],
+        [[1, '9007199254740993', 'x']],
+      ),
+      source(
+        'b',
+        [
+          ['day', 'DATE'],
+          ['at', 'TIMESTAMP WITH TIME ZONE'],
+          ['ok', 'BOOLEAN'],
+        ],
+        [['2024-01-31', '2024-01-31T10:00:00Z', true]],
+      ),
+      source('c', [['price', 'DECIMAL(10,2)']], []),
+      source('d', [], []),
+    ];
+    const known = loadedUpFront(tables);
+    expect(known).not.toBeNull();
+    expect(await load(tables)).toEqual(known);
+  });
+
+  it('does not guess when the load itself must find out', () => {
+    // A declared type that lies, a column left to DuckDB's inference, a table too large to write out.
+    expect(loadedUpFront([source('a', [['day', 'DATE']], [['not a date']])])).toBeNull();
+    expect(loadedUpFront([source('a', [['v', '']], [['2024-01-01']])])).toBeNull();
+    const many = Array.from({ length: 100 }, (_, i): CellValue[] => [i]);
+    expect(loadedUpFront([source('a', [['n', 'INTEGER']], many)])).toBeNull();
+    // Input the load refuses: it reports that itself.
+    expect(
+      loadedUpFront([source('a', [['n', 'INTEGER']], [[1]]), source('A', [['n', 'INTEGER']], [[2]])]),
+    ).toBeNull();
   });
 });

@@ -26,7 +26,7 @@ import {
 } from '../warehouse/index.js';
 import { duckdbType, type LoadType, planColumn, promisedType, sqlType } from './column-types.js';
 import { CHUNK_ROWS, columnWriter } from './column-writers.js';
-import { valuesList } from './value-literals.js';
+import { LITERAL_MAX_CELLS, valuesList } from './value-literals.js';
 
 /** One result to load: the shape of the agent's stored `execute_sql` results. */
 export interface SourceTable {
@@ -74,7 +74,47 @@ export async function loadTables(options: {
   tables: readonly SourceTable[];
   scratchFile: (name: string) => string;
 }): Promise<LoadedTable[]> {
-  const { connection, tables, scratchFile } = options;
+  const { connection, scratchFile } = options;
+  const planned = planTables(options.tables);
+  // Tables typed in full are created up front in one round trip: each waits for the event
+  // loop, which a large suite keeps busy. Small ones are filled in the same statement.
+  const upfront = planned.filter((plan) => plan.upfront);
+  if (upfront.length > 0) {
+    const statements: string[] = [];
+    for (const plan of upfront) {
+      statements.push(createStatement(plan.table.id, plan.names, plan.plans));
+      if (plan.values !== null)
+        statements.push(`INSERT INTO ${quoteIdentifier(plan.table.id)} ${plan.values}`);
+    }
+    await connection.run(statements.join('; '));
+  }
+
+  const loaded: LoadedTable[] = [];
+  for (const plan of planned) loaded.push(await loadTable({ connection, plan, scratchFile }));
+  return loaded;
+}
+
+/**
+ * What `loadTables` will return for `tables`, known before the load when it holds no surprise:
+ * every table is filled by the statement that creates it, its types settled by the values
+ * themselves (value-literals.ts checks each one). Null otherwise, including for input the load
+ * would refuse: the load reports that itself.
+ */
+export function loadedUpFront(tables: readonly SourceTable[]): LoadedTable[] | null {
+  // Only small tables qualify; planning a large one would cost a pass over its rows.
+  if (tables.some((table) => table.rows.length * table.columns.length > LITERAL_MAX_CELLS)) return null;
+  let planned: PlannedTable[];
+  try {
+    planned = planTables(tables);
+  } catch {
+    return null;
+  }
+  if (!planned.every((plan) => plan.table.columns.length === 0 || plan.filled)) return null;
+  return planned.map((plan) => describeTyped(plan.table, plan.names, plan.plans));
+}
+
+/** Checks the tables and plans each column's type (and, for a small table, its rows' literals). */
+function planTables(tables: readonly SourceTable[]): PlannedTable[] {
   const seen = new Map<string, string>();
   for (const table of tables) {
     checkTable(table);
@@ -88,39 +128,45 @@ export async function loadTables(options: {
     }
     seen.set(key, table.id);
   }
-  const planned = tables.map((table, tableIndex): PlannedTable => {
+  return tables.map((table, tableIndex): PlannedTable => {
     const plans = table.columns.map((column, index): ColumnPlan => {
       const promised = promisedType(column.type);
       return promised === null
         ? { type: planColumn(column.type, { rows: table.rows, index }), promised: false }
         : { type: promised, promised: true };
     });
+    const upfront = table.columns.length > 0 && isTyped(plans);
+    const values = upfront ? valuesList({ columns: plans as TypedPlan[], rows: table.rows }) : null;
     return {
       table,
       names: tableColumnNames(table.columns),
       plans,
       scratch: `__nao_load_${tableIndex}`,
-      upfront: table.columns.length > 0 && isTyped(plans),
-      filled: false,
+      upfront,
+      values,
+      filled: upfront && (values !== null || table.rows.length === 0),
     };
   });
-  // Tables typed in full are created up front in one round trip: each waits for the event
-  // loop, which a large suite keeps busy. Small ones are filled in the same statement.
-  const upfront = planned.filter((plan) => plan.upfront);
-  if (upfront.length > 0) {
-    const statements: string[] = [];
-    for (const plan of upfront) {
-      statements.push(createStatement(plan.table.id, plan.names, plan.plans));
-      const values = valuesList({ columns: plan.plans as TypedPlan[], rows: plan.table.rows });
-      if (values !== null) statements.push(`INSERT INTO ${quoteIdentifier(plan.table.id)} ${values}`);
-      plan.filled = values !== null || plan.table.rows.length === 0;
-    }
-    await connection.run(statements.join('; '));
-  }
+}
 
-  const loaded: LoadedTable[] = [];
-  for (const plan of planned) loaded.push(await loadTable({ connection, plan, scratchFile }));
-  return loaded;
+/**
+ * A table created from its plans, every column typed: names and types are the planned ones,
+ * spelled as DuckDB describes them (a load takes every row or throws).
+ */
+function describeTyped(
+  table: SourceTable,
+  names: readonly string[],
+  plans: readonly ColumnPlan[],
+): LoadedTable {
+  return {
+    id: table.id,
+    rowCount: table.rows.length,
+    truncated: table.truncated === true,
+    columns:
+      table.columns.length === 0
+        ? []
+        : names.map((name, index) => ({ name, type: duckdbType(plans[index]!.type!).toString() })),
+  };
 }
 
 interface PlannedTable {
@@ -132,6 +178,8 @@ interface PlannedTable {
   scratch: string;
   /** Typed in full: its empty table is created with the others before any load. */
   upfront: boolean;
+  /** `VALUES …` of its rows when they are few enough to be written out (value-literals.ts). */
+  values: string | null;
   /** Created up front with all its rows (or none to load): nothing is left to append. */
   filled: boolean;
 }
@@ -186,15 +234,7 @@ async function loadTable(options: {
     }
   }
 
-  if (isTyped(plans)) {
-    // Created from the plans and filled by the appender, which takes every row or throws:
-    // names and types are the planned ones, spelled as DuckDB describes them.
-    result.columns = names.map((name, index) => ({
-      name,
-      type: duckdbType(plans[index]!.type!).toString(),
-    }));
-    return result;
-  }
+  if (isTyped(plans)) return describeTyped(table, names, plans);
   // One query for names, types and the row count: each query costs a few hundred µs of CPU.
   const inventory = await runSmallQuery(
     connection,

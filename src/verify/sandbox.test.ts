@@ -4,7 +4,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
 import type { SourceTable } from './load-tables.js';
-import { prepareSandboxes, Sandbox, SHARED_HOST_MAX_CELLS, withSandbox } from './sandbox.js';
+import {
+  prepareSandboxes,
+  Sandbox,
+  SHARED_HOST_MAX_CELLS,
+  withSandbox,
+  withSandboxAhead,
+} from './sandbox.js';
 import { type HostedSandbox, SandboxHost } from './sandbox-host.js';
 
 const ID = 'query_0a1b2c3d';
@@ -510,5 +516,72 @@ describe('sandboxes sharing an engine', () => {
     });
     await big.close();
     await expect(host.connect()).rejects.toThrow(/closed/);
+  });
+});
+
+describe('withSandboxAhead', () => {
+  const small = table([['n', 'INTEGER']], [[1], [2]], 'query_ahead');
+
+  it('starts the work with the tables while they load, and closes the sandbox after', async () => {
+    let opened: Sandbox | undefined;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const open = Sandbox.open.bind(Sandbox);
+    const spy = vi.spyOn(Sandbox, 'open').mockImplementation(async (options) => {
+      await gate; // the load cannot finish before the work has begun
+      opened = await open(options);
+      return opened;
+    });
+    try {
+      const result = await withSandboxAhead({ tables: [small] }, async (tables, sandbox) => {
+        expect(tables).toEqual([
+          { id: 'query_ahead', rowCount: 2, truncated: false, columns: [{ name: 'n', type: 'INTEGER' }] },
+        ]);
+        release();
+        const ready = await sandbox();
+        expect(ready.tables).toEqual(tables);
+        return ready.query('SELECT n FROM query_ahead ORDER BY n');
+      });
+      expect(result).toMatchObject({ success: true, rows: [[1], [2]] });
+      await expect(opened!.query('SELECT 1')).rejects.toThrow(/closed/);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('closes a sandbox the work never asked for, and reports a failed load only to work that asks', async () => {
+    const open = vi.spyOn(Sandbox, 'open');
+    try {
+      expect(await withSandboxAhead({ tables: [small] }, async () => 'no query needed')).toBe(
+        'no query needed',
+      );
+      const unused = (await open.mock.results[0]!.value) as Sandbox;
+      await expect(unused.query('SELECT 1')).rejects.toThrow(/closed/);
+
+      open.mockRejectedValue(new Error('the engine is gone'));
+      expect(await withSandboxAhead({ tables: [small] }, async () => 'still fine')).toBe('still fine');
+      await expect(
+        withSandboxAhead({ tables: [small] }, async (_tables, sandbox) => sandbox()),
+      ).rejects.toThrow('the engine is gone');
+    } finally {
+      open.mockRestore();
+    }
+  });
+
+  it('refuses nonsensical options before starting the work', async () => {
+    const work = vi.fn(async () => 'ran');
+    await expect(withSandboxAhead({ tables: [small], timeoutMs: 0 }, work)).rejects.toThrow(/timeoutMs/);
+    expect(work).not.toHaveBeenCalled();
+  });
+
+  it('loads first when only the load can tell the tables, as withSandbox does', async () => {
+    const mixed = table([['v', '']], [['2024-01-01'], ['x']], 'query_mixed');
+    await withSandboxAhead({ tables: [mixed] }, async (tables, sandbox) => {
+      const ready = await sandbox();
+      expect(tables).toBe(ready.tables);
+      expect(tables[0]?.columns).toEqual([{ name: 'v', type: 'VARCHAR' }]);
+    });
   });
 });

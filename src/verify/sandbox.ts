@@ -16,7 +16,7 @@ import { availableParallelism } from 'node:os';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { NaoError } from '../errors/index.js';
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
-import { type LoadedTable, loadTables, type SourceTable } from './load-tables.js';
+import { type LoadedTable, loadedUpFront, loadTables, type SourceTable } from './load-tables.js';
 import { readAnswer } from './read-answer.js';
 import { checkExtractionSql } from './safety-check.js';
 import { type HostedSandbox, SandboxHost, sharedSandboxHost } from './sandbox-host.js';
@@ -255,6 +255,32 @@ export async function withSandbox<T>(
     return await work(sandbox);
   } finally {
     await sandbox.close();
+  }
+}
+
+/**
+ * Like `withSandbox`, but `work` starts before the load when the tables it will hold are
+ * known already (small typed results, see `loadedUpFront`): it gets their description at once
+ * and awaits the sandbox only when it needs one, so the load runs while the model writes its
+ * query. A load that fails surfaces there, or not at all if the sandbox is never needed.
+ */
+export async function withSandboxAhead<T>(
+  options: { tables: readonly SourceTable[] } & SandboxOptions,
+  work: (tables: readonly LoadedTable[], sandbox: () => Promise<Sandbox>) => Promise<T>,
+): Promise<T> {
+  resolveOptions(options); // nonsense options are refused before any work, as by withSandbox
+  const known = loadedUpFront(options.tables);
+  if (known === null) return withSandbox(options, (sandbox) => work(sandbox.tables, async () => sandbox));
+  const opening = Sandbox.open(options);
+  // Handles a failed open for the finally below; `work` meets the failure when it asks.
+  const opened = opening.then(
+    (sandbox) => sandbox,
+    () => null,
+  );
+  try {
+    return await work(known, () => opening);
+  } finally {
+    await (await opened)?.close();
   }
 }
 
