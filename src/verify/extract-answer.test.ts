@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import type { AgentModel, AgentRunResult } from '../agent/index.js';
 import { NaoError } from '../errors/index.js';
 import type { CellValue } from '../warehouse/index.js';
@@ -12,6 +12,7 @@ import {
   NO_QUERY_ERROR,
 } from './extract-answer.js';
 import type { SourceTable } from './load-tables.js';
+import { Sandbox } from './sandbox.js';
 
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
 type CallOptions = MockLanguageModelV3['doGenerateCalls'][number];
@@ -323,6 +324,42 @@ describe('extractAnswer', () => {
       sql: `SELECT nope FROM ${ID}`,
       error: 'The reply was not the JSON object that was asked for ({"sql": …}).',
     });
+  });
+
+  it('loads a small result while the model writes its query, and describes it the same', async () => {
+    // The sandbox cannot finish opening before the model has been asked: an extraction that
+    // waited for the load first would never get there.
+    let modelAsked: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => {
+      modelAsked = resolve;
+    });
+    const open = Sandbox.open.bind(Sandbox);
+    const spy = vi.spyOn(Sandbox, 'open').mockImplementation(async (options) => {
+      await asked;
+      return open(options);
+    });
+    const model = new MockLanguageModelV3({
+      provider: 'test',
+      modelId: 'scripted',
+      doGenerate: async () => {
+        modelAsked();
+        return reply({ sql: `SELECT region, revenue FROM ${ID} ORDER BY revenue DESC LIMIT 1` });
+      },
+    });
+    const small = new Map<string, SourceTable>([
+      [ID, { id: ID, columns: RESULTS.get(ID)!.columns, rows: ROWS.slice(0, 3) }],
+    ]);
+    try {
+      const result = await extract(model, { queryResults: small });
+      expect(result).toMatchObject({ error: null, data: { rows: [['region_002', '1002.25']] } });
+      // The prompt's table description, given before the load, is the loaded one.
+      const request = transcript(model.doGenerateCalls[0]).at(-1)?.text;
+      expect(request).toContain(
+        `"${ID}": 3 rows; columns: "region" VARCHAR, "revenue" DECIMAL(18,2), "rank" BIGINT`,
+      );
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('accepts extra columns without asking again', async () => {

@@ -109,7 +109,7 @@ export function loadedUpFront(tables: readonly SourceTable[]): LoadedTable[] | n
   } catch {
     return null;
   }
-  if (!planned.every((plan) => plan.table.columns.length === 0 || plan.filled)) return null;
+  if (!planned.every((plan) => plan.table.columns.length === 0 || filledUpFront(plan))) return null;
   return planned.map((plan) => describeTyped(plan.table, plan.names, plan.plans));
 }
 
@@ -144,9 +144,13 @@ function planTables(tables: readonly SourceTable[]): PlannedTable[] {
       scratch: `__nao_load_${tableIndex}`,
       upfront,
       values,
-      filled: upfront && (values !== null || table.rows.length === 0),
     };
   });
+}
+
+/** Typed in full, with its rows written out (or none to write): its creation fills it. */
+function filledUpFront(plan: PlannedTable): boolean {
+  return plan.upfront && (plan.values !== null || plan.table.rows.length === 0);
 }
 
 /**
@@ -180,8 +184,6 @@ interface PlannedTable {
   upfront: boolean;
   /** `VALUES …` of its rows when they are few enough to be written out (value-literals.ts). */
   values: string | null;
-  /** Created up front with all its rows (or none to load): nothing is left to append. */
-  filled: boolean;
 }
 
 function checkTable(table: SourceTable): void {
@@ -211,16 +213,15 @@ async function loadTable(options: {
   const { connection, plan, scratchFile } = options;
   const { table, names, scratch } = plan;
   const { id, columns, rows } = table;
-  const result: LoadedTable = { id, rowCount: rows.length, truncated: table.truncated === true, columns: [] };
-  if (columns.length === 0) return result; // nothing to query; DuckDB tables need a column
+  // No table for a result without columns (DuckDB tables need one); nothing left to load
+  // into a table its creation filled.
+  if (columns.length === 0 || filledUpFront(plan)) return describeTyped(table, names, plan.plans);
 
   // A lying declared type (SQLite's dynamic typing) costs a second load, never a wrong type.
   let plans = plan.plans;
-  let done = plan.filled
-    ? true
-    : plan.upfront
-      ? await appendCreated({ connection, table, plans })
-      : await loadPlanned({ connection, table, names, plans, scratchFile, scratch });
+  let done = plan.upfront
+    ? await appendCreated({ connection, table, plans })
+    : await loadPlanned({ connection, table, names, plans, scratchFile, scratch });
   if (!done) {
     plans = plans.map((column, index) =>
       column.promised ? { type: planColumn(columns[index]!.type, { rows, index }), promised: false } : column,
@@ -240,7 +241,6 @@ async function loadTable(options: {
     connection,
     `SELECT column_name, column_type, (SELECT count(*) FROM ${quoteIdentifier(id)}) FROM (DESCRIBE ${quoteIdentifier(id)})`,
   );
-  result.columns = inventory.map((row) => ({ name: String(row[0]), type: String(row[1]) }));
   const count = Number(inventory[0]?.[2]);
   if (count !== rows.length) {
     throw new NaoError({
@@ -248,7 +248,12 @@ async function loadTable(options: {
       message: `Loading query result "${id}" into the sandbox kept ${count} of its ${rows.length} rows; this is a bug in nao's loader.`,
     });
   }
-  return result;
+  return {
+    id,
+    rowCount: rows.length,
+    truncated: table.truncated === true,
+    columns: inventory.map((row) => ({ name: String(row[0]), type: String(row[1]) })),
+  };
 }
 
 /** How one column is loaded: a type, or `null` for DuckDB's inference. */

@@ -29,8 +29,6 @@ import { FreshConnections, quoteLiteral } from '../warehouse/index.js';
 export interface HostedSandbox {
   /** The sandbox's connection; tables go in its private `temp` catalog. */
   connection: DuckDBConnection;
-  /** Unique in the host: names the sandbox's scratch files. */
-  name: string;
   /** A path for a file of this sandbox only, in the one folder the engine may read. */
   scratchFile(name: string): string;
 }
@@ -125,7 +123,6 @@ export class SandboxHost {
     const connection = await (this.connections?.take() ?? this.instance.connect());
     return {
       connection,
-      name,
       // Files are named after the sandbox rather than put in a folder of their own: creating
       // and removing a folder per sandbox was a measurable cost in large suites.
       scratchFile: (file) => path.join(this.dir, `${name}_${file}`),

@@ -406,8 +406,9 @@ describe('running model SQL', () => {
   it('leaves no file behind and refuses queries once closed', async () => {
     // An untyped column is loaded through a JSON-lines file.
     const sandbox = await Sandbox.open({ tables: [table([['v', '']], [['2024-01-01'], ['x']])] });
-    const { name, scratchFile } = internals(sandbox).hosted;
+    const { scratchFile } = internals(sandbox).hosted;
     const folder = path.dirname(scratchFile('probe'));
+    const name = path.basename(scratchFile('')); // the prefix of this sandbox's files
     expect((await readdir(folder)).filter((file) => file.startsWith(name))).toEqual([]);
     expect(await sandbox.query(`SELECT count(*) AS n FROM ${ID}`)).toMatchObject({ rows: [[2]] });
     await sandbox.close();
@@ -474,7 +475,7 @@ describe('sandboxes sharing an engine', () => {
       await expect(hosted.connection.run('SELECT 1')).rejects.toThrow();
       await withSandbox({ tables: [table([['n', 'INTEGER']], [[7], [8]], 'query_a')] }, async (second) => {
         expect(internals(second).host).toBe(host);
-        expect(internals(second).hosted.name).not.toBe(hosted.name);
+        expect(internals(second).hosted.scratchFile('x')).not.toBe(hosted.scratchFile('x'));
         expect(await second.query('SELECT sum(n) AS s FROM query_a')).toMatchObject({
           success: true,
           rows: [[15]],
