@@ -425,7 +425,8 @@ describe('resolveModel failures through the AI SDK', () => {
   it('surfaces a stream that stalls mid-answer as a findable timeout', async () => {
     await serve([{ text: 'a long streamed answer', hang: 'mid-body' }]);
     const result = streamText({
-      model: resolve('anthropic:claude-sonnet-4-5', { timeoutMs: 150 }).model,
+      // Long enough for the first half to come in time on a loaded machine, so the stall is what times out.
+      model: resolve('anthropic:claude-sonnet-4-5', { timeoutMs: 1000 }).model,
       prompt: 'hi',
       ...NO_SDK_RETRIES,
     });
@@ -436,7 +437,7 @@ describe('resolveModel failures through the AI SDK', () => {
     expect(text.length).toBeGreaterThan(0);
     expect(findProviderError(error)).toBeInstanceOf(ProviderTimeoutError);
     expect(findProviderError(error)?.message).toBe(
-      'anthropic:claude-sonnet-4-5 stopped sending its streamed answer for 0.15 s (per-attempt timeout).',
+      'anthropic:claude-sonnet-4-5 stopped sending its streamed answer for 1 s (per-attempt timeout).',
     );
   });
 
@@ -479,7 +480,9 @@ describe('resolveModel failures through the AI SDK', () => {
       ['openaiCompatible/vllm:m', 'bad'],
       ['openrouter:openai/gpt-4.1', 'hang'],
     ] as const) {
-      const resolved = resolve(modelString, { timeoutMs: 100, retry: { ...noWait, maxRetries: 1 } });
+      // Only the hanging provider should time out; the others get time to answer on a loaded machine.
+      const timeoutMs = prompt === 'hang' ? 100 : 10_000;
+      const resolved = resolve(modelString, { timeoutMs, retry: { ...noWait, maxRetries: 1 } });
       errors.push(
         await generateText({ model: resolved.model, prompt, ...NO_SDK_RETRIES }).catch((caught) => caught),
       );

@@ -308,23 +308,25 @@ describe('createRetryingFetch', () => {
   it('retries a JSON body that stalls halfway', async () => {
     await serve([{ text: 'partial', hang: 'mid-body' }, { text: 'whole' }]);
     const { sleep } = recordingSleep();
-    const response = await call(retryingFetch({ timeoutMs: 150, retry: { sleep } }));
+    // The whole reply must come within the timeout even on a loaded CI machine; 150 ms did not.
+    const response = await call(retryingFetch({ timeoutMs: 1000, retry: { sleep } }));
     expect(await replyText(response)).toBe('whole');
   });
 
   it('stops a stream that goes silent with a timeout error', async () => {
     await serve([{ text: 'a long streamed answer', hang: 'mid-body' }]);
-    const response = await call(retryingFetch({ timeoutMs: 150 }), {
+    // Long enough for the headers to come in time on a loaded machine, so the stall is what times out.
+    const response = await call(retryingFetch({ timeoutMs: 1000 }), {
       body: JSON.stringify({ model: 'gpt-4.1', stream: true, messages: [] }),
     });
     const reading = response.text();
     await expect(reading).rejects.toBeInstanceOf(ProviderTimeoutError);
-    await expect(reading).rejects.toThrow('openai:gpt-4.1 stopped sending its streamed answer for 0.15 s');
+    await expect(reading).rejects.toThrow('openai:gpt-4.1 stopped sending its streamed answer for 1 s');
   });
 
   it('does not count a slow consumer against the stream timeout', async () => {
     await serve([{ text: 'streamed in several chunks' }]);
-    const response = await call(retryingFetch({ timeoutMs: 80 }), {
+    const response = await call(retryingFetch({ timeoutMs: 300 }), {
       body: JSON.stringify({ model: 'gpt-4.1', stream: true, messages: [] }),
     });
     const reader = response.body?.getReader();
@@ -333,7 +335,7 @@ describe('createRetryingFetch', () => {
       const { done } = (await reader?.read()) ?? { done: true };
       if (done) break;
       chunks++;
-      await new Promise((resolve) => setTimeout(resolve, 120));
+      await new Promise((resolve) => setTimeout(resolve, 400));
     }
     expect(chunks).toBeGreaterThan(0);
   });
