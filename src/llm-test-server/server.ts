@@ -172,6 +172,7 @@ export async function startTestLlmServer(options: StartTestLlmServerOptions): Pr
   };
 
   const handle = async (incoming: IncomingMessage, response: ServerResponse) => {
+    const arrivedAt = performance.now();
     const protocol = protocolOf(incoming.url ?? '');
     const raw = await readBody(incoming);
     if (protocol === undefined || incoming.method !== 'POST') {
@@ -234,7 +235,10 @@ export async function startTestLlmServer(options: StartTestLlmServerOptions): Pr
       sendJson(response, 500, errorBodyFor(protocol, 500, `${NAME}: ${(error as Error).message}`));
       return;
     }
-    if (turn.delayMs !== undefined && turn.delayMs > 0) await pause(turn.delayMs, response);
+    // Counted from the request's arrival, as a provider's latency is: reading and rendering it
+    // here is part of the wait, not added to it.
+    const wait = (turn.delayMs ?? 0) - (performance.now() - arrivedAt);
+    if (wait > 0) await pause(wait, response);
     if (closed || response.destroyed) return;
     // A hung request keeps its socket open until the client gives up or the server closes.
     if (turn.hang === true) return;

@@ -32,7 +32,7 @@ export interface Turn {
   /** Structured output: sent as the JSON text of the reply (or as the forced tool's input when the request forces one). */
   json?: unknown;
   usage?: TurnUsage;
-  /** Waits this long before answering (a slow provider). */
+  /** Answers this long after the request arrived (a slow provider). */
   delayMs?: number;
   /** An HTTP status; >= 400 sends an error response with `errorBody` (or the protocol's error shape). */
   status?: number;

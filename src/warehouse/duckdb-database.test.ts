@@ -268,6 +268,26 @@ describe('DuckDB warehouse', () => {
     expect((await db.query("SELECT getvariable('left_behind') AS v")).rows).toEqual([[null]]);
   });
 
+  it('runs a database of small tables on one DuckDB thread, and keeps insertion order', async () => {
+    const settings =
+      "SELECT current_setting('threads') AS threads, current_setting('preserve_insertion_order') AS kept";
+    expect((await db.query(settings)).rows).toEqual([[1, true]]);
+    // A table of more than one row group keeps the engine's default threads.
+    const bigFile = path.join(dir, 'big.duckdb');
+    const writer = await DuckDBInstance.create(bigFile);
+    const connection = await writer.connect();
+    await connection.run('CREATE TABLE events AS SELECT range AS id FROM range(200000)');
+    const defaults = (await connection.runAndReadAll("SELECT current_setting('threads')")).getRows()[0]?.[0];
+    connection.closeSync();
+    writer.closeSync();
+    const big = await openDatabase({ type: 'duckdb', name: 'big', path: 'big.duckdb' }, { projectDir: dir });
+    try {
+      expect((await big.query(settings)).rows).toEqual([[Number(defaults), true]]);
+    } finally {
+      await big.close();
+    }
+  });
+
   it('runs queries side by side', async () => {
     const results = await Promise.all([1, 2, 3].map((n) => db.query(`SELECT ${n} AS n`)));
     expect(results.map((result) => result.rows)).toEqual([[[1]], [[2]], [[3]]]);
