@@ -12,7 +12,8 @@
  * - the engine keeps insertion order, so the outer query keeps an inner ORDER BY (the caller
  *   vouches for that).
  * A result longer than `BOUNDED_ROWS`, and every error, are left to the streamed read: it gives
- * DuckDB's message about the SQL as written, not about the wrapper.
+ * DuckDB's message about the SQL as written, not about the wrapper. A failing query thus runs
+ * twice (within its one time limit); most fail while binding, in well under a millisecond.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { QueryResult } from './database.js';
