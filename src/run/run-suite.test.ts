@@ -177,20 +177,21 @@ describe('runSuite', () => {
     const outcome = await runSuite({
       ...baseOptions(['a', 'b', 'c', 'd'], ['m']),
       concurrency: 3,
-      startSpacingMs: 40,
+      // Wide enough that timers late by a loaded CI machine keep the order.
+      startSpacingMs: 150,
       execute: async (run) => {
         started.push(performance.now() - t0);
-        await sleep(run.test === 'a' ? 10 : 200);
+        await sleep(run.test === 'a' ? 10 : 400);
         return { key: run.test, status: 'passed', spentUsd: 0, message: 'match' };
       },
     });
     expect(outcome.results.map((result) => result.status)).toEqual(['passed', 'passed', 'passed', 'passed']);
     // The first worker starts a at once and, a done, b; the second and third workers start
-    // 40 and 80 ms in, whatever the first one does.
-    expect(started[0]).toBeLessThan(30);
-    expect(started[1]).toBeLessThan(40);
-    expect(started[2]).toBeGreaterThanOrEqual(38);
-    expect(started[3]).toBeGreaterThanOrEqual(78);
+    // 150 and 300 ms in, whatever the first one does.
+    expect(started[0]).toBeLessThan(100);
+    expect(started[1]).toBeLessThan(150);
+    expect(started[2]).toBeGreaterThanOrEqual(148);
+    expect(started[3]).toBeGreaterThanOrEqual(298);
   });
 
   it('an interrupt during the spaced start does not wait for the spacing', async () => {
