@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestLlmServer, type TestLlmServer } from './server.js';
 import type { Script } from './types.js';
@@ -138,6 +139,27 @@ describe('startTestLlmServer', () => {
     const response = await post('/chat/completions', chatBody('x'));
     expect((await json(response)).choices[0].message.content).toBe('slow');
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  it('counts delayMs from the arrival of the request, not from the end of its body', async () => {
+    const { port } = await start([{ text: 'slow', delayMs: 400 }]);
+    const started = performance.now();
+    const answered = new Promise<number>((resolve, reject) => {
+      const request = http.request(
+        { host: '127.0.0.1', port, path: '/v1/chat/completions', method: 'POST' },
+        (response) => {
+          response.resume();
+          response.on('end', () => resolve(performance.now() - started));
+        },
+      );
+      request.on('error', reject);
+      request.flushHeaders();
+      // The body takes 300 ms to come: a wait started after it would answer 700 ms in.
+      setTimeout(() => request.end(JSON.stringify(chatBody('x'))), 300);
+    });
+    const elapsed = await answered;
+    expect(elapsed).toBeGreaterThanOrEqual(390);
+    expect(elapsed).toBeLessThan(650);
   });
 
   it('keeps a hung request open until the client gives up, and close() still returns', async () => {

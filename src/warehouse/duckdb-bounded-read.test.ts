@@ -1,21 +1,22 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOUNDED_ROWS, mayBeRenamed, readBounded, wrappableSql } from './duckdb-bounded-read.js';
+import { BOUNDED_ROWS, isWrappable, mayBeRenamed, readBounded } from './duckdb-bounded-read.js';
 import { readDuckDbResult } from './duckdb-result.js';
+import { asSubquery } from './duckdb-sql-text.js';
 
-describe('wrappableSql', () => {
+describe('isWrappable', () => {
   it.each([
-    ['SELECT 1', 'SELECT 1'],
-    ['SELECT 1;', 'SELECT 1'],
-    ['  SELECT 1 ;; \n', '  SELECT 1'],
-    ['WITH x AS (SELECT (1)) SELECT * FROM x', 'WITH x AS (SELECT (1)) SELECT * FROM x'],
-    ["SELECT ')' AS p, 'it''s (' AS q", "SELECT ')' AS p, 'it''s (' AS q"],
-    ['SELECT 1 AS ")", 2 AS "a "")"', 'SELECT 1 AS ")", 2 AS "a "")"'],
-    ['SELECT 1 -- closes ) here', 'SELECT 1 -- closes ) here'],
-    ['SELECT 1 -- note )\nFROM range(3)', 'SELECT 1 -- note )\nFROM range(3)'],
-    ['SELECT /* ) ; */ 1', 'SELECT /* ) ; */ 1'],
-  ])('wraps %j', (sql, body) => {
-    expect(wrappableSql(sql)).toBe(body);
+    'SELECT 1',
+    'SELECT 1;',
+    '  SELECT 1 ;; \n',
+    'WITH x AS (SELECT (1)) SELECT * FROM x',
+    "SELECT ')' AS p, 'it''s (' AS q",
+    'SELECT 1 AS ")", 2 AS "a "")"',
+    'SELECT 1 -- closes ) here',
+    'SELECT 1 -- note )\nFROM range(3)',
+    'SELECT /* ) ; */ 1',
+  ])('wraps %j', (sql) => {
+    expect(isWrappable(sql)).toBe(true);
   });
 
   it.each([
@@ -33,7 +34,11 @@ describe('wrappableSql', () => {
     ["SELECT E'\\'' || ')'", 'backslash escapes'],
     ['SELECT $$)$$', 'dollar quoting'],
   ])('refuses %j (%s)', (sql) => {
-    expect(wrappableSql(sql)).toBeNull();
+    expect(isWrappable(sql)).toBe(false);
+  });
+
+  it('is wrapped without its final semicolons, closed on a line of its own', () => {
+    expect(asSubquery('SELECT 1 -- one\n;; \n')).toBe('(SELECT 1 -- one\n)');
   });
 });
 

@@ -5,7 +5,7 @@
  * in flight each round trip waits for the thread pool and the event loop.
  *
  * The wrapper must not change what the query means. It is used only when:
- * - the SQL text keeps its own parentheses inside itself (`wrappableSql`), so it cannot close
+ * - the SQL text keeps its own parentheses inside itself (`isWrappable`), so it cannot close
  *   the wrapper's parenthesis and run as some other query;
  * - no output column may have been renamed: DuckDB renames the duplicate names of a subquery
  *   (a, a → a, a_1), so a name like `a_1` beside an `a` gives up;
@@ -18,6 +18,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { QueryResult } from './database.js';
 import { readDuckDbResult } from './duckdb-result.js';
+import { asSubquery, withoutFinalSemicolons } from './duckdb-sql-text.js';
 
 /**
  * Rows a bounded read returns at most; a longer result runs again the streamed way. It is also
@@ -36,14 +37,12 @@ export async function readBounded(options: {
   sql: string;
   maxRows: number;
 }): Promise<QueryResult | undefined> {
-  const { connection, maxRows } = options;
-  const body = wrappableSql(options.sql);
-  if (body === null) return undefined;
+  const { connection, sql, maxRows } = options;
+  if (!isWrappable(sql)) return undefined;
   const cap = Math.min(maxRows, BOUNDED_ROWS);
   let result: Awaited<ReturnType<DuckDBConnection['run']>>;
   try {
-    // The newline ends a trailing `--` comment.
-    result = await connection.run(`SELECT * FROM (${body}\n) LIMIT ${cap + 1}`);
+    result = await connection.run(`SELECT * FROM ${asSubquery(sql)} LIMIT ${cap + 1}`);
   } catch {
     return undefined;
   }
@@ -55,15 +54,15 @@ export async function readBounded(options: {
 }
 
 /**
- * The SQL without its final semicolons when it can sit inside `( … )` as one subquery, else
- * null. A conservative lexical scan: strings, quoted names and comments are skipped; outside
+ * True when the SQL, without its final semicolons, can sit inside `( … )` as one subquery. A
+ * conservative lexical scan: strings, quoted names and comments are skipped; outside
  * them a `)` may never close more than the SQL opened and a `;` (a second statement) gives up.
  * Text whose lexing is subtle (backslash escapes of E'…' strings, $$-quoting, nested block
  * comments) gives up rather than risk reading it differently from DuckDB.
  */
-export function wrappableSql(sql: string): string | null {
-  const body = sql.replace(/[\s;]+$/, '');
-  if (body === '' || body.includes('\\') || body.includes('$')) return null;
+export function isWrappable(sql: string): boolean {
+  const body = withoutFinalSemicolons(sql);
+  if (body === '' || body.includes('\\') || body.includes('$')) return false;
   let depth = 0;
   let i = 0;
   while (i < body.length) {
@@ -74,7 +73,7 @@ export function wrappableSql(sql: string): string | null {
       let end = i + 1;
       for (;;) {
         end = body.indexOf(char, end);
-        if (end === -1) return null;
+        if (end === -1) return false;
         if (body[end + 1] !== char) break;
         end += 2;
       }
@@ -86,16 +85,16 @@ export function wrappableSql(sql: string): string | null {
       i = end + 1;
     } else if (char === '/' && next === '*') {
       const end = body.indexOf('*/', i + 2);
-      if (end === -1 || body.slice(i + 2, end).includes('/*')) return null;
+      if (end === -1 || body.slice(i + 2, end).includes('/*')) return false;
       i = end + 2;
     } else {
       if (char === '(') depth++;
-      else if (char === ')' && --depth < 0) return null;
-      else if (char === ';') return null;
+      else if (char === ')' && --depth < 0) return false;
+      else if (char === ';') return false;
       i++;
     }
   }
-  return depth === 0 ? body : null;
+  return depth === 0;
 }
 
 /** True when DuckDB may have renamed a duplicate column name: `x_<n>` beside an `x` (any case). */

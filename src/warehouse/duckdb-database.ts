@@ -86,8 +86,8 @@ const ROW_GROUP_ROWS = 122_880;
  */
 async function onlySmallTables(connection: DuckDBConnection): Promise<boolean> {
   const [row] = await runSmallQuery(connection, 'SELECT max(estimated_size) FROM duckdb_tables()');
-  const largest = row?.[0];
-  return largest === null || largest === undefined || Number(largest) <= ROW_GROUP_ROWS;
+  // No table at all gives NULL.
+  return Number(row?.[0] ?? 0) <= ROW_GROUP_ROWS;
 }
 
 class DuckDbDatabase implements Database {

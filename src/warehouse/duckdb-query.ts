@@ -25,7 +25,7 @@ import type { CellValue, ColumnInfo, QueryResult } from './database.js';
 import { BOUNDED_ROWS, readBounded } from './duckdb-bounded-read.js';
 import { duckDbColumnReader, readChunkColumns } from './duckdb-columns.js';
 import { readDuckDbResult, runSmallQuery } from './duckdb-result.js';
-import { parseDuckDbSql } from './duckdb-sql-text.js';
+import { asSubquery, parseDuckDbSql } from './duckdb-sql-text.js';
 
 /** What to do with the rows of a result longer than `maxRows`. */
 export type DuckDbOverflow = 'keep-first-rows' | 'drop-rows';
@@ -186,15 +186,13 @@ async function readThroughTable(
 ): Promise<QueryResult | undefined> {
   const { connection, columns, text, maxRows, checkpoint } = options;
   // Stored columns are c0, c1…: duplicate names and a column named rowid stay harmless. The
-  // SQL prepared as one complete SELECT, so inside parentheses it stays that SELECT once its
-  // final semicolons are gone; the newline ends a trailing `--` comment.
-  const body = options.sql.replace(/[\s;]+$/, '');
+  // SQL prepared as one complete SELECT, so as a subquery it stays that SELECT.
   const aliases = columns.map((_, index) => `c${index}`).join(', ');
   const limit = Number.isFinite(maxRows) ? ` LIMIT ${maxRows + 1}` : '';
   let create: DuckDBPreparedStatement;
   try {
     create = await connection.prepare(
-      `CREATE OR REPLACE TEMP TABLE ${TABLE_NAME} AS SELECT * FROM (${body}\n) AS answer(${aliases})${limit}`,
+      `CREATE OR REPLACE TEMP TABLE ${TABLE_NAME} AS SELECT * FROM ${asSubquery(options.sql)} AS answer(${aliases})${limit}`,
     );
   } catch {
     return undefined;

@@ -15,6 +15,19 @@ export function quoteLiteral(text: string): string {
 }
 
 /**
+ * `sql` as a parenthesized subquery: its final semicolons dropped, and a newline before the
+ * closing parenthesis so that a trailing `--` comment cannot swallow it. Only for SQL known to
+ * be one statement that keeps its own parentheses (parsed by DuckDB, or `isWrappable`).
+ */
+export function asSubquery(sql: string): string {
+  return `(${withoutFinalSemicolons(sql)}\n)`;
+}
+
+export function withoutFinalSemicolons(sql: string): string {
+  return sql.replace(/[\s;]+$/, '');
+}
+
+/**
  * The JSON parse tree DuckDB gives for `sql` (`{ error: true, error_message }` for anything
  * but SELECT statements). The SQL is only parsed, never executed. It goes in as a string
  * literal: a bound parameter costs three more round trips; a NUL, which a literal cannot
