@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { assertionsSchema } from '../assert/index.js';
 import { comparisonSchema } from '../config/schema.js';
 import { didYouMean as suggestKey } from '../errors/index.js';
+import { readPlainYamlMapping } from './plain-yaml-mapping.js';
 import { COMPARISON_KEYS, fileStem, TEST_FILE_KEYS, type TestCase } from './test-case.js';
 import { formatFieldPath, type TestFileProblem } from './test-file-problem.js';
 import { TEST_KEY_SYNONYMS } from './test-key-synonyms.js';
@@ -106,6 +107,9 @@ function readDocument(options: { text: string; file: string }): {
   warnings: string[];
 } {
   const { text, file } = options;
+  // Most test files are plain `key: value` lines and `|` blocks, read the same way far sooner.
+  const plain = readPlainYamlMapping(text);
+  if (plain !== null) return { value: plain, problems: [], warnings: [] };
   const lineCounter = new LineCounter();
   const documents: Document.Parsed[] = Array.from(
     parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' }),
