@@ -68,6 +68,9 @@ const VALUES = [
   'say "hi"',
   'a?b',
   'trailing   ',
+  'no-break space\u00a0',
+  '\u2003em space first',
+  'ideographic space\u3000',
   '|',
   '|-',
 ];
@@ -115,13 +118,26 @@ const TRICKY_VALUES = [
   'x\u0085y',
   '\uFEFFx',
 ];
-const AFTER_COLON = [' ', ' ', ' ', ' ', '  ', '\t', ':', ' :', ''];
-const BLOCK_LINES = ['SELECT 1', 'FROM t', '#not a comment', 'key: value', '"quoted"', '- item', '|', ''];
+const AFTER_COLON = [' ', ' ', ' ', ' ', '  ', '\t', ':', ' :', '', '\u00a0', ' \u00a0'];
+const BLOCK_LINES = [
+  'SELECT 1',
+  'FROM t',
+  '#not a comment',
+  'key: value',
+  '"quoted"',
+  '- item',
+  '|',
+  'x\u00a0',
+  '\u00a0',
+  '',
+];
 const EXTRA_LINES = [
   '# comment',
   '',
   '   ',
   '#',
+  '\u00a0',
+  ' \u3000',
   '---',
   '...',
   '  indented',
@@ -167,6 +183,7 @@ function generatedFile(next: () => number): string {
 
 const MUTATIONS = [
   ' ',
+  '\u00a0',
   '  ',
   '\n',
   ':',
@@ -231,7 +248,9 @@ describe('readPlainYamlMapping', () => {
           database: null,
         },
       ],
-      ['prompt: é à ü 中文: no\n'.replace(': no', ''), { prompt: 'é à ü 中文' }],
+      ['prompt: é à ü 中文\n', { prompt: 'é à ü 中文' }],
+      // Only the space separates: a no-break space is text, even at the end of a line.
+      ['prompt: a\u00a0b\u00a0\nsql: |\n  x\u3000\n', { prompt: 'a\u00a0b\u00a0', sql: 'x\u3000\n' }],
       [
         'ordered: FALSE\nname: ~\nprompt: a:b, [c] {d} x#y\n',
         { ordered: false, name: null, prompt: 'a:b, [c] {d} x#y' },
@@ -267,6 +286,7 @@ describe('readPlainYamlMapping', () => {
       'sql: |\n\n  SELECT 1\n',
       'sql: |\n    SELECT 1\n  FROM t\n',
       'sql: |\n  SELECT 1\n      \n  FROM t\n',
+      'prompt: x\n\u00a0\n',
     ];
     for (const text of outside) expect(readPlainYamlMapping(text), JSON.stringify(text)).toBeNull();
   });

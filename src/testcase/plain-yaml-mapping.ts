@@ -17,7 +17,7 @@ export type PlainScalar = string | boolean | null;
 const GIVE_UP = null;
 
 /** Simple keys only; anything else (quoted, numeric, complex keys) goes to the library. */
-const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:( +)(.*))?$/;
+const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$/;
 /** Words the YAML 1.2 core schema reads as null or booleans, as keys they would not stay strings. */
 const NULL_WORDS = new Set(['~', 'null', 'Null', 'NULL']);
 const BOOLEAN_WORDS = new Map([
@@ -29,9 +29,10 @@ const BOOLEAN_WORDS = new Map([
   ['FALSE', false],
 ]);
 /**
- * Anything but line feeds, printable ASCII and the BMP's printable letters: tabs, carriage
+ * Anything but line feeds, printable ASCII and the BMP's printable characters: tabs, carriage
  * returns, byte-order marks, the breaks of YAML 1.1 (NEL, LS, PS) and characters outside the BMP
- * have rules of their own, left to the library.
+ * have rules of their own, left to the library. (Other Unicode spaces, such as U+00A0, are text
+ * to YAML: only the space and the tab separate, so nothing here trims with `trim()`.)
  */
 const OUTSIDE_CHARACTERS = /[^\n\x20-\x7E\xA0-\u2027\u202A-\uD7FF\uE000-\uFEFE\uFF00-\uFFFD]/;
 /** First characters that make a scalar something other than plain text (or a number). */
@@ -57,7 +58,7 @@ export function readPlainYamlMapping(text: string): Record<string, PlainScalar> 
     if (NULL_WORDS.has(key) || BOOLEAN_WORDS.has(key) || key === '__proto__' || Object.hasOwn(mapping, key)) {
       return GIVE_UP;
     }
-    const rest = (match[3] ?? '').trimEnd();
+    const rest = withoutTrailingSpaces(match[2] ?? '');
     let value: PlainScalar | undefined;
     if (rest === '') {
       value = null;
@@ -76,8 +77,15 @@ export function readPlainYamlMapping(text: string): Record<string, PlainScalar> 
   return keys === 0 ? GIVE_UP : mapping;
 }
 
+/** Spaces only (YAML's tab is refused above); U+00A0 and the like are text. */
 function isBlank(line: string): boolean {
-  return line.trim() === '';
+  return /^ *$/.test(line);
+}
+
+function withoutTrailingSpaces(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 32) end--;
+  return text.slice(0, end);
 }
 
 function indentOf(line: string): number {
