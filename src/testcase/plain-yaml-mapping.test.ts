@@ -287,6 +287,7 @@ describe('readPlainYamlMapping', () => {
       'sql: |\n    SELECT 1\n  FROM t\n',
       'sql: |\n  SELECT 1\n      \n  FROM t\n',
       'prompt: x\n\u00a0\n',
+      `${'k'.repeat(1100)}: x\n`,
     ];
     for (const text of outside) expect(readPlainYamlMapping(text), JSON.stringify(text)).toBeNull();
   });

@@ -16,8 +16,11 @@ export type PlainScalar = string | boolean | null;
 /** Outside the subset: the caller reads the file with the full YAML parser. */
 const GIVE_UP = null;
 
-/** Simple keys only; anything else (quoted, numeric, complex keys) goes to the library. */
-const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$/;
+/**
+ * Simple keys only; anything else (quoted, numeric, complex keys) goes to the library, and so
+ * does a key past YAML's 1,024-character limit for implicit keys.
+ */
+const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]{0,127}):(?: +(.*))?$/;
 /** Words the YAML 1.2 core schema reads as null or booleans, as keys they would not stay strings. */
 const NULL_WORDS = new Set(['~', 'null', 'Null', 'NULL']);
 const BOOLEAN_WORDS = new Map([
