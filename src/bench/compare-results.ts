@@ -7,6 +7,7 @@
 
 import { PerformanceObserver } from 'node:perf_hooks';
 import { compareResults } from '../compare/index.js';
+import { seededRandom } from '../example/index.js';
 import type { CellValue } from '../warehouse/database.js';
 import type { Benchmark } from './main.js';
 import { formatBytes, formatMs, samplePeakMemory, timed } from './measure.js';
@@ -17,24 +18,12 @@ const TARGET_BYTES = 1.5 * 1024 ** 3;
 const RUNS = 3;
 const COLUMNS = ['order_id', 'amount', 'customer', 'order_date', 'discount'];
 
-/** mulberry32: a small deterministic generator, so every run measures the same data. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const DAY_MS = 86_400_000;
 const FIRST_DAY = Date.UTC(2020, 0, 1);
 
 /** Row `id` of the data set, the same every time it is asked for. */
 function generateRow(id: number): CellValue[] {
-  const next = random(id * 2654435761);
+  const next = seededRandom(id * 2654435761);
   const date = new Date(FIRST_DAY + Math.floor(next() * 1500) * DAY_MS).toISOString().slice(0, 10);
   return [
     id + 1,
@@ -55,7 +44,7 @@ function generateSides(seed: number): { expected: CellValue[][]; actual: CellVal
   for (let id = 0; id < ROWS; id++) expected[id] = generateRow(id);
   const order = new Uint32Array(ROWS);
   for (let id = 0; id < ROWS; id++) order[id] = id;
-  const next = random(seed);
+  const next = seededRandom(seed);
   for (let index = ROWS - 1; index > 0; index--) {
     const other = Math.floor(next() * (index + 1));
     const swap = order[index]!;
@@ -146,7 +135,7 @@ export const benchmark: Benchmark = {
     (globalThis as { gc?: () => void }).gc?.();
     const dataBytes = process.memoryUsage.rss();
     await measure({ label: 'equal, shuffled', actual, expected, dataBytes });
-    const next = random(7);
+    const next = seededRandom(7);
     for (let change = 0; change < 5; change++) {
       const row = actual[Math.floor(next() * ROWS)]!;
       row[1] = (row[1] as number) + 1;

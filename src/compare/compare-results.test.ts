@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NaoError } from '../errors/index.js';
+import { seededRandom } from '../example/shop-data.js';
 import type { CellValue } from '../warehouse/database.js';
 import { type CompareOptions, compareResults } from './compare-results.js';
 import type { ResultData } from './table-input.js';
@@ -17,14 +18,7 @@ const column = (...values: CellValue[]): ResultData =>
 
 /** Deterministic shuffle (mulberry32), so a failing case reproduces. */
 function shuffled<T>(items: readonly T[], seed = 1): T[] {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const copy = [...items];
   for (let index = copy.length - 1; index > 0; index--) {
     const other = Math.floor(next() * (index + 1));

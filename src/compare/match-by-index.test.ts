@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../example/shop-data.js';
 import type { CellValue } from '../warehouse/database.js';
 import { type CompareOptions, compareWith } from './compare-results.js';
 import { matchByIndex } from './match-by-index.js';
@@ -28,18 +29,6 @@ function expectAgreement(options: CompareOptions): void {
   );
   // And once the index gives up at its first detour and hands over to the sort.
   expect(compareWith(options, (step) => matchByIndex({ ...step, stepBudget: 0 }))).toEqual(fast);
-}
-
-/** mulberry32, so that a failing case reproduces. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function shuffled<T>(items: readonly T[], next: () => number): T[] {
@@ -290,7 +279,7 @@ describe('matchByIndex agrees with matchBySorting', () => {
     ['reverse order', 2],
     ['no order', 3],
   ])('on 5,000 generated rows in %s, equal and then changed', (_name, seed) => {
-    const next = random(seed);
+    const next = seededRandom(seed);
     // Few distinct values, so that many rows repeat; fractions, nulls and dates on every row.
     const rows: CellValue[][] = Array.from({ length: 5000 }, () => {
       const id = Math.floor(next() * 1500);
