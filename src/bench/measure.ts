@@ -74,6 +74,21 @@ export function mainThreadCpuMs(): number | null {
   }
 }
 
+/**
+ * CPU time the hypervisor took from this virtual machine so far (the `steal` column of
+ * /proc/stat, summed over its CPUs), in ms, or null where the kernel does not report it. On a
+ * shared host, a benchmark whose machine was preempted meanwhile measures the host, not nao.
+ */
+export function hostStealMs(): number | null {
+  try {
+    const cpu = /^cpu +(.*)$/m.exec(readFileSync('/proc/stat', 'utf8'));
+    const ticks = Number(cpu?.[1]?.split(' ')[7]); // user nice system idle iowait irq softirq steal
+    return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS_PER_SECOND : null;
+  } catch {
+    return null;
+  }
+}
+
 /** USER_HZ: 100 on every Linux architecture Node runs on. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
