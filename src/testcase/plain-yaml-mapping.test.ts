@@ -1,6 +1,10 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { seededRandom } from '../example/shop-data.js';
+import { SCAFFOLD_FILES } from '../init/scaffold.js';
 import { readPlainYamlMapping } from './plain-yaml-mapping.js';
 
 /** What the `yaml` library reads, as `parseTestFile` asks it; `null` when it reports anything. */
@@ -210,7 +214,7 @@ function mutated(next: () => number, text: string): string {
 }
 
 describe('readPlainYamlMapping', () => {
-  it('reads the files nao init and the README show, as the library does', () => {
+  it('reads the README template and plain files of every kind, as the library does', () => {
     const files: Array<[string, Record<string, unknown>]> = [
       [
         'name: total_revenue\nprompt: What is the total revenue from all orders?\nsql: |\n  SELECT SUM(amount) as total_revenue\n  FROM orders\n',
@@ -249,6 +253,22 @@ describe('readPlainYamlMapping', () => {
     for (const [text, expected] of files) {
       expect(readPlainYamlMapping(text), text).toEqual(expected);
       expect(libraryReading(text), text).toEqual(expected);
+    }
+  });
+
+  it('reads the test files nao ships (nao init, the example) as the library does, all but the nested ones', () => {
+    const exampleTests = fileURLToPath(new URL('../../example/tests/', import.meta.url));
+    const shipped = [
+      SCAFFOLD_FILES['tests/row_count.yml']!,
+      ...readdirSync(exampleTests)
+        .filter((name) => name.endsWith('.yml'))
+        .map((name) => readFileSync(path.join(exampleTests, name), 'utf8')),
+    ];
+    expect(shipped.length).toBeGreaterThan(5);
+    for (const text of shipped) {
+      // A key with nothing after it and indented lines below holds a list or a mapping.
+      const nested = /^[a-z_]+:\s*\n[ -]/m.test(text);
+      expect(readPlainYamlMapping(text), text).toEqual(nested ? null : libraryReading(text));
     }
   });
 

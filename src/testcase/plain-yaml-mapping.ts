@@ -49,7 +49,6 @@ export function readPlainYamlMapping(text: string): Record<string, PlainScalar> 
   if (OUTSIDE_CHARACTERS.test(text)) return GIVE_UP;
   const lines = text.split('\n');
   const mapping: Record<string, PlainScalar> = {};
-  let keys = 0;
   let index = 0;
   while (index < lines.length) {
     const line = lines[index]!;
@@ -75,9 +74,8 @@ export function readPlainYamlMapping(text: string): Record<string, PlainScalar> 
     }
     if (value === undefined) return GIVE_UP;
     mapping[key] = value;
-    keys++;
   }
-  return keys === 0 ? GIVE_UP : mapping;
+  return Object.keys(mapping).length === 0 ? GIVE_UP : mapping;
 }
 
 /** Spaces only (YAML's tab is refused above); U+00A0 and the like are text. */

@@ -2,7 +2,6 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOUNDED_ROWS, isWrappable, mayBeRenamed, readBounded } from './duckdb-bounded-read.js';
 import { readDuckDbResult } from './duckdb-result.js';
-import { asSubquery } from './duckdb-sql-text.js';
 
 describe('isWrappable', () => {
   it.each([
@@ -35,10 +34,6 @@ describe('isWrappable', () => {
     ['SELECT $$)$$', 'dollar quoting'],
   ])('refuses %j (%s)', (sql) => {
     expect(isWrappable(sql)).toBe(false);
-  });
-
-  it('is wrapped without its final semicolons, closed on a line of its own', () => {
-    expect(asSubquery('SELECT 1 -- one\n;; \n')).toBe('(SELECT 1 -- one\n)');
   });
 });
 
