@@ -4,8 +4,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Database } from '../warehouse/index.js';
 import { createAgentContext } from './agent-context.js';
 import { MAX_RULES_CHARS } from './system-prompt.js';
-import { createProjectFixture, REFERENCE_SQL, SECRET_VALUES } from './test-support/project-fixture.js';
-import { openSeededDuckDb } from './test-support/seeded-duckdb.js';
+import { createProjectFixture, REFERENCE_SQL, SECRET_VALUES } from '../../test-support/agent/project-fixture.js';
+import { openSeededDuckDb } from '../../test-support/agent/seeded-duckdb.js';
 
 const TEST_MODE_SENTENCE = 'You cannot ask clarifying questions';
 

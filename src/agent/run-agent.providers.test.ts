@@ -9,12 +9,12 @@ import {
   startTestLlmServer,
   type TestLlmServer,
   type Turn,
-} from '../llm-test-server/index.js';
+} from '../../test-support/llm-server/index.js';
 import type { Database } from '../warehouse/index.js';
 import { type AgentContext, createAgentContext } from './agent-context.js';
 import { type AgentModel, runAgent } from './run-agent.js';
-import { createProjectFixture } from './test-support/project-fixture.js';
-import { openSeededDuckDb } from './test-support/seeded-duckdb.js';
+import { createProjectFixture } from '../../test-support/agent/project-fixture.js';
+import { openSeededDuckDb } from '../../test-support/agent/seeded-duckdb.js';
 
 const SQL = 'SELECT id, id * 2 AS doubled FROM range(200) t(id) ORDER BY id';
 const BAD_SQL = 'SELEC 1';

@@ -3,7 +3,7 @@ import type { Database } from '../warehouse/index.js';
 import { type AgentContext, createAgentContext } from './agent-context.js';
 import type { ExecuteSqlOutput } from './execute-sql.js';
 import { type AgentModel, type AgentStep, runAgent } from './run-agent.js';
-import { createProjectFixture, REFERENCE_SQL } from './test-support/project-fixture.js';
+import { createProjectFixture, REFERENCE_SQL } from '../../test-support/agent/project-fixture.js';
 import {
   type CallOptions,
   lastToolOutputs,
@@ -12,8 +12,8 @@ import {
   textStep,
   toolCallStep,
   usage,
-} from './test-support/scripted-model.js';
-import { openSeededDuckDb } from './test-support/seeded-duckdb.js';
+} from '../../test-support/agent/scripted-model.js';
+import { openSeededDuckDb } from '../../test-support/agent/seeded-duckdb.js';
 
 const SETUP = `
   CREATE TABLE orders AS

@@ -6,23 +6,23 @@ import path from 'node:path';
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH, launchChromium } from '../chromium/index.js';
-import { type ScriptedAnswer, scriptedAnalyst } from '../fake-analyst/index.js';
-import { startTestLlmServer, type TestLlmServer } from '../llm-test-server/index.js';
+import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
+import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
+import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import type { ResultsFile } from '../report/index.js';
 import {
   type BackendProcess,
   freePort,
   startBackendProcess,
-} from '../server/test-support/backend-process.js';
+} from '../../test-support/backend/backend-process.js';
 import {
   createPostgresSchema,
   POSTGRES_SERVER,
   postgresAvailable,
   SERVERS_REQUIRED,
-} from '../server/test-support/test-stores.js';
-import { copyExampleProject, type ExampleCopy, REPO_ROOT } from './test-support/example-project.js';
-import { latestResults as latestProjectResults, runNao } from './test-support/run-cli.js';
+} from '../../test-support/backend/test-stores.js';
+import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-support/cli/example-project.js';
+import { latestResults as latestProjectResults, runNao } from '../../test-support/cli/run-cli.js';
 
 const EMAIL = 'ada@example.com';
 const PASSWORD = 'pw-e2e-c0ffee-91';

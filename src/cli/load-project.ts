@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { loadConfig, type NaoConfig } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
-import { discoverTests, formatProblems, selectTests, type TestCase } from '../testcase/index.js';
+import { discoverTests, formatProblems, selectTests, type TestCase } from '../test-files/index.js';
 import type { CliIO } from './io.js';
 
 export interface LoadedProject {

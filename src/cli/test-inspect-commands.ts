@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ConfigInvalidError, ConfigNotFoundError, loadConfig, MissingEnvError } from '../config/index.js';
-import { discoverTests, formatProblems } from '../testcase/index.js';
+import { discoverTests, formatProblems } from '../test-files/index.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIO } from './io.js';
 import { loadProject, selectProjectTests } from './load-project.js';

@@ -20,12 +20,12 @@ import {
   skippedResult,
   spentUsd,
   type TestRunClient,
-} from '../run/index.js';
-import { createLocalClient, openProjectRuntime } from '../test-run/index.js';
-import type { TestCase } from '../testcase/index.js';
+} from '../scheduler/index.js';
+import { createLocalClient, openProjectRuntime } from '../pipeline/index.js';
+import type { TestCase } from '../test-files/index.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIO } from './io.js';
-import { LiveProgress } from './live-progress.js';
+import { LiveProgress } from '../reporters/live-progress.js';
 import {
   type LoadedProject,
   loadProjectConfig,

@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../errors/index.js';
-import { FILES, writeViewerFixtures } from '../viewer/test-support/viewer-fixtures.js';
+import { FILES, writeViewerFixtures } from '../../test-support/viewer/viewer-fixtures.js';
 import {
   openInBrowser,
   registerTestServerCommand,

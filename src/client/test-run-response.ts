@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TestRunResponse } from '../test-run/index.js';
+import type { TestRunResponse } from '../pipeline/index.js';
 
 const count = z.number().finite().nonnegative();
 const usageSchema = z.object({

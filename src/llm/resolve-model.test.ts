@@ -9,7 +9,7 @@ import {
   startTestLlmServer,
   type TestLlmServer,
   type Turn,
-} from '../llm-test-server/index.js';
+} from '../../test-support/llm-server/index.js';
 import { findProviderError, ProviderError, ProviderTimeoutError } from './provider-error.js';
 import { type ResolveModelOptions, resolveModel } from './resolve-model.js';
 import { NO_SDK_RETRIES, type RetryOptions } from './retry-fetch.js';

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestLlmServer, type TestLlmServer, type Turn } from '../llm-test-server/index.js';
+import { startTestLlmServer, type TestLlmServer, type Turn } from '../../test-support/llm-server/index.js';
 import { ProviderError, ProviderTimeoutError } from './provider-error.js';
 import {
   backoffMs,

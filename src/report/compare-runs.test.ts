@@ -7,7 +7,7 @@ import {
   type RunComparison,
 } from './compare-runs.js';
 import type { RunStatus } from './results-file.js';
-import { resultsFile, run } from './test-support/run-fixture.js';
+import { resultsFile, run } from '../../test-support/report/run-fixture.js';
 
 const A = 'openai:gpt-4.1';
 const B = 'anthropic:claude-sonnet-4-5';

@@ -3,12 +3,12 @@
  * got fixed, stayed the same, appeared or disappeared between two results files.
  */
 import { didYouMean, UsageError } from '../errors/index.js';
-import { paint } from './box-table.js';
+import { paint } from '../reporters/box-table.js';
 import { formatPercent } from './format-values.js';
 import type { ModelSummary, ResultsFile, RunResult, RunStatus } from './results-file.js';
 import { statusOf } from './run-status.js';
 import { orderedModels, summarizeByModel } from './summarize.js';
-import { toCellText } from './terminal-text.js';
+import { toCellText } from '../reporters/terminal-text.js';
 
 /** What one side of the diff says about a (test, model) pair, over all its attempts. */
 export interface PairOutcome {

@@ -5,7 +5,7 @@ export {
   type ShrinkStep,
   type TableCell,
   type TableColumn,
-} from './box-table.js';
+} from '../reporters/box-table.js';
 export { buildResultsFile } from './build-results-file.js';
 export {
   type ComparedPair,
@@ -24,10 +24,10 @@ export {
   renderRepeatTable,
   renderReport,
   renderTestResultsTable,
-} from './console-tables.js';
-export { formatSummary } from './format-summary.js';
+} from '../reporters/console-tables.js';
+export { formatSummary } from '../reporters/format-summary.js';
 export { formatCost, formatSeconds, UNKNOWN } from './format-values.js';
-export { escapeXmlAttribute, escapeXmlText, MAX_SYSTEM_OUT_CHARS, toJUnitXml } from './junit.js';
+export { escapeXmlAttribute, escapeXmlText, MAX_SYSTEM_OUT_CHARS, toJUnitXml } from '../reporters/junit.js';
 export { passAtK, passHatK, repeatStats } from './pass-at-k.js';
 export { parseResultsFile, readResultsFile } from './read-results.js';
 export type {
@@ -55,7 +55,7 @@ export {
   summarize,
   summarizeByModel,
 } from './summarize.js';
-export { displayWidth, toCellText, truncateToWidth } from './terminal-text.js';
+export { displayWidth, toCellText, truncateToWidth } from '../reporters/terminal-text.js';
 export {
   listResultsFiles,
   localIsoTimestamp,

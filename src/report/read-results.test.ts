@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../errors/index.js';
 import { parseResultsFile, readResultsFile } from './read-results.js';
-import { resultsFile, run } from './test-support/run-fixture.js';
+import { resultsFile, run } from '../../test-support/report/run-fixture.js';
 import { writeResultsFile } from './write-results.js';
 
 let dir: string;

@@ -8,7 +8,7 @@ import {
   SERVERS_REQUIRED,
   type StoreKind,
   type TestAuth,
-} from './test-support/test-stores.js';
+} from '../../test-support/backend/test-stores.js';
 
 const postgres = await postgresAvailable();
 if (!postgres && !SERVERS_REQUIRED) {

@@ -5,7 +5,7 @@ import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import { z } from 'zod';
 import { NaoError } from '../errors/index.js';
-import { type ProjectRuntime, runTestRequest } from '../test-run/index.js';
+import { type ProjectRuntime, runTestRequest } from '../pipeline/index.js';
 import type { AccountResult, Accounts, RequestOrigin, SessionInfo } from './accounts.js';
 import { registerChatApi, registerChatPage } from './chat-routes.js';
 import type { ChatStore } from './chat-store.js';

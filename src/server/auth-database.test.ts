@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openAuthDatabase, redactUrl, SQLITE_STORE_FILE } from './auth-database.js';
-import { freePort } from './test-support/backend-process.js';
+import { freePort } from '../../test-support/backend/backend-process.js';
 
 let projectDir: string;
 beforeEach(async () => {

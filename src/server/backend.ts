@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import type { NaoConfig } from '../config/index.js';
 import { NaoError } from '../errors/index.js';
-import { openProjectRuntime, type ProjectRuntime } from '../test-run/index.js';
+import { openProjectRuntime, type ProjectRuntime } from '../pipeline/index.js';
 import { createAccounts } from './accounts.js';
 import { createBackendApp } from './app.js';
 import { createAuth, migrateAuthStore } from './auth.js';

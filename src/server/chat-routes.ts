@@ -7,7 +7,7 @@ import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { type AgentStep, runAgent } from '../agent/index.js';
 import { NaoError } from '../errors/index.js';
-import type { ProjectRuntime } from '../test-run/index.js';
+import type { ProjectRuntime } from '../pipeline/index.js';
 import type { SessionInfo } from './accounts.js';
 import { saveChatTest } from './chat-save-test.js';
 import type { ChatMessage, ChatMessageDisplay, ChatStore, ChatToolCall } from './chat-store.js';

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseTestFile } from '../testcase/index.js';
+import { parseTestFile } from '../test-files/index.js';
 import { saveChatTest } from './chat-save-test.js';
 
 let projectDir: string;

@@ -1,7 +1,7 @@
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { formatProblems, parseTestFile } from '../testcase/index.js';
+import { formatProblems, parseTestFile } from '../test-files/index.js';
 
 export const TEST_NAME_PATTERN = /^[a-z0-9_][a-z0-9_-]*$/;
 

@@ -10,7 +10,7 @@ import {
   postgresAvailable,
   SERVERS_REQUIRED,
   type StoreKind,
-} from './test-support/test-stores.js';
+} from '../../test-support/backend/test-stores.js';
 
 const postgres = await postgresAvailable();
 if (!postgres && !SERVERS_REQUIRED) {

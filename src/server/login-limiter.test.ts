@@ -6,7 +6,7 @@ import {
   SERVERS_REQUIRED,
   type StoreKind,
   type TestAuth,
-} from './test-support/test-stores.js';
+} from '../../test-support/backend/test-stores.js';
 
 const stores: StoreKind[] =
   (await postgresAvailable()) || SERVERS_REQUIRED ? ['sqlite', 'postgres'] : ['sqlite'];

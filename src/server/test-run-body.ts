@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TestRunRequest } from '../test-run/index.js';
+import type { TestRunRequest } from '../pipeline/index.js';
 
 const nonBlank = (field: string) =>
   z

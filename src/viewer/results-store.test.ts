@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createResultsStore, type LoadOutcome } from './results-store.js';
-import { CLAUDE, FILES, GPT, writeViewerFixtures } from './test-support/viewer-fixtures.js';
+import { CLAUDE, FILES, GPT, writeViewerFixtures } from '../../test-support/viewer/viewer-fixtures.js';
 
 let root: string;
 let outputsDir: string;

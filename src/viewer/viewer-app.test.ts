@@ -11,7 +11,7 @@ import type {
   RunDetailResponse,
 } from './api-types.js';
 import { createResultsStore } from './results-store.js';
-import { CLAUDE, FILES, GPT, writeViewerFixtures } from './test-support/viewer-fixtures.js';
+import { CLAUDE, FILES, GPT, writeViewerFixtures } from '../../test-support/viewer/viewer-fixtures.js';
 import { createViewerApp } from './viewer-app.js';
 
 let root: string;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NaoError } from '../errors/index.js';
-import { FILES, writeViewerFixtures } from './test-support/viewer-fixtures.js';
+import { FILES, writeViewerFixtures } from '../../test-support/viewer/viewer-fixtures.js';
 import { startViewerServer, type ViewerServer } from './viewer-server.js';
 
 let root: string;

@@ -1,1 +1,0 @@
-export { CHROMIUM_ARGS, CHROMIUM_PATH, launchChromium } from './launch-chromium.js';

@@ -1,1 +1,0 @@
-export { type ScriptedAnswer, scriptedAnalyst } from './scripted-analyst.js';

@@ -1,0 +1,1 @@
+export { type ComparisonResult, decideVerdict, type Verdict, type VerdictStatus } from './verdict.js';

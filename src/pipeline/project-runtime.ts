@@ -1,0 +1,75 @@
+import { type AgentContext, createAgentContext } from '../agent/index.js';
+import type { NaoConfig } from '../config/index.js';
+import { type ResolvedModel, resolveModel } from '../llm/index.js';
+import { prepareSandboxes } from '../extract/index.js';
+import { type Database, openDatabase } from '../warehouse/index.js';
+
+/**
+ * Everything a project's test runs share, opened once: the read-only databases, the agent's
+ * context (rules, schemas, prompts) and the resolved models. The backend holds one; `--local`
+ * runs hold one in the CLI process.
+ */
+export interface ProjectRuntime {
+  readonly config: NaoConfig;
+  readonly databases: readonly Database[];
+  readonly agentContext: AgentContext;
+  /** Resolves `provider:model_id` once per model (a bad string or missing key throws). */
+  model(modelString: string): ResolvedModel;
+  close(): Promise<void>;
+}
+
+export interface OpenProjectRuntimeOptions {
+  config: NaoConfig;
+  env: Record<string, string | undefined>;
+  /** The transport under the provider packages (record/replay and tests replace it). */
+  fetch?: typeof globalThis.fetch;
+  /** Replay: every model call is answered from recordings, so a missing API key is no error. */
+  allowMissingKey?: boolean;
+  /** Per-query wall-clock limit for the agent's and the reference's SQL. */
+  queryTimeoutMs?: number;
+}
+
+export async function openProjectRuntime(options: OpenProjectRuntimeOptions): Promise<ProjectRuntime> {
+  const { config } = options;
+  const databases: Database[] = [];
+  // Made while the databases open; a failure here resurfaces, with its message, at the first extraction.
+  const sandboxes = prepareSandboxes().catch(() => undefined);
+  try {
+    for (const database of config.databases) {
+      databases.push(await openDatabase(database, { projectDir: config.projectDir }));
+    }
+    const agentContext = await createAgentContext({
+      projectDir: config.projectDir,
+      databases,
+      maxResultRows: config.agent.maxResultRows,
+      ...(options.queryTimeoutMs === undefined ? {} : { queryTimeoutMs: options.queryTimeoutMs }),
+    });
+    const models = new Map<string, ResolvedModel>();
+    await sandboxes;
+    return {
+      config,
+      databases,
+      agentContext,
+      model(modelString) {
+        let resolved = models.get(modelString);
+        if (resolved === undefined) {
+          resolved = resolveModel({
+            modelString,
+            config,
+            env: options.env,
+            ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+            ...(options.allowMissingKey === undefined ? {} : { allowMissingKey: options.allowMissingKey }),
+          });
+          models.set(modelString, resolved);
+        }
+        return resolved;
+      },
+      async close() {
+        await Promise.all(databases.map((database) => database.close()));
+      },
+    };
+  } catch (error) {
+    await Promise.all(databases.map((database) => database.close()));
+    throw error;
+  }
+}

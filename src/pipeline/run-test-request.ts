@@ -1,0 +1,109 @@
+import { runAgent } from '../agent/index.js';
+import { EMPTY_USAGE } from '../llm/usage.js';
+import { captureDataSnapshots, extractAnswer, runReferenceQuery, unchangedSince } from '../extract/index.js';
+import type { ProjectRuntime } from './project-runtime.js';
+import type { TestRunRequest, TestRunResponse, Verification } from './test-run-types.js';
+
+/**
+ * One test run as the backend performs it: the agent answers in test mode (no clarification,
+ * no sight of the reference), then the reference SQL runs and the answer's data is extracted
+ * from the agent's own query results. Judging is left to the caller's deterministic code.
+ * Model and provider failures reject; reference and extraction problems are data.
+ */
+export async function runTestRequest(options: {
+  runtime: ProjectRuntime;
+  request: TestRunRequest;
+  signal?: AbortSignal;
+  /** Names the agent's query results; record/replay passes a deterministic one. */
+  generateQueryId?: () => string;
+}): Promise<TestRunResponse> {
+  const { runtime, request, signal } = options;
+  const model = runtime.model(`${request.model.provider}:${request.model.modelId}`);
+  const sql = request.sql ?? null;
+  // Taken before the agent's first query, so the reference can tell whether it saw the same data.
+  const snapshots =
+    sql === null
+      ? undefined
+      : captureDataSnapshots(runtime.config.databases, { projectDir: runtime.config.projectDir });
+  // The reference runs while the agent works (it is inside the same snapshot), so its query
+  // does not add to the run's time. If the agent fails, its outcome is simply not used.
+  const pendingReference =
+    sql === null
+      ? null
+      : runReferenceQuery({
+          sql,
+          databaseName: request.databaseId ?? null,
+          databases: runtime.databases,
+          maxRows: runtime.config.agent.maxResultRows,
+          ...(snapshots === undefined ? {} : { snapshots }),
+          ...(signal === undefined ? {} : { signal }),
+        });
+  pendingReference?.catch(() => undefined);
+  const agent = await runAgent({
+    prompt: request.prompt,
+    model,
+    mode: 'test',
+    context: runtime.agentContext,
+    maxSteps: runtime.config.agent.maxSteps,
+    ...(signal === undefined ? {} : { signal }),
+    ...(options.generateQueryId === undefined ? {} : { generateQueryId: options.generateQueryId }),
+  });
+
+  let verification: Verification | null = null;
+  if (pendingReference !== null) {
+    const reference = await pendingReference;
+    if (reference.success && reference.snapshotConsistent) {
+      // Checked when the reference finished, which may have been before the agent's last query.
+      const snapshot = snapshots?.get(reference.databaseName);
+      reference.snapshotConsistent = snapshot !== undefined && unchangedSince(snapshot);
+    }
+    if (!reference.success) {
+      verification = {
+        data: null,
+        sql: null,
+        error: null,
+        errorKind: null,
+        expectedData: null,
+        expectedColumns: [],
+        referenceError: reference.error,
+        snapshotConsistent: null,
+        attempts: 0,
+        usage: { ...EMPTY_USAGE },
+        cost: null,
+      };
+    } else {
+      const expectedColumns = reference.columns;
+      const extraction = await extractAnswer({
+        model,
+        question: request.prompt,
+        responseMessages: agent.responseMessages,
+        queryResults: agent.queryResults,
+        expectedColumns,
+        ...(signal === undefined ? {} : { signal }),
+      });
+      verification = {
+        data: extraction.data,
+        sql: extraction.sql,
+        error: extraction.error,
+        errorKind: extraction.errorKind,
+        expectedData: { columns: expectedColumns, rows: reference.rows },
+        expectedColumns,
+        referenceError: null,
+        snapshotConsistent: reference.snapshotConsistent,
+        attempts: extraction.attempts,
+        usage: extraction.usage,
+        cost: extraction.cost,
+      };
+    }
+  }
+
+  return {
+    text: agent.text,
+    toolCalls: agent.toolCalls,
+    usage: agent.usage,
+    cost: agent.cost,
+    finishReason: agent.finishReason,
+    durationMs: agent.durationMs,
+    verification,
+  };
+}

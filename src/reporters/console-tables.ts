@@ -1,0 +1,309 @@
+/**
+ * The console report of `nao test`: the reference's "Test Results", "Performance by Model" and
+ * "Pass / Fail by Test and Model" tables, and the final line. Plain text unless `color`.
+ */
+import { type BoxTable, type CellColor, paint, renderBoxTable, type TableCell } from './box-table.js';
+import {
+  formatCost,
+  formatCostTotal,
+  formatInteger,
+  formatOneDecimal,
+  formatPercent,
+  formatSeconds,
+  splitModel,
+} from '../report/format-values.js';
+import { repeatStats } from '../report/pass-at-k.js';
+import type { ModelSummary, RunResult, RunStatus, Summary } from '../report/results-file.js';
+import { STATUS_MARK, statusOf } from '../report/run-status.js';
+import { orderedModels, summarize, summarizeByModel } from '../report/summarize.js';
+
+export interface ConsoleOptions {
+  /** Terminal columns; wide content (messages first) is cut to fit. Default 120. */
+  width?: number;
+  /** ANSI colors: green pass, red fail, yellow error/unverified. Default false. */
+  color?: boolean;
+}
+
+export const DEFAULT_WIDTH = 120;
+
+const STATUS_COLOR: Record<RunStatus, CellColor | undefined> = {
+  passed: 'green',
+  failed: 'red',
+  error: 'yellow',
+  unverified: 'yellow',
+  skipped: undefined,
+};
+
+const STATUS_WORD: Record<RunStatus, string> = {
+  passed: 'passed',
+  failed: 'failed',
+  error: 'error',
+  unverified: 'unverified',
+  skipped: 'skipped',
+};
+
+function text(...lines: string[]): TableCell {
+  return { lines };
+}
+
+function resolve(options: ConsoleOptions): { width: number; color: boolean } {
+  const width = options.width !== undefined && Number.isFinite(options.width) ? Math.floor(options.width) : 0;
+  return { width: width > 0 ? width : DEFAULT_WIDTH, color: options.color ?? false };
+}
+
+function hasRepeats(results: readonly RunResult[]): boolean {
+  const seen = new Set<string>();
+  for (const result of results) {
+    const key = JSON.stringify([result.name, result.model]);
+    if (seen.has(key)) return true;
+    seen.add(key);
+  }
+  return false;
+}
+
+/** One row per run in the order given, with a totals row; messages are cut first to fit `width`. */
+export function renderTestResultsTable(results: readonly RunResult[], options: ConsoleOptions = {}): string {
+  const { width, color } = resolve(options);
+  const repeated = hasRepeats(results);
+  const rows = results.map((result): TableCell[] => {
+    const status = statusOf(result);
+    const name = repeated ? `${result.name} #${result.attempt}` : result.name;
+    const statusCell: TableCell = { lines: [`${STATUS_MARK[status]} ${STATUS_WORD[status]}`] };
+    const color = STATUS_COLOR[status];
+    if (color) statusCell.color = color;
+    if (status === 'skipped') {
+      // A run that never ran has no tokens, cost or time: blank, not a misleading 0 or "—".
+      return [
+        text(name),
+        text(result.model),
+        statusCell,
+        text(result.message),
+        text(),
+        text(),
+        text(),
+        text(),
+      ];
+    }
+    return [
+      text(name),
+      text(result.model),
+      statusCell,
+      text(result.message),
+      text(formatInteger(result.tokens)),
+      text(formatCost(result.cost)),
+      text(formatSeconds(result.duration_ms)),
+      text(formatInteger(result.tool_call_count)),
+    ];
+  });
+  const summary = summarize(results);
+  const table: BoxTable = {
+    title: 'Test Results',
+    columns: [
+      { header: ['Test'], align: 'left' },
+      { header: ['Model'], align: 'left' },
+      { header: ['Status'], align: 'left' },
+      { header: ['Message'], align: 'left' },
+      { header: ['Tokens'], align: 'right' },
+      { header: ['Cost'], align: 'right' },
+      { header: ['Time (s)'], align: 'right' },
+      { header: ['Tools'], align: 'right' },
+    ],
+    rows,
+    footer: [
+      text('Total'),
+      text(),
+      text(),
+      text(),
+      text(formatInteger(summary.total_tokens)),
+      text(formatCostTotal({ total: summary.total_cost, unknownRuns: summary.runs_without_cost })),
+      text(formatSeconds(summary.total_duration_ms)),
+      text(formatInteger(summary.total_tool_calls)),
+    ],
+  };
+  return renderBoxTable(table, {
+    width,
+    color,
+    shrink: [
+      { column: 3, kind: 'truncate', minWidth: 12 },
+      { column: 1, kind: 'reflow', reflow: splitModel },
+      { column: 0, kind: 'truncate', minWidth: 12 },
+      // The mark alone still tells the status; the word goes before names are cut further.
+      { column: 2, kind: 'reflow', reflow: (line) => [[...line][0] ?? ''] },
+      { column: 3, kind: 'truncate', minWidth: 6 },
+      { column: 0, kind: 'truncate', minWidth: 8 },
+      { column: 1, kind: 'truncate', minWidth: 8 },
+      { column: 3, kind: 'truncate', minWidth: 3 },
+      { column: 0, kind: 'truncate', minWidth: 4 },
+      { column: 1, kind: 'truncate', minWidth: 4 },
+    ],
+  });
+}
+
+/** One row per model, in the order given (pass `by_model`, which is already ranked). */
+export function renderModelPerformanceTable(
+  byModel: readonly ModelSummary[],
+  options: ConsoleOptions = {},
+): string {
+  const { width, color } = resolve(options);
+  const table: BoxTable = {
+    title: 'Performance by Model',
+    columns: [
+      { header: ['Model'], align: 'left' },
+      { header: ['Pass', 'Rate'], align: 'right' },
+      { header: ['Passed'], align: 'right' },
+      { header: ['Tokens'], align: 'right' },
+      { header: ['Cost'], align: 'right' },
+      { header: ['Avg', 'Time (s)'], align: 'right' },
+      { header: ['Avg', 'Tools'], align: 'right' },
+    ],
+    rows: byModel.map((summary) => {
+      const ran = summary.total > 0;
+      return [
+        { lines: splitModel(summary.model) },
+        text(ran ? formatPercent(summary.pass_rate) : '—'),
+        text(`${summary.passed}/${summary.total}`),
+        text(formatInteger(summary.total_tokens)),
+        text(formatCostTotal({ total: summary.total_cost, unknownRuns: summary.runs_without_cost })),
+        text(ran ? formatSeconds(summary.avg_duration_ms) : '—'),
+        text(ran ? formatOneDecimal(summary.avg_tool_calls) : '—'),
+      ];
+    }),
+  };
+  return renderBoxTable(table, { width, color, shrink: [{ column: 0, kind: 'truncate', minWidth: 8 }] });
+}
+
+function gridCell(attempts: readonly RunResult[], repeated: boolean): TableCell {
+  if (attempts.length === 0) return text();
+  const statuses = attempts.map(statusOf);
+  if (!repeated) {
+    const status = statuses[0] ?? 'skipped';
+    const color = STATUS_COLOR[status];
+    return color ? { lines: [STATUS_MARK[status]], color } : text(STATUS_MARK[status]);
+  }
+  const ran = statuses.filter((status) => status !== 'skipped');
+  if (ran.length === 0) return text(STATUS_MARK.skipped);
+  const passes = ran.filter((status) => status === 'passed').length;
+  const color: CellColor = passes === ran.length ? 'green' : passes === 0 ? 'red' : 'yellow';
+  return { lines: [`${passes}/${ran.length}`], color };
+}
+
+/**
+ * One row per test (in the order tests first appear), one column per model in `modelOrder`
+ * (then any other model): ✓ pass, ✗ fail, ! error, ? unverified, – skipped; with repeats,
+ * passes/attempts that ran (skipped attempts not counted).
+ */
+export function renderPassFailGrid(
+  results: readonly RunResult[],
+  options: ConsoleOptions & { modelOrder?: readonly string[] } = {},
+): string {
+  const { width, color } = resolve(options);
+  const models = orderedModels(results, options.modelOrder);
+  const tests = new Set<string>();
+  const byKey = new Map<string, RunResult[]>();
+  for (const result of results) {
+    tests.add(result.name);
+    const key = JSON.stringify([result.name, result.model]);
+    const attempts = byKey.get(key);
+    if (attempts) attempts.push(result);
+    else byKey.set(key, [result]);
+  }
+  const repeated = hasRepeats(results);
+  const table: BoxTable = {
+    title: 'Pass / Fail by Test and Model',
+    columns: [
+      { header: ['Test'], align: 'left' },
+      ...models.map((model) => ({ header: splitModel(model), align: 'center' as const })),
+    ],
+    rows: [...tests].map((test) => [
+      text(test),
+      ...models.map((model) => gridCell(byKey.get(JSON.stringify([test, model])) ?? [], repeated)),
+    ]),
+  };
+  return renderBoxTable(table, {
+    width,
+    color,
+    shrink: [
+      { column: 0, kind: 'truncate', minWidth: 8 },
+      ...models.map((_, index) => ({ column: index + 1, kind: 'truncate' as const, minWidth: 5 })),
+    ],
+  });
+}
+
+function formatProbability(value: number): string {
+  return value.toFixed(2);
+}
+
+/** With --repeat: per test and model, passes of the attempts that ran, pass@k, pass^k and flakiness. */
+export function renderRepeatTable(results: readonly RunResult[], options: ConsoleOptions = {}): string {
+  const { width, color } = resolve(options);
+  const table: BoxTable = {
+    title: 'Repeated Runs',
+    columns: [
+      { header: ['Test'], align: 'left' },
+      { header: ['Model'], align: 'left' },
+      { header: ['Passed'], align: 'right' },
+      { header: ['pass@k'], align: 'right' },
+      { header: ['pass^k'], align: 'right' },
+      { header: ['Flaky'], align: 'left' },
+    ],
+    rows: repeatStats(results).map((stats) => [
+      text(stats.name),
+      text(stats.model),
+      text(`${stats.passes}/${stats.runs}`),
+      text(formatProbability(stats.pass_at_k)),
+      text(formatProbability(stats.pass_hat_k)),
+      stats.flaky ? { lines: ['flaky'], color: 'yellow' } : text(),
+    ]),
+  };
+  return renderBoxTable(table, {
+    width,
+    color,
+    shrink: [
+      { column: 1, kind: 'reflow', reflow: splitModel },
+      { column: 0, kind: 'truncate', minWidth: 8 },
+    ],
+  });
+}
+
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/**
+ * "All N test(s) passed" when every run that ran passed, else
+ * "P passed, F failed, E errors, U unverified, T total"; ", S skipped" is added when any.
+ */
+export function finalLine(summary: Summary, options: { color?: boolean } = {}): string {
+  const color = options.color ?? false;
+  const skipped = summary.skipped > 0 ? `, ${summary.skipped} skipped` : '';
+  if (summary.total === 0) return `No test ran${skipped}`;
+  if (summary.passed === summary.total) {
+    return paint(`All ${summary.total} test(s) passed`, 'green', color) + skipped;
+  }
+  return [
+    paint(`${summary.passed} passed`, 'green', color && summary.passed > 0),
+    paint(`${summary.failed} failed`, 'red', color && summary.failed > 0),
+    paint(plural(summary.errors, 'error', 'errors'), 'yellow', color && summary.errors > 0),
+    paint(`${summary.unverified} unverified`, 'yellow', color && summary.unverified > 0),
+    `${summary.total} total${skipped}`,
+  ].join(', ');
+}
+
+/**
+ * The whole console report: Test Results; Performance by Model and the Pass / Fail grid when
+ * more than one model ran; the repeated-runs table with --repeat; then the final line.
+ */
+export function renderReport(
+  options: ConsoleOptions & { results: readonly RunResult[]; modelOrder?: readonly string[] },
+): string {
+  const { results } = options;
+  const modelOrder = options.modelOrder ?? [];
+  const sections = [renderTestResultsTable(results, options)];
+  if (orderedModels(results, modelOrder).length > 1) {
+    sections.push(renderModelPerformanceTable(summarizeByModel(results, { modelOrder }), options));
+    sections.push(renderPassFailGrid(results, { ...options, modelOrder }));
+  }
+  if (hasRepeats(results)) sections.push(renderRepeatTable(results, options));
+  sections.push(finalLine(summarize(results), options));
+  return sections.join('\n\n');
+}

@@ -1,0 +1,259 @@
+import { type Document, isScalar, LineCounter, parseAllDocuments } from 'yaml';
+import { z } from 'zod';
+import { assertionsSchema } from '../judge/assertions/index.js';
+import { comparisonSchema } from '../config/schema.js';
+import { didYouMean as suggestKey } from '../errors/index.js';
+import { readPlainYamlMapping } from './plain-yaml-mapping.js';
+import { COMPARISON_KEYS, fileStem, TEST_FILE_KEYS, type TestCase } from './test-case.js';
+import { formatFieldPath, type TestFileProblem } from './test-file-problem.js';
+import { TEST_KEY_SYNONYMS } from './test-key-synonyms.js';
+
+const didYouMean = (word: string, known: readonly string[]) =>
+  suggestKey(word, known, { synonyms: TEST_KEY_SYNONYMS });
+
+export type ParsedTestFile =
+  | { success: true; test: TestCase; warnings: string[] }
+  | { success: false; problems: TestFileProblem[]; warnings: string[] };
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'nothing';
+  if (value instanceof Uint8Array) return 'binary data';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') return `the text ${JSON.stringify(value)}`;
+  return `${typeof value} ${String(value)}`;
+}
+
+/** A zod error callback: says what was expected and what the file holds instead. */
+function expected(what: string) {
+  return (issue: { input?: unknown }): string => {
+    const quoteHint =
+      what.includes('text') && (typeof issue.input === 'number' || typeof issue.input === 'boolean')
+        ? ' (put it in quotes)'
+        : '';
+    return `must be ${what}, found ${describeValue(issue.input)}${quoteHint}`;
+  };
+}
+
+function text(what: string, options: { empty: string }) {
+  return z
+    .string({ error: expected(what) })
+    .trim()
+    .min(1, options.empty);
+}
+
+// The same rules as `test.comparison` in nao_config.yaml, without its defaults: a test
+// overrides only the keys it names.
+const comparisonOverrideSchema = z
+  .looseObject({
+    rtol: comparisonSchema.shape.rtol.unwrap().optional(),
+    atol: comparisonSchema.shape.atol.unwrap().optional(),
+    decimals: comparisonSchema.shape.decimals.unwrap().optional(),
+  })
+  .transform((value) => {
+    const override: Partial<z.output<typeof comparisonSchema>> = {};
+    if (value.rtol !== undefined) override.rtol = value.rtol;
+    if (value.atol !== undefined) override.atol = value.atol;
+    if (value.decimals !== undefined) override.decimals = value.decimals;
+    return Object.keys(override).length === 0 ? null : override;
+  });
+
+// Optional fields accept null: YAML `sql:` with nothing after it is the same as no `sql`.
+const testFileSchema = z.looseObject({
+  name: text('text', { empty: 'must not be empty (or leave `name` out to use the file name)' }).nullish(),
+  prompt: z
+    .string({
+      error: (issue) =>
+        issue.input === undefined
+          ? 'is required: the question the agent must answer'
+          : issue.input === null
+            ? 'is empty: write the question the agent must answer'
+            : expected('text')(issue),
+    })
+    .trim()
+    .min(1, 'is empty: write the question the agent must answer'),
+  sql: text('text (the reference SQL)', {
+    empty: 'is empty: write the reference SQL, or leave `sql` out to judge the run by its assertions only',
+  }).nullish(),
+  database: text('text (the name of a database in nao_config.yaml)', {
+    empty: 'must not be empty',
+  }).nullish(),
+  assertions: assertionsSchema,
+  ordered: z.boolean({ error: expected('true or false') }).nullish(),
+  comparison: z
+    .custom<Record<string, unknown>>(
+      (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+      'must be a mapping such as {rtol: 0.001, atol: 0.0001, decimals: 2}',
+    )
+    .pipe(comparisonOverrideSchema)
+    .nullish(),
+});
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `; did you mean `sql`? (known keys: …)` or just ` (known keys: …)`. */
+function unknownKeyHint(key: string, known: readonly string[]): string {
+  const suggestion = didYouMean(key, known);
+  const list = `(known keys: ${known.join(', ')})`;
+  return suggestion === null ? ` ${list}` : `; did you mean \`${suggestion}\`? ${list}`;
+}
+
+/** Reads the single YAML document of a file; YAML errors come back as problems with line and column. */
+function readDocument(options: { text: string; file: string }): {
+  value: unknown;
+  problems: TestFileProblem[];
+  warnings: string[];
+} {
+  const { text, file } = options;
+  // Most test files are plain `key: value` lines and `|` blocks, read the same way far sooner.
+  const plain = readPlainYamlMapping(text);
+  if (plain !== null) return { value: plain, problems: [], warnings: [] };
+  const lineCounter = new LineCounter();
+  const documents: Document.Parsed[] = Array.from(
+    parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' }),
+  );
+  const at = (offset: number | undefined): string => {
+    if (offset === undefined) return '';
+    const { line, col } = lineCounter.linePos(offset);
+    return ` at line ${line}, column ${col}`;
+  };
+  const problems: TestFileProblem[] = [];
+  const warnings: string[] = [];
+  for (const document of documents) {
+    for (const error of document.errors) {
+      problems.push({ file, field: null, message: `invalid YAML${at(error.pos[0])}: ${error.message}` });
+    }
+    for (const warning of document.warnings) {
+      warnings.push(`${file}: YAML warning${at(warning.pos[0])}: ${warning.message}`);
+    }
+  }
+  if (problems.length > 0) return { value: undefined, problems, warnings };
+  // A stray `---` at the end makes an empty second document; only documents with content count.
+  const filled = documents.filter(
+    (document) =>
+      document.contents !== null && !(isScalar(document.contents) && document.contents.value === null),
+  );
+  if (filled.length === 0) {
+    problems.push({
+      file,
+      field: null,
+      message: 'is empty: a test file is a mapping with at least `prompt` (and usually `sql`)',
+    });
+    return { value: undefined, problems, warnings };
+  }
+  if (filled.length > 1) {
+    const second = filled[1]!;
+    problems.push({
+      file,
+      field: null,
+      message: `holds ${filled.length} YAML documents (a second one starts${at(second.range[0])}); put each test in its own file`,
+    });
+    return { value: undefined, problems, warnings };
+  }
+  try {
+    return { value: filled[0]!.toJS({ maxAliasCount: 100 }), problems, warnings };
+  } catch (error) {
+    problems.push({ file, field: null, message: `invalid YAML: ${(error as Error).message}` });
+    return { value: undefined, problems, warnings };
+  }
+}
+
+/**
+ * Validates the text of one test file into a `TestCase`. Every problem of the file is
+ * reported, each with the YAML path it is about; unknown top-level keys are warnings so that
+ * files written for other versions keep working.
+ */
+export function parseTestFile(options: {
+  text: string;
+  /** Absolute path of the file. */
+  filePath: string;
+  /** Path relative to tests/ with forward slashes. */
+  relativePath: string;
+  /** Names of the configured databases; when given, `database` must be one of them. */
+  databaseNames?: readonly string[];
+}): ParsedTestFile {
+  const { text, filePath, relativePath: file, databaseNames } = options;
+  const document = readDocument({ text, file });
+  const warnings = document.warnings;
+  if (document.problems.length > 0) return { success: false, problems: document.problems, warnings };
+  const raw = document.value;
+  if (!isMapping(raw)) {
+    const problem = {
+      file,
+      field: null,
+      message: `must be a mapping of fields (${TEST_FILE_KEYS.join(', ')}), found ${describeValue(raw)}`,
+    };
+    return { success: false, problems: [problem], warnings };
+  }
+
+  const problems: TestFileProblem[] = [];
+  const unknownKeys = Object.keys(raw).filter((key) => !(TEST_FILE_KEYS as readonly string[]).includes(key));
+  for (const key of unknownKeys) {
+    warnings.push(`${file}: unknown key \`${key}\` is ignored${unknownKeyHint(key, TEST_FILE_KEYS)}`);
+  }
+  if (isMapping(raw.comparison)) {
+    for (const key of Object.keys(raw.comparison)) {
+      if ((COMPARISON_KEYS as readonly string[]).includes(key)) continue;
+      // An error, not a warning: an ignored tolerance would silently change verdicts.
+      problems.push({
+        file,
+        field: formatFieldPath(['comparison', key]),
+        message: `unknown key${unknownKeyHint(key, COMPARISON_KEYS)}`,
+      });
+    }
+  }
+
+  const parsed = testFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      let message = issue.message;
+      if (issue.path.length === 1 && issue.path[0] === 'prompt' && raw.prompt === undefined) {
+        const misspelt = unknownKeys.find((key) => didYouMean(key, TEST_FILE_KEYS) === 'prompt');
+        if (misspelt !== undefined) message += ` (the file has \`${misspelt}\`: did you mean \`prompt\`?)`;
+      }
+      problems.push({ file, field: formatFieldPath(issue.path), message });
+    }
+  }
+  if (!parsed.success || problems.length > 0) return { success: false, problems, warnings };
+
+  const value = parsed.data;
+  const stem = fileStem(file);
+  const name = value.name ?? stem;
+  if (name === '') {
+    problems.push({ file, field: 'name', message: 'is needed: the file name has no stem to default to' });
+  }
+  if (value.database != null && databaseNames !== undefined && !databaseNames.includes(value.database)) {
+    const configured =
+      databaseNames.length === 0
+        ? 'no databases are configured in nao_config.yaml'
+        : `configured: ${databaseNames.join(', ')}`;
+    problems.push({
+      file,
+      field: 'database',
+      message: `unknown database ${JSON.stringify(value.database)} (${configured})`,
+    });
+  }
+  if (problems.length > 0) return { success: false, problems, warnings };
+  if (name.includes(',')) {
+    warnings.push(
+      `${file}: the name ${JSON.stringify(name)} contains a comma, which separates names in --select; select it by file name instead`,
+    );
+  }
+
+  const folders = file.split('/').slice(0, -1);
+  const test: TestCase = {
+    name,
+    prompt: value.prompt,
+    sql: value.sql ?? null,
+    database: value.database ?? null,
+    assertions: value.assertions,
+    ordered: value.ordered ?? false,
+    comparison: value.comparison ?? null,
+    filePath,
+    relativePath: file,
+    folders,
+  };
+  return { success: true, test, warnings };
+}

@@ -1,0 +1,54 @@
+import type { Assertion } from '../judge/assertions/index.js';
+import type { ComparisonOptions } from '../config/schema.js';
+
+/** One validated test file: a question, the reference SQL that answers it, and how to judge the run. */
+export interface TestCase {
+  /** `name` from the file, or the file stem; unique within a suite. */
+  name: string;
+  prompt: string;
+  /** Reference SQL whose rows the answer must hold; null when only assertions judge the run. */
+  sql: string | null;
+  /** The configured database the reference SQL runs on; null for the default one. */
+  database: string | null;
+  assertions: Assertion[];
+  /** True when the row order of the answer must match the reference's. */
+  ordered: boolean;
+  /** Per-test tolerances that override `test.comparison` of nao_config.yaml key by key. */
+  comparison: Partial<ComparisonOptions> | null;
+  /** Absolute path of the YAML file. */
+  filePath: string;
+  /** Path relative to tests/, with forward slashes on every platform. */
+  relativePath: string;
+  /** Directory components between tests/ and the file (`['contracts', 'eu']`). */
+  folders: string[];
+}
+
+/** The keys a test file may have; anything else is ignored with a warning. */
+export const TEST_FILE_KEYS = [
+  'name',
+  'prompt',
+  'sql',
+  'database',
+  'assertions',
+  'ordered',
+  'comparison',
+] as const;
+
+export const COMPARISON_KEYS = ['rtol', 'atol', 'decimals'] as const;
+
+const YAML_EXTENSION = /\.ya?ml$/i;
+
+/** True for the file names discovery loads (`.yml` / `.yaml`, any case). */
+export function isTestFileName(fileName: string): boolean {
+  return YAML_EXTENSION.test(fileName);
+}
+
+/** `contracts/orders.yml` → `contracts/orders`. */
+export function withoutTestExtension(relativePath: string): string {
+  return relativePath.replace(YAML_EXTENSION, '');
+}
+
+/** The file name without its `.yml` / `.yaml` extension: the default test name. */
+export function fileStem(relativePath: string): string {
+  return withoutTestExtension(relativePath.slice(relativePath.lastIndexOf('/') + 1));
+}

@@ -1,1 +1,0 @@
-export { type ComparisonResult, decideVerdict, type Verdict, type VerdictStatus } from './decide-verdict.js';

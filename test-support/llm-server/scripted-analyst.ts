@@ -1,0 +1,85 @@
+import type { ScriptFunction, ScriptRequest, Turn, TurnUsage } from './index.js';
+
+/**
+ * How the stand-in analyst answers one test prompt. It is a script for the wire-protocol test
+ * server, not a model: end-to-end tests and benchmarks use it to drive nao's real agent loop,
+ * tools, extraction and comparison without reaching any LLM.
+ */
+export interface ScriptedAnswer {
+  /** The SQL the analyst runs through `execute_sql`; omitted: it answers without SQL. */
+  sql?: string;
+  /** Its final answer text. */
+  text?: string;
+  /**
+   * The extraction query it writes over its result table (`{table}` is replaced by the
+   * query id); default `SELECT * FROM "{table}"`. `null`: it says the tables cannot answer.
+   */
+  extractionSql?: string | null;
+  /** A provider error instead of any answer (e.g. 500), for error runs. */
+  failWithStatus?: number;
+  /** Delay before every reply of this prompt (slow providers, timeouts). */
+  delayMs?: number;
+  usage?: TurnUsage;
+}
+
+const QUERY_ID = /query_[0-9a-f]{8}/g;
+const DEFAULT_USAGE: TurnUsage = { input: 1000, output: 100 };
+
+/**
+ * A script that answers by prompt: the agent's request gets an `execute_sql` call, then a
+ * text answer once the tool result is back; the extraction request (structured output) gets
+ * a query over the last result table the conversation mentions.
+ */
+export function scriptedAnalyst(options: {
+  answers: Readonly<Record<string, ScriptedAnswer>>;
+}): ScriptFunction {
+  const prompts = Object.keys(options.answers).sort((a, b) => b.length - a.length);
+  return (request: ScriptRequest): Turn => {
+    const prompt = findPrompt(request, prompts);
+    if (prompt === undefined) {
+      return {
+        status: 500,
+        errorBody: { error: { message: 'scripted analyst: no answer scripted for this prompt' } },
+      };
+    }
+    const answer = options.answers[prompt]!;
+    const common = {
+      usage: answer.usage ?? DEFAULT_USAGE,
+      ...(answer.delayMs ? { delayMs: answer.delayMs } : {}),
+    };
+    if (answer.failWithStatus !== undefined) {
+      return {
+        ...common,
+        status: answer.failWithStatus,
+        errorBody: { error: { message: 'scripted provider failure' } },
+      };
+    }
+    if (request.wantsJson) {
+      const table = lastQueryId(request);
+      if (answer.extractionSql === null || table === undefined) return { ...common, json: { sql: null } };
+      const sql = (answer.extractionSql ?? 'SELECT * FROM "{table}"').replaceAll('{table}', table);
+      return { ...common, json: { sql } };
+    }
+    const toolResults = request.messages.filter((message) => message.role === 'tool');
+    if (answer.sql !== undefined && toolResults.length === 0) {
+      return { ...common, toolCalls: [{ name: 'execute_sql', args: { sql_query: answer.sql } }] };
+    }
+    return { ...common, text: answer.text ?? 'Here is the answer, from the query results above.' };
+  };
+}
+
+function findPrompt(request: ScriptRequest, prompts: readonly string[]): string | undefined {
+  const userText = request.messages
+    .filter((message) => message.role === 'user')
+    .map((message) => message.content)
+    .join('\n');
+  return prompts.find((prompt) => userText.includes(prompt));
+}
+
+function lastQueryId(request: ScriptRequest): string | undefined {
+  let last: string | undefined;
+  for (const message of request.messages) {
+    for (const match of message.content.matchAll(QUERY_ID)) last = match[0];
+  }
+  return last;
+}

@@ -1,0 +1,45 @@
+/**
+ * The built web UI for the browser tests: rebuilt with Vite when dist/web/viewer/ is missing
+ * or older than any source it is built from (web/viewer/ and the shared modules of src/).
+ */
+import { execFile } from 'node:child_process';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const ASSETS_DIR = path.join(REPO_ROOT, 'dist', 'web', 'viewer');
+
+async function newestMtime(target: string): Promise<number> {
+  const info = await stat(target).catch(() => null);
+  if (info === null) return 0;
+  if (!info.isDirectory()) return info.mtimeMs;
+  let newest = 0;
+  for (const entry of await readdir(target)) {
+    if (entry === 'node_modules' || entry.endsWith('.test.ts') || entry === 'test-support') continue;
+    newest = Math.max(newest, await newestMtime(path.join(target, entry)));
+  }
+  return newest;
+}
+
+export async function ensureViewerAssets(): Promise<string> {
+  const built = await stat(path.join(ASSETS_DIR, 'index.html')).catch(() => null);
+  const sources = await Promise.all(
+    ['web/viewer', 'src/viewer', 'src/report/format-values.ts', 'src/report/run-status.ts'].map((source) =>
+      newestMtime(path.join(REPO_ROOT, source)),
+    ),
+  );
+  if (built !== null && built.mtimeMs >= Math.max(...sources)) return ASSETS_DIR;
+  await promisify(execFile)(
+    process.execPath,
+    [
+      path.join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'build',
+      '--config',
+      'web/viewer/vite.config.ts',
+    ],
+    { cwd: REPO_ROOT, timeout: 180_000 },
+  );
+  return ASSETS_DIR;
+}
