@@ -1,11 +1,15 @@
 import { realpath, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  createProjectFixture,
+  REFERENCE_SQL,
+  SECRET_VALUES,
+} from '../../test-support/agent/project-fixture.js';
+import { openSeededDuckDb } from '../../test-support/agent/seeded-duckdb.js';
 import type { Database } from '../warehouse/index.js';
 import { createAgentContext } from './agent-context.js';
 import { MAX_RULES_CHARS } from './system-prompt.js';
-import { createProjectFixture, REFERENCE_SQL, SECRET_VALUES } from '../../test-support/agent/project-fixture.js';
-import { openSeededDuckDb } from '../../test-support/agent/seeded-duckdb.js';
 
 const TEST_MODE_SENTENCE = 'You cannot ask clarifying questions';
 

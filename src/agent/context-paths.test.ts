@@ -1,8 +1,8 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deniedReason, resolveContextPath } from './context-paths.js';
 import { createProjectFixture } from '../../test-support/agent/project-fixture.js';
+import { deniedReason, resolveContextPath } from './context-paths.js';
 
 describe('deniedReason', () => {
   it.each([

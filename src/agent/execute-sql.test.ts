@@ -1,11 +1,11 @@
 import { asSchema } from 'ai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { callTool } from '../../test-support/agent/scripted-model.js';
+import { openSeededDuckDb } from '../../test-support/agent/seeded-duckdb.js';
 import type { NaoError } from '../errors/index.js';
 import type { Database } from '../warehouse/index.js';
 import { createExecuteSqlTool, type ExecuteSqlOutput, type ExecuteSqlToolOptions } from './execute-sql.js';
 import type { QueryResults } from './query-results.js';
-import { callTool } from '../../test-support/agent/scripted-model.js';
-import { openSeededDuckDb } from '../../test-support/agent/seeded-duckdb.js';
 import type { ToolError } from './tool-error.js';
 
 const SETUP = `

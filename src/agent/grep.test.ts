@@ -1,10 +1,14 @@
 import { realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createProjectFixture,
+  REFERENCE_SQL,
+  SECRET_VALUES,
+} from '../../test-support/agent/project-fixture.js';
+import { callTool } from '../../test-support/agent/scripted-model.js';
 import { createGrepTool, GREP_LIMITS } from './grep.js';
 import { searchLines } from './regex-search.js';
-import { createProjectFixture, REFERENCE_SQL, SECRET_VALUES } from '../../test-support/agent/project-fixture.js';
-import { callTool } from '../../test-support/agent/scripted-model.js';
 
 describe('grep tool', () => {
   let fixture: Awaited<ReturnType<typeof createProjectFixture>>;

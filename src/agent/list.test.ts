@@ -1,9 +1,9 @@
 import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createListTool, MAX_LIST_ENTRIES } from './list.js';
 import { createProjectFixture } from '../../test-support/agent/project-fixture.js';
 import { callTool } from '../../test-support/agent/scripted-model.js';
+import { createListTool, MAX_LIST_ENTRIES } from './list.js';
 
 describe('list tool', () => {
   let fixture: Awaited<ReturnType<typeof createProjectFixture>>;

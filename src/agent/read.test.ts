@@ -1,9 +1,13 @@
 import { realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReadTool, READ_LIMITS } from './read.js';
-import { createProjectFixture, REFERENCE_SQL, SECRET_VALUES } from '../../test-support/agent/project-fixture.js';
+import {
+  createProjectFixture,
+  REFERENCE_SQL,
+  SECRET_VALUES,
+} from '../../test-support/agent/project-fixture.js';
 import { callTool } from '../../test-support/agent/scripted-model.js';
+import { createReadTool, READ_LIMITS } from './read.js';
 
 describe('read tool', () => {
   let fixture: Awaited<ReturnType<typeof createProjectFixture>>;

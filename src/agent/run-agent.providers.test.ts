@@ -2,7 +2,8 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModel } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { resolveModel } from '../llm/index.js';
+import { createProjectFixture } from '../../test-support/agent/project-fixture.js';
+import { openSeededDuckDb } from '../../test-support/agent/seeded-duckdb.js';
 import {
   type Protocol,
   type ScriptRequest,
@@ -10,11 +11,10 @@ import {
   type TestLlmServer,
   type Turn,
 } from '../../test-support/llm-server/index.js';
+import { resolveModel } from '../llm/index.js';
 import type { Database } from '../warehouse/index.js';
 import { type AgentContext, createAgentContext } from './agent-context.js';
 import { type AgentModel, runAgent } from './run-agent.js';
-import { createProjectFixture } from '../../test-support/agent/project-fixture.js';
-import { openSeededDuckDb } from '../../test-support/agent/seeded-duckdb.js';
 
 const SQL = 'SELECT id, id * 2 AS doubled FROM range(200) t(id) ORDER BY id';
 const BAD_SQL = 'SELEC 1';

@@ -1,8 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../warehouse/index.js';
-import { type AgentContext, createAgentContext } from './agent-context.js';
-import type { ExecuteSqlOutput } from './execute-sql.js';
-import { type AgentModel, type AgentStep, runAgent } from './run-agent.js';
 import { createProjectFixture, REFERENCE_SQL } from '../../test-support/agent/project-fixture.js';
 import {
   type CallOptions,
@@ -14,6 +10,10 @@ import {
   usage,
 } from '../../test-support/agent/scripted-model.js';
 import { openSeededDuckDb } from '../../test-support/agent/seeded-duckdb.js';
+import type { Database } from '../warehouse/index.js';
+import { type AgentContext, createAgentContext } from './agent-context.js';
+import type { ExecuteSqlOutput } from './execute-sql.js';
+import { type AgentModel, type AgentStep, runAgent } from './run-agent.js';
 
 const SETUP = `
   CREATE TABLE orders AS

@@ -6,10 +6,6 @@ import path from 'node:path';
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
-import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
-import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
-import type { ResultsFile } from '../report/index.js';
 import {
   type BackendProcess,
   freePort,
@@ -21,8 +17,12 @@ import {
   postgresAvailable,
   SERVERS_REQUIRED,
 } from '../../test-support/backend/test-stores.js';
+import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
 import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-support/cli/example-project.js';
 import { latestResults as latestProjectResults, runNao } from '../../test-support/cli/run-cli.js';
+import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
+import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
+import type { ResultsFile } from '../report/index.js';
 
 const EMAIL = 'ada@example.com';
 const PASSWORD = 'pw-e2e-c0ffee-91';

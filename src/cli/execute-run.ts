@@ -1,14 +1,14 @@
+import type { ComparisonOptions } from '../config/index.js';
 import { type AssertionReport, checkAssertions } from '../judge/assertions/index.js';
 import { type ComparisonResult, compareResults, formatDiff } from '../judge/compare/index.js';
-import type { ComparisonOptions } from '../config/index.js';
-import type { Cost, TokenUsage } from '../llm/usage.js';
-import type { CostRecord, DataRow, DiffRecord, RunDetails, RunResult, UsageRecord } from '../report/index.js';
-import type { TableData, TestRunResponse } from '../pipeline/index.js';
-import type { TestCase } from '../test-files/index.js';
 import { decideVerdict } from '../judge/index.js';
+import type { Cost, TokenUsage } from '../llm/usage.js';
+import type { TableData, TestRunResponse } from '../pipeline/index.js';
+import type { CostRecord, DataRow, DiffRecord, RunDetails, RunResult, UsageRecord } from '../report/index.js';
 import type { PlannedRun } from '../scheduler/plan.js';
 import type { StopReason } from '../scheduler/run-suite.js';
 import type { TestRunClient } from '../scheduler/test-run-client.js';
+import type { TestCase } from '../test-files/index.js';
 
 /** Rows of each data set saved per run; the comparison always sees every row. */
 export const SAVED_ROWS_LIMIT = 1000;

@@ -2,11 +2,11 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
-import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
-import type { ResultsFile } from '../report/index.js';
 import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-support/cli/example-project.js';
 import { latestResults as latestProjectResults } from '../../test-support/cli/run-cli.js';
+import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
+import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
+import type { ResultsFile } from '../report/index.js';
 
 const BIN = path.join(REPO_ROOT, 'bin', 'nao.js');
 let answers: Record<string, ScriptedAnswer> = {};

@@ -1,16 +1,16 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
+import { copyExampleProject, type ExampleCopy } from '../../test-support/cli/example-project.js';
+import { latestResults as latestProjectResults, runNao } from '../../test-support/cli/run-cli.js';
 import {
   type ScriptFunction,
   type ScriptRequest,
   startTestLlmServer,
   type TestLlmServer,
 } from '../../test-support/llm-server/index.js';
+import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
 import type { ResultsFile } from '../report/index.js';
-import { copyExampleProject, type ExampleCopy } from '../../test-support/cli/example-project.js';
-import { latestResults as latestProjectResults, runNao } from '../../test-support/cli/run-cli.js';
 
 let answers: Record<string, ScriptedAnswer> = {};
 /** Optional per-request override, e.g. to make one test flaky. */

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { checkBackend, createBackendClient, normalizeBackendUrl } from '../client/index.js';
 import type { NaoConfig } from '../config/index.js';
 import { PRICE_TABLE_VERSION, parseModelString } from '../llm/index.js';
+import { createLocalClient, openProjectRuntime } from '../pipeline/index.js';
 import { createRecorder } from '../recording/index.js';
 import {
   buildResultsFile,
@@ -12,6 +13,7 @@ import {
   toJUnitXml,
   writeResultsFile,
 } from '../report/index.js';
+import { LiveProgress } from '../reporters/live-progress.js';
 import {
   errorResult,
   executeRun,
@@ -21,11 +23,9 @@ import {
   spentUsd,
   type TestRunClient,
 } from '../scheduler/index.js';
-import { createLocalClient, openProjectRuntime } from '../pipeline/index.js';
 import type { TestCase } from '../test-files/index.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIO } from './io.js';
-import { LiveProgress } from '../reporters/live-progress.js';
 import {
   type LoadedProject,
   loadProjectConfig,

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../errors/index.js';
 import { FILES, writeViewerFixtures } from '../../test-support/viewer/viewer-fixtures.js';
+import { UsageError } from '../errors/index.js';
 import {
   openInBrowser,
   registerTestServerCommand,

@@ -5,6 +5,12 @@ export {
   unchangedSince,
 } from '../pipeline/data-snapshot.js';
 export {
+  type ReferenceErrorCode,
+  type ReferenceRowsResult,
+  type RunReferenceQueryOptions,
+  runReferenceQuery,
+} from '../pipeline/reference-rows.js';
+export {
   type ExtractAnswerOptions,
   type ExtractedData,
   type ExtractionErrorKind,
@@ -17,12 +23,6 @@ export {
   NO_QUERY_ERROR,
 } from './extract-answer.js';
 export type { LoadedTable, SourceTable } from './load-tables.js';
-export {
-  type ReferenceErrorCode,
-  type ReferenceRowsResult,
-  type RunReferenceQueryOptions,
-  runReferenceQuery,
-} from '../pipeline/reference-rows.js';
 export { checkExtractionSql, MAX_SQL_LENGTH, type SafetyCheckResult } from './safety-check.js';
 export {
   DEFAULT_SANDBOX_OPTIONS,

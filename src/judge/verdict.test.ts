@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type AssertionReport, checkAssertions } from './assertions/index.js';
 import type { TestCase } from '../test-files/index.js';
+import { type AssertionReport, checkAssertions } from './assertions/index.js';
 import { type ComparisonResult, decideVerdict, type Verdict } from './verdict.js';
 
 type TestShape = Pick<TestCase, 'sql' | 'assertions'>;

@@ -1,5 +1,5 @@
-import type { AssertionReport } from './assertions/index.js';
 import type { TestCase } from '../test-files/index.js';
+import type { AssertionReport } from './assertions/index.js';
 
 /**
  * The outcome of comparing the answer's data with the reference rows. Structural on purpose:

@@ -1,15 +1,15 @@
 import { generateText, Output, stepCountIs, streamText, tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { NaoConfig } from '../config/nao-config.js';
-import type { ProviderConfig } from '../config/schema.js';
-import { NaoError } from '../errors/index.js';
 import {
   type ScriptFunction,
   startTestLlmServer,
   type TestLlmServer,
   type Turn,
 } from '../../test-support/llm-server/index.js';
+import type { NaoConfig } from '../config/nao-config.js';
+import type { ProviderConfig } from '../config/schema.js';
+import { NaoError } from '../errors/index.js';
 import { findProviderError, ProviderError, ProviderTimeoutError } from './provider-error.js';
 import { type ResolveModelOptions, resolveModel } from './resolve-model.js';
 import { NO_SDK_RETRIES, type RetryOptions } from './retry-fetch.js';

@@ -1,7 +1,7 @@
 import { type AgentContext, createAgentContext } from '../agent/index.js';
 import type { NaoConfig } from '../config/index.js';
-import { type ResolvedModel, resolveModel } from '../llm/index.js';
 import { prepareSandboxes } from '../extract/index.js';
+import { type ResolvedModel, resolveModel } from '../llm/index.js';
 import { type Database, openDatabase } from '../warehouse/index.js';
 
 /**

@@ -2,9 +2,13 @@ import { utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyExampleProject, type ExampleCopy } from '../../test-support/cli/example-project.js';
-import { loadConfig } from '../config/index.js';
+import {
+  type ScriptRequest,
+  startTestLlmServer,
+  type TestLlmServer,
+} from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
-import { type ScriptRequest, startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
+import { loadConfig } from '../config/index.js';
 import { openProjectRuntime, type ProjectRuntime } from './project-runtime.js';
 import { runTestRequest } from './run-test-request.js';
 

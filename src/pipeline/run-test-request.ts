@@ -1,6 +1,6 @@
 import { runAgent } from '../agent/index.js';
-import { EMPTY_USAGE } from '../llm/usage.js';
 import { captureDataSnapshots, extractAnswer, runReferenceQuery, unchangedSince } from '../extract/index.js';
+import { EMPTY_USAGE } from '../llm/usage.js';
 import type { ProjectRuntime } from './project-runtime.js';
 import type { TestRunRequest, TestRunResponse, Verification } from './test-run-types.js';
 

@@ -8,13 +8,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_DIR } from '../../test-support/cli/example-project.js';
+import { runRecordedSuite } from '../../test-support/recording/recorded-suite.js';
 import { ensureExampleWarehouse } from '../../tools/example/index.js';
+import {
+  EXAMPLE_MODEL,
+  EXAMPLE_NOTE,
+  MISTAKEN_TEST,
+} from '../../tools/recordings/example-recording-script.js';
 import type { RunResult } from '../report/index.js';
 import { discoverTests } from '../test-files/index.js';
-import { EXAMPLE_MODEL, EXAMPLE_NOTE, MISTAKEN_TEST } from '../../tools/recordings/example-recording-script.js';
 import { createRecorder } from './recorder.js';
 import { parseRecording } from './recording-file.js';
-import { runRecordedSuite } from '../../test-support/recording/recorded-suite.js';
 
 const RECORDINGS = path.join(EXAMPLE_DIR, 'tests', 'recordings', 'openai__gpt-4.1');
 const REGENERATE =

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateText, streamText } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NO_SDK_RETRIES, type OpenAIApi, resolveModel } from '../llm/index.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
+import { NO_SDK_RETRIES, type OpenAIApi, resolveModel } from '../llm/index.js';
 import { createRecorder, type Recorder } from './recorder.js';
 
 const KEY = 'sk-test-SECRET-0123456789abcdef';

@@ -8,12 +8,12 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyExampleProject, type ExampleCopy } from '../../test-support/cli/example-project.js';
-import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
 import { startTestLlmServer } from '../../test-support/llm-server/index.js';
+import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
+import { runRecordedSuite } from '../../test-support/recording/recorded-suite.js';
 import type { RunResult } from '../report/index.js';
 import { canonicalJson } from './canonical-json.js';
 import { createRecorder } from './recorder.js';
-import { runRecordedSuite } from '../../test-support/recording/recorded-suite.js';
 import { withUnorderedRows } from './unordered-rows.js';
 
 const MODEL = 'openai:gpt-4.1';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildResultsFile } from './build-results-file.js';
 import { run } from '../../test-support/report/run-fixture.js';
+import { buildResultsFile } from './build-results-file.js';
 
 const NOW = new Date(2025, 1, 9, 14, 30, 22, 123);
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { resultsFile, run } from '../../test-support/report/run-fixture.js';
 import { UsageError } from '../errors/index.js';
 import {
   type ComparedPair,
@@ -7,7 +8,6 @@ import {
   type RunComparison,
 } from './compare-runs.js';
 import type { RunStatus } from './results-file.js';
-import { resultsFile, run } from '../../test-support/report/run-fixture.js';
 
 const A = 'openai:gpt-4.1';
 const B = 'anthropic:claude-sonnet-4-5';

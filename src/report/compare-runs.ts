@@ -4,11 +4,11 @@
  */
 import { didYouMean, UsageError } from '../errors/index.js';
 import { paint } from '../reporters/box-table.js';
+import { toCellText } from '../reporters/terminal-text.js';
 import { formatPercent } from './format-values.js';
 import type { ModelSummary, ResultsFile, RunResult, RunStatus } from './results-file.js';
 import { statusOf } from './run-status.js';
 import { orderedModels, summarizeByModel } from './summarize.js';
-import { toCellText } from '../reporters/terminal-text.js';
 
 /** What one side of the diff says about a (test, model) pair, over all its attempts. */
 export interface PairOutcome {

@@ -6,15 +6,6 @@ export {
   type TableCell,
   type TableColumn,
 } from '../reporters/box-table.js';
-export { buildResultsFile } from './build-results-file.js';
-export {
-  type ComparedPair,
-  compareRunFiles,
-  formatRunComparison,
-  type ModelPassRates,
-  type PairOutcome,
-  type RunComparison,
-} from './compare-runs.js';
 export {
   type ConsoleOptions,
   DEFAULT_WIDTH,
@@ -26,8 +17,18 @@ export {
   renderTestResultsTable,
 } from '../reporters/console-tables.js';
 export { formatSummary } from '../reporters/format-summary.js';
-export { formatCost, formatSeconds, UNKNOWN } from './format-values.js';
 export { escapeXmlAttribute, escapeXmlText, MAX_SYSTEM_OUT_CHARS, toJUnitXml } from '../reporters/junit.js';
+export { displayWidth, toCellText, truncateToWidth } from '../reporters/terminal-text.js';
+export { buildResultsFile } from './build-results-file.js';
+export {
+  type ComparedPair,
+  compareRunFiles,
+  formatRunComparison,
+  type ModelPassRates,
+  type PairOutcome,
+  type RunComparison,
+} from './compare-runs.js';
+export { formatCost, formatSeconds, UNKNOWN } from './format-values.js';
 export { passAtK, passHatK, repeatStats } from './pass-at-k.js';
 export { parseResultsFile, readResultsFile } from './read-results.js';
 export type {
@@ -55,7 +56,6 @@ export {
   summarize,
   summarizeByModel,
 } from './summarize.js';
-export { displayWidth, toCellText, truncateToWidth } from '../reporters/terminal-text.js';
 export {
   listResultsFiles,
   localIsoTimestamp,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { passAtK, passHatK, repeatStats } from './pass-at-k.js';
 import { run } from '../../test-support/report/run-fixture.js';
+import { passAtK, passHatK, repeatStats } from './pass-at-k.js';
 
 /** C(n, k) exactly, to check the product form against the textbook formula. */
 function binomial(n: number, k: number): bigint {

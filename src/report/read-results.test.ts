@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resultsFile, run } from '../../test-support/report/run-fixture.js';
 import { UsageError } from '../errors/index.js';
 import { parseResultsFile, readResultsFile } from './read-results.js';
-import { resultsFile, run } from '../../test-support/report/run-fixture.js';
 import { writeResultsFile } from './write-results.js';
 
 let dir: string;

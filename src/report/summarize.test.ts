@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { resultsFile, run } from '../../test-support/report/run-fixture.js';
 import type { ModelSummary } from './results-file.js';
 import { ensureByModel, passRate, summarize, summarizeByModel } from './summarize.js';
-import { resultsFile, run } from '../../test-support/report/run-fixture.js';
 
 describe('summarize', () => {
   it('reproduces the reference summary of three passing runs', () => {

@@ -2,8 +2,8 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NaoError } from '../errors/index.js';
 import { resultsFile, run } from '../../test-support/report/run-fixture.js';
+import { NaoError } from '../errors/index.js';
 import { localIsoTimestamp, resultsFileName, writeResultsFile } from './write-results.js';
 
 // Local time on purpose: the reference names files after the wall clock of the person running.

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { run } from '../../test-support/report/run-fixture.js';
+import { summarize, summarizeByModel } from '../report/summarize.js';
 import {
   finalLine,
   renderModelPerformanceTable,
@@ -6,9 +8,7 @@ import {
   renderReport,
   renderTestResultsTable,
 } from './console-tables.js';
-import { summarize, summarizeByModel } from '../report/summarize.js';
 import { displayWidth } from './terminal-text.js';
-import { run } from '../../test-support/report/run-fixture.js';
 
 const OPENAI = 'openai:gpt-4.1';
 const ANTHROPIC = 'anthropic:claude-sonnet-4-5';

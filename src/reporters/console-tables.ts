@@ -2,7 +2,7 @@
  * The console report of `nao test`: the reference's "Test Results", "Performance by Model" and
  * "Pass / Fail by Test and Model" tables, and the final line. Plain text unless `color`.
  */
-import { type BoxTable, type CellColor, paint, renderBoxTable, type TableCell } from './box-table.js';
+
 import {
   formatCost,
   formatCostTotal,
@@ -16,6 +16,7 @@ import { repeatStats } from '../report/pass-at-k.js';
 import type { ModelSummary, RunResult, RunStatus, Summary } from '../report/results-file.js';
 import { STATUS_MARK, statusOf } from '../report/run-status.js';
 import { orderedModels, summarize, summarizeByModel } from '../report/summarize.js';
+import { type BoxTable, type CellColor, paint, renderBoxTable, type TableCell } from './box-table.js';
 
 export interface ConsoleOptions {
   /** Terminal columns; wide content (messages first) is cut to fit. Default 120. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { resultsFile, run } from '../../test-support/report/run-fixture.js';
 import { renderReport } from './console-tables.js';
 import { formatSummary } from './format-summary.js';
-import { resultsFile, run } from '../../test-support/report/run-fixture.js';
 
 const A = 'openai:gpt-4.1';
 const B = 'anthropic:claude-sonnet-4-5';

@@ -1,9 +1,10 @@
 /** The text of `nao test summary [FILE]`: what the run was, then the same tables as the run printed. */
-import { paint } from './box-table.js';
-import { type ConsoleOptions, renderReport } from './console-tables.js';
+
 import { formatCost } from '../report/format-values.js';
 import type { ResultsFile } from '../report/results-file.js';
 import { orderedModels } from '../report/summarize.js';
+import { paint } from './box-table.js';
+import { type ConsoleOptions, renderReport } from './console-tables.js';
 import { toCellText } from './terminal-text.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeXmlAttribute, escapeXmlText, MAX_SYSTEM_OUT_CHARS, toJUnitXml } from './junit.js';
 import { resultsFile, run } from '../../test-support/report/run-fixture.js';
+import { escapeXmlAttribute, escapeXmlText, MAX_SYSTEM_OUT_CHARS, toJUnitXml } from './junit.js';
 
 interface XmlElement {
   name: string;

@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Accounts, createAccounts } from './accounts.js';
-import { createLoginLimiter } from './login-limiter.js';
 import {
   openTestAuth,
   POSTGRES_SERVER,
@@ -9,6 +7,8 @@ import {
   type StoreKind,
   type TestAuth,
 } from '../../test-support/backend/test-stores.js';
+import { type Accounts, createAccounts } from './accounts.js';
+import { createLoginLimiter } from './login-limiter.js';
 
 const postgres = await postgresAvailable();
 if (!postgres && !SERVERS_REQUIRED) {

@@ -2,8 +2,8 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openAuthDatabase, redactUrl, SQLITE_STORE_FILE } from './auth-database.js';
 import { freePort } from '../../test-support/backend/backend-process.js';
+import { openAuthDatabase, redactUrl, SQLITE_STORE_FILE } from './auth-database.js';
 
 let projectDir: string;
 beforeEach(async () => {

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyExampleProject, type ExampleCopy } from '../../test-support/cli/example-project.js';
-import { loadConfig } from '../config/index.js';
-import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
+import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
+import { loadConfig } from '../config/index.js';
 import { type RunningBackend, startBackend } from './backend.js';
 import { codeChallengeOf } from './cli-login-codes.js';
 

@@ -12,15 +12,15 @@ import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
-import { main } from '../cli/main.js';
 import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-support/cli/example-project.js';
-import { loadConfig } from '../config/index.js';
 import {
   type ScriptRequest,
   startTestLlmServer,
   type TestLlmServer,
   type Turn,
 } from '../../test-support/llm-server/index.js';
+import { main } from '../cli/main.js';
+import { loadConfig } from '../config/index.js';
 import { type RunningBackend, startBackend } from './backend.js';
 
 const CHROMIUM = CHROMIUM_PATH;

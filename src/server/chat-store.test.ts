@@ -2,8 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthDatabase, openAuthDatabase } from './auth-database.js';
-import { type ChatStore, createChatStore } from './chat-store.js';
 import {
   createPostgresSchema,
   POSTGRES_SERVER,
@@ -11,6 +9,8 @@ import {
   SERVERS_REQUIRED,
   type StoreKind,
 } from '../../test-support/backend/test-stores.js';
+import { type AuthDatabase, openAuthDatabase } from './auth-database.js';
+import { type ChatStore, createChatStore } from './chat-store.js';
 
 const postgres = await postgresAvailable();
 if (!postgres && !SERVERS_REQUIRED) {

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliLoginCodes, codeChallengeOf, createCliLoginCodes } from './cli-login-codes.js';
 import {
   openTestAuth,
   postgresAvailable,
@@ -8,6 +7,7 @@ import {
   type StoreKind,
   type TestAuth,
 } from '../../test-support/backend/test-stores.js';
+import { type CliLoginCodes, codeChallengeOf, createCliLoginCodes } from './cli-login-codes.js';
 
 const stores: StoreKind[] =
   (await postgresAvailable()) || SERVERS_REQUIRED ? ['sqlite', 'postgres'] : ['sqlite'];

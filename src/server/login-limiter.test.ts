@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLoginLimiter, type LoginLimiter } from './login-limiter.js';
 import {
   openTestAuth,
   postgresAvailable,
@@ -7,6 +6,7 @@ import {
   type StoreKind,
   type TestAuth,
 } from '../../test-support/backend/test-stores.js';
+import { createLoginLimiter, type LoginLimiter } from './login-limiter.js';
 
 const stores: StoreKind[] =
   (await postgresAvailable()) || SERVERS_REQUIRED ? ['sqlite', 'postgres'] : ['sqlite'];

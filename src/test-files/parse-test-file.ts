@@ -1,8 +1,8 @@
 import { type Document, isScalar, LineCounter, parseAllDocuments } from 'yaml';
 import { z } from 'zod';
-import { assertionsSchema } from '../judge/assertions/index.js';
 import { comparisonSchema } from '../config/schema.js';
 import { didYouMean as suggestKey } from '../errors/index.js';
+import { assertionsSchema } from '../judge/assertions/index.js';
 import { readPlainYamlMapping } from './plain-yaml-mapping.js';
 import { COMPARISON_KEYS, fileStem, TEST_FILE_KEYS, type TestCase } from './test-case.js';
 import { formatFieldPath, type TestFileProblem } from './test-file-problem.js';

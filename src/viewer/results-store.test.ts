@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createResultsStore, type LoadOutcome } from './results-store.js';
 import { CLAUDE, FILES, GPT, writeViewerFixtures } from '../../test-support/viewer/viewer-fixtures.js';
+import { createResultsStore, type LoadOutcome } from './results-store.js';
 
 let root: string;
 let outputsDir: string;

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLAUDE, FILES, GPT, writeViewerFixtures } from '../../test-support/viewer/viewer-fixtures.js';
 import type { ResultsFile } from '../report/index.js';
 import type {
   CompareResponse,
@@ -11,7 +12,6 @@ import type {
   RunDetailResponse,
 } from './api-types.js';
 import { createResultsStore } from './results-store.js';
-import { CLAUDE, FILES, GPT, writeViewerFixtures } from '../../test-support/viewer/viewer-fixtures.js';
 import { createViewerApp } from './viewer-app.js';
 
 let root: string;

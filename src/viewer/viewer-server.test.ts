@@ -4,8 +4,8 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NaoError } from '../errors/index.js';
 import { FILES, writeViewerFixtures } from '../../test-support/viewer/viewer-fixtures.js';
+import { NaoError } from '../errors/index.js';
 import { startViewerServer, type ViewerServer } from './viewer-server.js';
 
 let root: string;

@@ -10,9 +10,15 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
-import { formatSql } from './format-sql.js';
 import { ensureViewerAssets, REPO_ROOT } from '../../test-support/viewer/viewer-assets.js';
-import { CLAUDE, FILES, GPT, HOSTILE_TEXT, writeViewerFixtures } from '../../test-support/viewer/viewer-fixtures.js';
+import {
+  CLAUDE,
+  FILES,
+  GPT,
+  HOSTILE_TEXT,
+  writeViewerFixtures,
+} from '../../test-support/viewer/viewer-fixtures.js';
+import { formatSql } from './format-sql.js';
 import { startViewerServer, type ViewerServer } from './viewer-server.js';
 
 const CHROMIUM = CHROMIUM_PATH;

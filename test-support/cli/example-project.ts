@@ -2,8 +2,8 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureExampleWarehouse } from '../../tools/example/index.js';
 import { discoverTests } from '../../src/test-files/index.js';
+import { ensureExampleWarehouse } from '../../tools/example/index.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const EXAMPLE_DIR = path.join(REPO_ROOT, 'example');

@@ -1,11 +1,18 @@
 import path from 'node:path';
 import { loadConfig } from '../../src/config/index.js';
 import { NaoError } from '../../src/errors/index.js';
-import type { RunResult } from '../../src/report/index.js';
-import { errorResult, executeRun, planRuns, runSuite, skippedResult, spentUsd } from '../../src/scheduler/index.js';
 import { createLocalClient, openProjectRuntime } from '../../src/pipeline/index.js';
-import { discoverTests, formatProblems } from '../../src/test-files/index.js';
 import type { Recorder } from '../../src/recording/recorder.js';
+import type { RunResult } from '../../src/report/index.js';
+import {
+  errorResult,
+  executeRun,
+  planRuns,
+  runSuite,
+  skippedResult,
+  spentUsd,
+} from '../../src/scheduler/index.js';
+import { discoverTests, formatProblems } from '../../src/test-files/index.js';
 
 /**
  * Runs a project's tests through the real pipeline (config, runtime, local client, scheduler,

@@ -6,8 +6,8 @@
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
 import { startTestLlmServer } from '../../test-support/llm-server/index.js';
+import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
 
 export interface AnalystServerProcess {
   url: string;

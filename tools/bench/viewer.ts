@@ -12,9 +12,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
-import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
 import { buildResultsFile, type RunResult, writeResultsFile } from '../../src/report/index.js';
 import { defaultAssetsDir, startViewerServer } from '../../src/viewer/index.js';
+import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
 import type { Benchmark } from './main.js';
 import { formatBytes, formatMs, samplePeakMemory, timed } from './measure.js';
 

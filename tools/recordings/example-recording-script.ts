@@ -8,15 +8,15 @@
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { copyExampleProject } from '../../test-support/cli/example-project.js';
 import { loadConfig } from '../../src/config/index.js';
-import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
-import { startTestLlmServer } from '../../test-support/llm-server/index.js';
+import { createRecorder } from '../../src/recording/recorder.js';
+import { modelFolderName } from '../../src/recording/recording-file.js';
 import type { RunResult } from '../../src/report/index.js';
 import type { CellValue } from '../../src/warehouse/database.js';
 import { openDatabase } from '../../src/warehouse/index.js';
-import { createRecorder } from '../../src/recording/recorder.js';
-import { modelFolderName } from '../../src/recording/recording-file.js';
+import { copyExampleProject } from '../../test-support/cli/example-project.js';
+import { startTestLlmServer } from '../../test-support/llm-server/index.js';
+import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
 import { runRecordedSuite } from '../../test-support/recording/recorded-suite.js';
 
 export const EXAMPLE_MODEL = 'openai:gpt-4.1';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NaoError } from '../../errors/index.js';
 import { seededRandom } from '../../../tools/example/shop-data.js';
+import { NaoError } from '../../errors/index.js';
 import type { CellValue } from '../../warehouse/database.js';
 import { type CompareOptions, compareResults } from './compare-results.js';
 import type { ResultData } from './table-input.js';
