@@ -230,6 +230,10 @@ describe('parseConfig: invalid files', () => {
     expect(problems[0]).toMatch(/line \d+/);
   });
 
+  it('refuses a file of several YAML documents, naming where the second starts', () => {
+    expect(problemsOf('project_name: a\n---\nproject_name: b\n')).toEqual(['holds 2 YAML documents (line 2)']);
+  });
+
   it('rejects a file that is not a mapping', () => {
     expect(problemsOf('- a\n- b\n')[0]).toContain('must be a mapping');
   });

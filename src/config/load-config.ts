@@ -63,8 +63,13 @@ export function parseConfig(options: {
   const configPath = path.join(projectDir, CONFIG_FILE);
   const templated = templateEnv({ text: options.text, env: options.env, file: CONFIG_FILE });
   const source = parseYamlSource({ text: templated.text, envValues: templated.values });
-  if (source.syntaxErrors.length > 0) {
-    throw new ConfigInvalidError({ file: CONFIG_FILE, problems: source.syntaxErrors });
+  if (source.errors.length > 0) {
+    throw new ConfigInvalidError({
+      file: CONFIG_FILE,
+      problems: source.errors.map((error) =>
+        error.position === null ? error.message : `${error.message} (line ${error.position.line})`,
+      ),
+    });
   }
   const value = source.value ?? {};
   if (typeof value !== 'object' || Array.isArray(value)) {

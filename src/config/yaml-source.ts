@@ -1,43 +1,115 @@
-import { type Document, isCollection, isMap, isScalar, LineCounter, parseDocument, visit } from 'yaml';
+import { type Document, isCollection, isMap, isScalar, LineCounter, parseAllDocuments, visit } from 'yaml';
 import { restoreEnv } from './env-template.js';
 
 export type YamlPath = ReadonlyArray<string | number>;
 
-/** A parsed YAML file that can still say on which line a value stands. */
-export interface YamlSource {
-  value: unknown;
-  /** 1-based line of the node at `path`, or of its nearest existing parent. */
-  lineOf(path: YamlPath): number | null;
-  /** Syntax errors as `message (line N)`; empty when the file parsed. */
-  syntaxErrors: string[];
+/** Where a YAML problem stands: 1-based line and column, or null when the parser gave none. */
+export interface YamlIssue {
+  /** `documents`: the file holds several documents (the position is the second one's). */
+  kind: 'syntax' | 'documents';
+  message: string;
+  position: { line: number; column: number } | null;
 }
 
-/** Parses YAML text, putting env values back into the scalars that held their tokens. */
+/**
+ * A parsed YAML file (nao_config.yaml or a test file) that can still say on which line a
+ * value stands. Both readers word their own messages from the issues.
+ */
+export interface YamlSource {
+  /** The one document's value; undefined when `errors` is not empty or the file is empty. */
+  value: unknown;
+  /** Syntax errors, a second document, an alias bomb: the file cannot be used. */
+  errors: YamlIssue[];
+  /** What YAML tolerates but flags (an unresolved tag). */
+  warnings: YamlIssue[];
+  /** True when the file holds no content at all (only comments, or nothing). */
+  empty: boolean;
+  /** 1-based line of the node at `path`, or of its nearest existing parent. */
+  lineOf(path: YamlPath): number | null;
+}
+
+/** Anchors and aliases past this count are refused: a small file must not expand to gigabytes. */
+const MAX_ALIAS_COUNT = 100;
+
+/**
+ * Parses YAML text with duplicate keys refused and positions kept. With `envValues`, the env
+ * values that templating put in are restored into the scalars that held their tokens.
+ */
 export function parseYamlSource(options: { text: string; envValues?: Map<string, string> }): YamlSource {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(options.text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  const syntaxErrors = doc.errors.map((error) => {
-    const line = lineCounter.linePos(error.pos[0]).line;
-    return line === 0 ? error.message.split('\n')[0]! : `${error.message.split('\n')[0]} (line ${line})`;
-  });
-  const envValues = options.envValues ?? new Map<string, string>();
-  if (envValues.size > 0) {
-    visit(doc, {
-      Scalar(_key, node) {
-        if (typeof node.value !== 'string') return;
-        const restored = restoreEnv(node.value, envValues);
-        // A plain scalar that was only a placeholder takes the type its value spells
-        // (`port: {{ env('PGPORT') }}` is a number); quoted ones stay strings.
-        node.value =
-          restored.whole && node.type === 'PLAIN' ? plainScalarValue(restored.value) : restored.value;
-      },
+  const position = (offset: number | undefined) => {
+    if (offset === undefined) return null;
+    const { line, col } = lineCounter.linePos(offset);
+    return line === 0 ? null : { line, column: col };
+  };
+  const documents: Document.Parsed[] = Array.from(
+    parseAllDocuments(options.text, {
+      lineCounter,
+      prettyErrors: false,
+      uniqueKeys: true,
+      logLevel: 'error',
+    }),
+  );
+  const errors: YamlIssue[] = [];
+  const warnings: YamlIssue[] = [];
+  for (const document of documents) {
+    for (const error of document.errors) {
+      errors.push({
+        kind: 'syntax',
+        message: error.message.split('\n')[0]!,
+        position: position(error.pos[0]),
+      });
+    }
+    for (const warning of document.warnings) {
+      warnings.push({
+        kind: 'syntax',
+        message: warning.message.split('\n')[0]!,
+        position: position(warning.pos[0]),
+      });
+    }
+  }
+  // A stray `---` at the end makes an empty second document; only documents with content count.
+  const filled = documents.filter(
+    (document) =>
+      document.contents !== null && !(isScalar(document.contents) && document.contents.value === null),
+  );
+  if (errors.length === 0 && filled.length > 1) {
+    errors.push({
+      kind: 'documents',
+      message: `holds ${filled.length} YAML documents`,
+      position: position(filled[1]!.range[0]),
     });
   }
-  return {
-    value: syntaxErrors.length > 0 ? undefined : doc.toJS(),
-    syntaxErrors,
-    lineOf: (path) => lineOfPath(doc, lineCounter, path),
+  const document = filled[0];
+  const source = {
+    value: undefined as unknown,
+    errors,
+    warnings,
+    empty: errors.length === 0 && document === undefined,
+    lineOf: (path: YamlPath) => (document === undefined ? null : lineOfPath(document, lineCounter, path)),
   };
+  if (errors.length > 0 || document === undefined) return source;
+  const envValues = options.envValues ?? new Map<string, string>();
+  if (envValues.size > 0) restoreEnvValues(document, envValues);
+  try {
+    source.value = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    errors.push({ kind: 'syntax', message: (error as Error).message, position: null });
+  }
+  return source;
+}
+
+function restoreEnvValues(document: Document, envValues: Map<string, string>): void {
+  visit(document, {
+    Scalar(_key, node) {
+      if (typeof node.value !== 'string') return;
+      const restored = restoreEnv(node.value, envValues);
+      // A plain scalar that was only a placeholder takes the type its value spells
+      // (`port: {{ env('PGPORT') }}` is a number); quoted ones stay strings.
+      node.value =
+        restored.whole && node.type === 'PLAIN' ? plainScalarValue(restored.value) : restored.value;
+    },
+  });
 }
 
 function plainScalarValue(text: string): string | number | boolean {

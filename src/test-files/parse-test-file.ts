@@ -1,9 +1,8 @@
-import { type Document, isScalar, LineCounter, parseAllDocuments } from 'yaml';
 import { z } from 'zod';
 import { comparisonSchema } from '../config/schema.js';
+import { parseYamlSource, type YamlIssue } from '../config/yaml-source.js';
 import { didYouMean as suggestKey } from '../errors/index.js';
 import { assertionsSchema } from '../judge/assertions/index.js';
-import { readPlainYamlMapping } from './plain-yaml-mapping.js';
 import { COMPARISON_KEYS, fileStem, TEST_FILE_KEYS, type TestCase } from './test-case.js';
 import { formatFieldPath, type TestFileProblem } from './test-file-problem.js';
 import { TEST_KEY_SYNONYMS } from './test-key-synonyms.js';
@@ -107,57 +106,28 @@ function readDocument(options: { text: string; file: string }): {
   warnings: string[];
 } {
   const { text, file } = options;
-  // Most test files are plain `key: value` lines and `|` blocks, read the same way far sooner.
-  const plain = readPlainYamlMapping(text);
-  if (plain !== null) return { value: plain, problems: [], warnings: [] };
-  const lineCounter = new LineCounter();
-  const documents: Document.Parsed[] = Array.from(
-    parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' }),
+  const source = parseYamlSource({ text });
+  const at = (issue: YamlIssue) =>
+    issue.position === null ? '' : ` at line ${issue.position.line}, column ${issue.position.column}`;
+  const warnings = source.warnings.map(
+    (warning) => `${file}: YAML warning${at(warning)}: ${warning.message}`,
   );
-  const at = (offset: number | undefined): string => {
-    if (offset === undefined) return '';
-    const { line, col } = lineCounter.linePos(offset);
-    return ` at line ${line}, column ${col}`;
-  };
-  const problems: TestFileProblem[] = [];
-  const warnings: string[] = [];
-  for (const document of documents) {
-    for (const error of document.errors) {
-      problems.push({ file, field: null, message: `invalid YAML${at(error.pos[0])}: ${error.message}` });
-    }
-    for (const warning of document.warnings) {
-      warnings.push(`${file}: YAML warning${at(warning.pos[0])}: ${warning.message}`);
-    }
-  }
-  if (problems.length > 0) return { value: undefined, problems, warnings };
-  // A stray `---` at the end makes an empty second document; only documents with content count.
-  const filled = documents.filter(
-    (document) =>
-      document.contents !== null && !(isScalar(document.contents) && document.contents.value === null),
-  );
-  if (filled.length === 0) {
+  const problems: TestFileProblem[] = source.errors.map((error) => ({
+    file,
+    field: null,
+    message:
+      error.kind === 'documents'
+        ? `${error.message} (a second one starts${at(error)}); put each test in its own file`
+        : `invalid YAML${at(error)}: ${error.message}`,
+  }));
+  if (source.empty) {
     problems.push({
       file,
       field: null,
       message: 'is empty: a test file is a mapping with at least `prompt` (and usually `sql`)',
     });
-    return { value: undefined, problems, warnings };
   }
-  if (filled.length > 1) {
-    const second = filled[1]!;
-    problems.push({
-      file,
-      field: null,
-      message: `holds ${filled.length} YAML documents (a second one starts${at(second.range[0])}); put each test in its own file`,
-    });
-    return { value: undefined, problems, warnings };
-  }
-  try {
-    return { value: filled[0]!.toJS({ maxAliasCount: 100 }), problems, warnings };
-  } catch (error) {
-    problems.push({ file, field: null, message: `invalid YAML: ${(error as Error).message}` });
-    return { value: undefined, problems, warnings };
-  }
+  return { value: source.value, problems, warnings };
 }
 
 /**
