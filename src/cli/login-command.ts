@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import {
   type BackendSession,
   BackendUnreachableError,
@@ -14,9 +13,11 @@ import {
   systemBrowserOpener,
 } from '../client/index.js';
 import { NaoError, UsageError } from '../errors/index.js';
+import type { CommandAction } from './command-spec.js';
+import { DEFAULT_BACKEND_URL } from './commands.js';
+import type { CliDependencies } from './dependencies.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIO } from './io.js';
-import { DEFAULT_BACKEND_URL } from './test-run-options.js';
 
 export interface Credentials {
   username: string;
@@ -85,65 +86,61 @@ export async function openBackendSession(options: {
   });
 }
 
-/** `nao login` and `nao logout`. */
-export function registerLoginCommands(program: Command, io: CliIO, setExit: (code: number) => void): void {
-  program
-    .command('login')
-    .description(
-      'Log in to a nao backend: approve in the browser, or pass -u/--password (or NAO_USERNAME / NAO_PASSWORD). ' +
-        'The session is saved in ~/.nao/auth.json.',
-    )
-    .option('--backend <url>', `the nao backend (default: BACKEND_URL, else ${DEFAULT_BACKEND_URL})`)
-    .option('-u, --username <email>', 'log in with this email instead of the browser (or NAO_USERNAME)')
-    .option(
-      '--password <password>',
-      'the password for -u (or NAO_PASSWORD, preferred: it stays out of shell history)',
-    )
-    .action(async (flags: { backend?: string; username?: string; password?: string }) => {
-      const backendUrl = normalizeBackendUrl(flags.backend ?? io.env.BACKEND_URL ?? DEFAULT_BACKEND_URL);
-      const credentials = credentialsFrom({ flags, env: io.env });
-      await checkBackend({ backendUrl });
-      const login = await withInterrupt((signal) =>
-        logIn({ backendUrl, credentials, io, out: io.stdout, signal }),
-      );
-      const store = createCredentialStore({ env: io.env });
-      await store.save(backendUrl, login);
-      io.stdout.write(`Logged in to ${backendUrl} as ${login.email}. Session saved in ${store.file}.\n`);
-      setExit(EXIT.ok);
-    });
+/** `nao login`: logs in (browser approval, or -u/--password) and stores the session. */
+export const runLogin: CommandAction<CliDependencies> = async ({ io, flags, deps }) => {
+  const backendUrl = backendUrlOf(io, flags);
+  const credentials = credentialsFrom({
+    flags: flags as { username?: string; password?: string },
+    env: io.env,
+  });
+  await checkBackend({ backendUrl });
+  const login = await withInterrupt(deps.interrupt, (signal) =>
+    logIn({ backendUrl, credentials, io, out: io.stdout, signal }),
+  );
+  const store = createCredentialStore({ env: io.env });
+  await store.save(backendUrl, login);
+  io.stdout.write(`Logged in to ${backendUrl} as ${login.email}. Session saved in ${store.file}.\n`);
+  return EXIT.ok;
+};
 
-  program
-    .command('logout')
-    .description('Revoke the session of a nao backend on the server and remove it from ~/.nao/auth.json.')
-    .option('--backend <url>', `the nao backend (default: BACKEND_URL, else ${DEFAULT_BACKEND_URL})`)
-    .action(async (flags: { backend?: string }) => {
-      const backendUrl = normalizeBackendUrl(flags.backend ?? io.env.BACKEND_URL ?? DEFAULT_BACKEND_URL);
-      const store = createCredentialStore({ env: io.env });
-      const stored = await store.get(backendUrl);
-      if (stored === null) {
-        io.stdout.write(`Not logged in to ${backendUrl}.\n`);
-        setExit(EXIT.ok);
-        return;
-      }
-      try {
-        await revokeSession({ backendUrl, token: stored.token });
-      } catch (error) {
-        if (!(error instanceof BackendUnreachableError)) throw error;
-        await store.remove(backendUrl);
-        io.stderr.write(
-          `Cannot reach the nao backend at ${backendUrl} to revoke the session (it expires by itself); it was removed from ${store.file} anyway.\n`,
-        );
-        setExit(EXIT.failed);
-        return;
-      }
-      await store.remove(backendUrl);
-      io.stdout.write(`Logged out of ${backendUrl} (${stored.email}).\n`);
-      setExit(EXIT.ok);
-    });
+/** `nao logout`: revokes the stored session on the backend and forgets it. */
+export const runLogout: CommandAction<CliDependencies> = async ({ io, flags }) => {
+  const backendUrl = backendUrlOf(io, flags);
+  const store = createCredentialStore({ env: io.env });
+  const stored = await store.get(backendUrl);
+  if (stored === null) {
+    io.stdout.write(`Not logged in to ${backendUrl}.\n`);
+    return EXIT.ok;
+  }
+  try {
+    await revokeSession({ backendUrl, token: stored.token });
+  } catch (error) {
+    if (!(error instanceof BackendUnreachableError)) throw error;
+    await store.remove(backendUrl);
+    io.stderr.write(
+      `Cannot reach the nao backend at ${backendUrl} to revoke the session (it expires by itself); it was removed from ${store.file} anyway.\n`,
+    );
+    return EXIT.failed;
+  }
+  await store.remove(backendUrl);
+  io.stdout.write(`Logged out of ${backendUrl} (${stored.email}).\n`);
+  return EXIT.ok;
+};
+
+function backendUrlOf(io: CliIO, flags: Record<string, unknown>): string {
+  const given = typeof flags.backend === 'string' ? flags.backend : undefined;
+  return normalizeBackendUrl(given ?? io.env.BACKEND_URL ?? DEFAULT_BACKEND_URL);
 }
 
-/** Runs `task` with a signal that Ctrl-C / SIGTERM abort (the browser wait must not outlive them). */
-async function withInterrupt<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+/**
+ * Runs `task` with a signal that Ctrl-C / SIGTERM abort (the browser wait must not outlive
+ * them): main's interrupt when there is one, else this process's signals.
+ */
+async function withInterrupt<T>(
+  interrupt: AbortSignal | undefined,
+  task: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  if (interrupt !== undefined) return task(interrupt);
   const controller = new AbortController();
   const abort = () => controller.abort();
   process.once('SIGINT', abort);

@@ -1,21 +1,19 @@
 import { Command, CommanderError } from 'commander';
 import { NaoError, UsageError } from '../errors/index.js';
-import { registerChatCommand } from './chat-command.js';
+import type { CommandSpec } from './command-spec.js';
+import { COMMAND_GROUPS, COMMANDS } from './commands.js';
+import type { CliDependencies } from './dependencies.js';
 import { EXIT } from './exit-codes.js';
-import { registerInitCommand } from './init-command.js';
 import { type CliIO, processIO } from './io.js';
-import { registerLoginCommands } from './login-command.js';
-import { registerTestInspectCommands } from './test-inspect-commands.js';
-import { registerTestResultsCommands } from './test-results-commands.js';
-import { registerTestRunCommand, type TestRunDependencies } from './test-run-command.js';
-import { registerTestServerCommand } from './test-server-command.js';
 import { NAO_VERSION } from './version.js';
 
-/** Builds the `nao` program; every command reports its exit code through `setExit`. */
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
+/** Builds the `nao` program from the command specs; every command reports its exit code through `setExit`. */
 export function buildProgram(
   io: CliIO,
   setExit: (code: number) => void,
-  deps: TestRunDependencies = {},
+  deps: CliDependencies = {},
 ): Command {
   const program = new Command('nao')
     .description('nao — an analytics agent for your data warehouse, and `nao test`, its offline evaluation.')
@@ -26,24 +24,55 @@ export function buildProgram(
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
     });
-  registerInitCommand(program, io, setExit);
-  const test = program
-    .command('test')
-    .description('Run the unit tests of tests/ against the agent, or inspect tests and results.');
-  registerTestRunCommand(test, io, setExit, deps);
-  registerTestInspectCommands(test, io, setExit);
-  registerTestResultsCommands(test, io, setExit);
-  registerTestServerCommand(test, io, setExit);
-  registerChatCommand(program, io, setExit);
-  registerLoginCommands(program, io, setExit);
+  const groups = new Map<string, Command>();
+  for (const spec of COMMANDS) {
+    const [first, ...rest] = spec.path;
+    let parent = program;
+    if (rest.length > 0) {
+      let group = groups.get(first!);
+      if (group === undefined) {
+        group = program.command(first!).description(COMMAND_GROUPS[first!] ?? '');
+        groups.set(first!, group);
+      }
+      parent = group;
+    }
+    addCommand({ parent, spec, io, setExit, deps });
+  }
   return program;
+}
+
+function addCommand(options: {
+  parent: Command;
+  spec: CommandSpec<CliDependencies>;
+  io: CliIO;
+  setExit: (code: number) => void;
+  deps: CliDependencies;
+}): void {
+  const { spec, io, deps } = options;
+  const command = options.parent
+    .command(spec.path.at(-1)!, spec.isDefault ? { isDefault: true } : {})
+    .description(spec.description);
+  for (const argument of spec.arguments ?? [])
+    command.argument(argument.name, argument.help, argument.default);
+  for (const option of spec.options ?? []) {
+    if (option.repeatable) command.option(option.flags, option.help, collect);
+    else if (option.default !== undefined) command.option(option.flags, option.help, option.default);
+    else command.option(option.flags, option.help);
+  }
+  if (spec.helpAfter !== undefined) command.addHelpText('after', `\n${spec.helpAfter}`);
+  command.action(async (...received: unknown[]) => {
+    // commander passes the positional arguments, then the options, then the command itself.
+    const args = received.slice(0, spec.arguments?.length ?? 0) as Array<string | undefined>;
+    const action = await spec.load();
+    options.setExit(await action({ io, args, flags: command.opts(), deps }));
+  });
 }
 
 /** Entry point of the `nao` command; returns the process exit code. */
 export async function main(
   argv: string[],
   io: CliIO = processIO(),
-  deps: TestRunDependencies = {},
+  deps: CliDependencies = {},
 ): Promise<number> {
   let exitCode: number = EXIT.ok;
   const interrupt =

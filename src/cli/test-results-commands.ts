@@ -1,14 +1,9 @@
 import path from 'node:path';
-import type { Command } from 'commander';
 import { UsageError } from '../errors/index.js';
-import {
-  compareRunFiles,
-  ensureByModel,
-  formatRunComparison,
-  formatSummary,
-  listResultsFiles,
-  readResultsFile,
-} from '../report/index.js';
+import { compareRunFiles, ensureByModel, listResultsFiles, readResultsFile } from '../report/index.js';
+import { formatRunComparison, formatSummary } from '../reporters/index.js';
+import type { CommandAction } from './command-spec.js';
+import type { CliDependencies } from './dependencies.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIO } from './io.js';
 import { loadProjectConfig } from './load-project.js';
@@ -31,79 +26,55 @@ function resolveFile(io: CliIO, file: string): string {
   return path.resolve(io.cwd, file);
 }
 
-/** `nao test summary` and `nao test diff`: read saved results without running anything. */
-export function registerTestResultsCommands(test: Command, io: CliIO, setExit: (code: number) => void): void {
-  test
-    .command('summary')
-    .description('Print the tables of a saved results file (default: the latest in tests/outputs/).')
-    .argument('[file]', 'a results_*.json file')
-    .option('--json', 'print summary and by_model as JSON instead of tables')
-    .action(async (file: string | undefined, flags: { json?: boolean }) => {
-      let target: string;
-      if (file !== undefined) target = resolveFile(io, file);
-      else {
-        const { outputsDir, files } = await resultFiles(io);
-        if (files.length === 0) throw noResults(outputsDir, 1);
-        target = files.at(-1)!;
-      }
-      const results = ensureByModel(await readResultsFile(target));
-      if (flags.json) {
-        const { summary, by_model, repeats, timestamp } = results;
-        io.stdout.write(
-          `${JSON.stringify({ file: target, timestamp, summary, by_model, repeats }, null, 2)}\n`,
-        );
-      } else {
-        io.stdout.write(
-          `${formatSummary({ file: results, path: path.relative(io.cwd, target) || target, width: io.stdout.columns ?? 120 })}\n`,
-        );
-      }
-      setExit(EXIT.ok);
-    });
-
-  test
-    .command('diff')
-    .description(
-      'Compare two results files: regressions, fixes, unchanged, added, removed. Exits 1 on a regression.',
-    )
-    .argument('[before]', 'the earlier results file')
-    .argument('[after]', 'the later results file')
-    .option('--last', 'compare the two latest results files (the default without files)')
-    .option('--model <model>', 'only this model')
-    .option('--test <name>', 'only this test')
-    .option('--no-fail', 'exit 0 even when there are regressions')
-    .action(
-      async (
-        before: string | undefined,
-        after: string | undefined,
-        flags: { last?: boolean; model?: string; test?: string; fail: boolean },
-      ) => {
-        let paths: [string, string];
-        if (before !== undefined && after !== undefined)
-          paths = [resolveFile(io, before), resolveFile(io, after)];
-        else if (before !== undefined) {
-          throw new UsageError({
-            code: 'DIFF_NEEDS_TWO_FILES',
-            message: 'nao test diff takes two files (before and after), or --last for the two latest.',
-          });
-        } else {
-          const { outputsDir, files } = await resultFiles(io);
-          if (files.length < 2) throw noResults(outputsDir, 2);
-          paths = [files.at(-2)!, files.at(-1)!];
-        }
-        const [beforeFile, afterFile] = await Promise.all(paths.map((file) => readResultsFile(file)));
-        const comparison = compareRunFiles({
-          before: beforeFile!,
-          after: afterFile!,
-          ...(flags.model === undefined ? {} : { model: flags.model }),
-          ...(flags.test === undefined ? {} : { test: flags.test }),
-        });
-        io.stdout.write(
-          `${formatRunComparison(comparison, {
-            beforeLabel: path.relative(io.cwd, paths[0]) || paths[0],
-            afterLabel: path.relative(io.cwd, paths[1]) || paths[1],
-          })}\n`,
-        );
-        setExit(comparison.regressions.length > 0 && flags.fail ? EXIT.failed : EXIT.ok);
-      },
+/** `nao test summary [file]`: the tables of a saved results file (default: the latest). */
+export const printSummary: CommandAction<CliDependencies> = async ({ io, args, flags }) => {
+  const file = args[0];
+  let target: string;
+  if (file !== undefined) target = resolveFile(io, file);
+  else {
+    const { outputsDir, files } = await resultFiles(io);
+    if (files.length === 0) throw noResults(outputsDir, 1);
+    target = files.at(-1)!;
+  }
+  const results = ensureByModel(await readResultsFile(target));
+  if (flags.json === true) {
+    const { summary, by_model, repeats, timestamp } = results;
+    io.stdout.write(`${JSON.stringify({ file: target, timestamp, summary, by_model, repeats }, null, 2)}\n`);
+  } else {
+    io.stdout.write(
+      `${formatSummary({ file: results, path: path.relative(io.cwd, target) || target, width: io.stdout.columns ?? 120 })}\n`,
     );
-}
+  }
+  return EXIT.ok;
+};
+
+/** `nao test diff [before] [after]`: regressions and fixes between two results files. */
+export const diffResults: CommandAction<CliDependencies> = async ({ io, args, flags }) => {
+  const [before, after] = args;
+  let paths: [string, string];
+  if (before !== undefined && after !== undefined) paths = [resolveFile(io, before), resolveFile(io, after)];
+  else if (before !== undefined) {
+    throw new UsageError({
+      code: 'DIFF_NEEDS_TWO_FILES',
+      message: 'nao test diff takes two files (before and after), or --last for the two latest.',
+    });
+  } else {
+    const { outputsDir, files } = await resultFiles(io);
+    if (files.length < 2) throw noResults(outputsDir, 2);
+    paths = [files.at(-2)!, files.at(-1)!];
+  }
+  const [beforeFile, afterFile] = await Promise.all(paths.map((file) => readResultsFile(file)));
+  const comparison = compareRunFiles({
+    before: beforeFile!,
+    after: afterFile!,
+    ...(typeof flags.model === 'string' ? { model: flags.model } : {}),
+    ...(typeof flags.test === 'string' ? { test: flags.test } : {}),
+  });
+  io.stdout.write(
+    `${formatRunComparison(comparison, {
+      beforeLabel: path.relative(io.cwd, paths[0]) || paths[0],
+      afterLabel: path.relative(io.cwd, paths[1]) || paths[1],
+    })}\n`,
+  );
+  return comparison.regressions.length > 0 && flags.fail !== false ? EXIT.failed : EXIT.ok;
+};

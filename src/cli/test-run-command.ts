@@ -1,29 +1,16 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Command } from 'commander';
 import { checkBackend, createBackendClient, normalizeBackendUrl } from '../client/index.js';
 import type { NaoConfig } from '../config/index.js';
 import { PRICE_TABLE_VERSION, parseModelString } from '../llm/index.js';
-import { createLocalClient, openProjectRuntime } from '../pipeline/index.js';
+import { createLocalClient, openProjectRuntime, type TestRunClient } from '../pipeline/index.js';
 import { createRecorder } from '../recording/index.js';
-import {
-  buildResultsFile,
-  type RunResult,
-  renderReport,
-  toJUnitXml,
-  writeResultsFile,
-} from '../report/index.js';
-import { LiveProgress } from '../reporters/live-progress.js';
-import {
-  errorResult,
-  executeRun,
-  planRuns,
-  runSuite,
-  skippedResult,
-  spentUsd,
-  type TestRunClient,
-} from '../scheduler/index.js';
+import { buildResultsFile, errorResult, type RunResult, skippedResult, spentUsd } from '../report/index.js';
+import { consoleReporter, endSuite, jsonReporter, junitReporter, type Reporter } from '../reporters/index.js';
+import { planRuns, runSuite, type SuiteOutcome } from '../scheduler/index.js';
 import type { TestCase } from '../test-files/index.js';
+import type { CommandAction } from './command-spec.js';
+import type { CliDependencies } from './dependencies.js';
+import { executeRun } from './execute-run.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIO } from './io.js';
 import {
@@ -38,85 +25,16 @@ import { type RawTestRunFlags, resolveTestRunOptions, type TestRunOptions } from
 import { NAO_VERSION } from './version.js';
 
 /**
- * The first runs start this far apart rather than all at once: with -t 50, a simultaneous
- * start kept the whole first wave waiting on itself (and bursts a provider's rate limit). The
- * last of N slots starts (N - 1) × this late, and since every slot then runs about as many
- * runs, the suite ends that much later. Measured with -t 50 and 200 ms model calls: 0 ms lost
- * more to the burst than it saved; 3 and 4 ms finished alike, 0.14 s (1%) sooner than 6 ms, in
- * 6 alternating pairs. 4 ms × 50 spreads the starts over one 200 ms call.
+ * The first runs start this far apart rather than all at once: dozens of runs started in the
+ * same instant keep the whole first wave waiting on one another (and burst a provider's rate
+ * limit). 4 ms × 50 slots spreads the first calls over one typical model call.
  */
 const START_SPACING_MS = 4;
 
-const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
-
-export interface TestRunDependencies {
-  /** Ctrl-C / SIGTERM: aborts this signal. Tests pass their own. */
-  interrupt?: AbortSignal;
-  /** Transport under the provider packages (tests point it at a wire-protocol server). */
-  fetch?: typeof globalThis.fetch;
-  now?: () => Date;
-}
-
-/** `nao test` (= `nao test run`): runs the suite and reports it. */
-export function registerTestRunCommand(
-  test: Command,
-  io: CliIO,
-  setExit: (code: number) => void,
-  deps: TestRunDependencies = {},
-): void {
-  test
-    .command('run', { isDefault: true })
-    .description('Run the tests against the agent with one or more models (the default of `nao test`).')
-    .option(
-      '-m, --model <provider:model_id>',
-      'model to test, repeatable (default: test.models, else openai:gpt-4.1)',
-      collect,
-    )
-    .option('-t, --threads <n>', 'test runs executed in parallel (default: test.threads, else 1)')
-    .option(
-      '-s, --select <names>',
-      'tests, folders or file stems to run (comma-separated, repeatable)',
-      collect,
-    )
-    .option('-u, --username <email>', 'log-in for the backend (or NAO_USERNAME)')
-    .option(
-      '--password <password>',
-      'password for the backend (or NAO_PASSWORD, preferred: it stays out of shell history)',
-    )
-    .option('--local', 'run the agent in this process: no backend, no log-in')
-    .option('--record', 'save every model exchange to tests/recordings/ (implies --local)')
-    .option(
-      '--replay',
-      'answer every model call from tests/recordings/: no network, no API key (implies --local)',
-    )
-    .option('--backend <url>', 'the nao backend (default: BACKEND_URL, else http://localhost:5005)')
-    .option('--repeat <k>', 'run each test K times per model and report pass@k and flaky tests (default: 1)')
-    .option('--timeout <seconds>', 'wall-clock limit per run; a run past it is an error')
-    .option('--max-cost <usd>', 'stop starting new runs once this many USD were spent; the rest are skipped')
-    .option('--fail-fast', 'stop starting new runs after the first failure or error')
-    .option('--junit <path>', 'also write a JUnit XML report there')
-    .option('--strict', 'exit 1 when a test is unverified (it has neither sql nor assertions)')
-    .option('--verbose', 'print prompt, response, tool calls and extraction SQL of each run')
-    .option('-q, --quiet', 'print only the tables')
-    .option('--no-color', 'plain output without colours')
-    .addHelpText(
-      'after',
-      '\nExit codes: 0 every selected test passed · 1 a run failed or errored · 2 could not start · 130 interrupted.\n' +
-        'Results are saved to tests/outputs/results_<timestamp>.json.',
-    )
-    .action(async (flags: RawTestRunFlags) => {
-      setExit(await runTests({ io, flags, deps }));
-    });
-}
-
-async function runTests(options: {
-  io: CliIO;
-  flags: RawTestRunFlags;
-  deps: TestRunDependencies;
-}): Promise<number> {
-  const { io, deps } = options;
+/** `nao test` (= `nao test run`): runs the suite, reports it, and exits 0 only when every run passed. */
+export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps }) => {
   const config = await loadProjectConfig(io);
-  const settings = resolveTestRunOptions({ flags: options.flags, config, env: io.env });
+  const settings = resolveTestRunOptions({ flags: flags as RawTestRunFlags, config, env: io.env });
   for (const model of settings.models) parseModelString(model, { providers: config.llm.providers });
   // In this process, the databases and the sandbox engine open while the test files are read
   // (a backend session is only opened for a valid suite: it may ask for a password).
@@ -144,17 +62,16 @@ async function runTests(options: {
   const client = await (opening ?? openClient({ settings, config, io, deps }));
   const startedAt = deps.now?.() ?? new Date();
   const runs = planRuns({ tests, models: settings.models, repeat: settings.repeat });
-  const color = options.flags.color !== false && io.stdout.isTTY === true;
-  const progress = settings.quiet
-    ? null
-    : new LiveProgress({
-        out: io.stdout,
-        interactive: io.stdout.isTTY === true,
-        total: runs.length,
-        color,
-        verbose: settings.verbose,
-      });
-  let outcome: Awaited<ReturnType<typeof runSuite<TestCase, RunResult>>>;
+  const terminal = consoleReporter({
+    stdout: io.stdout,
+    stderr: io.stderr,
+    total: runs.length,
+    models: settings.models,
+    color: flags.color !== false && io.stdout.isTTY === true,
+    verbose: settings.verbose,
+    quiet: settings.quiet,
+  });
+  let outcome: SuiteOutcome<RunResult>;
   try {
     outcome = await runSuite({
       runs,
@@ -171,12 +88,12 @@ async function runTests(options: {
       crashed: (run, error) =>
         errorResult({ run, message: error instanceof Error ? error.message : String(error), durationMs: 0 }),
       onEvent: (event) => {
-        if (event.type === 'finish') progress?.finish(event.result, spentUsd(event.result));
-        if (event.type === 'stop' && !settings.quiet) io.stderr.write(`${stopMessage(event.reason)}\n`);
+        if (event.type === 'finish') terminal.onRunFinished?.(event.result);
+        if (event.type === 'stop') terminal.onSuiteStopped?.(event.reason);
       },
     });
   } finally {
-    progress?.end();
+    terminal.close();
     await client.close();
   }
 
@@ -193,28 +110,13 @@ async function runTests(options: {
     priceTableVersion: PRICE_TABLE_VERSION,
     interrupted: outcome.stoppedBy === 'interrupted',
   });
-  const saved = await writeResultsFile({
-    outputsDir: path.join(project.testsDir, 'outputs'),
-    file,
-    now: finishedAt,
-  });
-  if (settings.junitPath !== undefined) {
-    const junitPath = path.resolve(io.cwd, settings.junitPath);
-    await mkdir(path.dirname(junitPath), { recursive: true });
-    await writeFile(junitPath, toJUnitXml({ file }));
-  }
-
-  io.stdout.write(
-    `\n${renderReport({ results, modelOrder: settings.models, width: io.stdout.columns ?? 120, color })}\n`,
-  );
-  const replayed = results.filter((result) => result.details.replayed).length;
-  if (replayed > 0) {
-    io.stdout.write(
-      `${replayed} run(s) replayed from tests/recordings/: no model was called; tokens and cost are the recorded ones.\n`,
-    );
-  }
-  io.stdout.write(`Results saved to ${path.relative(io.cwd, saved) || saved}\n`);
-  if (settings.junitPath !== undefined) io.stdout.write(`JUnit report written to ${settings.junitPath}\n`);
+  // The files first: a failure to print must not lose the results.
+  const reporters: Reporter[] = [
+    jsonReporter({ outputsDir: path.join(project.testsDir, 'outputs'), now: finishedAt, cwd: io.cwd }),
+    ...(settings.junitPath === undefined ? [] : [junitReporter({ path: settings.junitPath, cwd: io.cwd })]),
+    terminal,
+  ];
+  for (const notice of await endSuite(reporters, file)) io.stdout.write(`${notice}\n`);
 
   if (outcome.stoppedBy === 'interrupted') return EXIT.interrupted;
   const unverified = results.filter((result) => result.status === 'unverified').length;
@@ -227,7 +129,7 @@ async function runTests(options: {
   const broken = results.some((result) => result.status === 'failed' || result.status === 'error');
   const skipped = results.some((result) => result.status === 'skipped');
   return broken || skipped || (settings.strict && unverified > 0) ? EXIT.failed : EXIT.ok;
-}
+};
 
 /** `--local`, or recording and replay, which always run the agent in this process. */
 function runsInProcess(settings: TestRunOptions): boolean {
@@ -246,7 +148,7 @@ async function openClient(options: {
   settings: TestRunOptions;
   config: NaoConfig;
   io: CliIO;
-  deps: TestRunDependencies;
+  deps: CliDependencies;
 }): Promise<TestRunClient> {
   const { settings, config, io, deps } = options;
   if (!runsInProcess(settings)) {
@@ -294,13 +196,6 @@ async function openClient(options: {
       recorder.withRun({ ...options.run, signal: options.signal }, () => client.runTest(options)),
     close: () => client.close(),
   };
-}
-
-function stopMessage(reason: 'budget' | 'fail-fast' | 'interrupted'): string {
-  if (reason === 'budget')
-    return 'Budget reached (--max-cost): no new runs are started; the rest are recorded as skipped.';
-  if (reason === 'fail-fast') return 'A run failed (--fail-fast): no new runs are started.';
-  return 'Interrupted: cancelling runs in flight and saving what finished…';
 }
 
 /** The command line for the results file, without the password. */

@@ -1,6 +1,8 @@
 import type { NaoConfig } from '../config/index.js';
 import { modelStringSchema } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
+import { DEFAULT_BACKEND_URL } from './commands.js';
+import { positiveIntegerFlag, positiveNumberFlag } from './flag-values.js';
 
 /** `nao test` flags as commander hands them over (strings; repeatable flags as lists). */
 export interface RawTestRunFlags {
@@ -42,8 +44,6 @@ export interface TestRunOptions {
   /** `--record` / `--replay`: model calls saved to or answered from tests/recordings/. */
   recording: 'record' | 'replay' | null;
 }
-
-export const DEFAULT_BACKEND_URL = 'http://localhost:5005';
 
 /**
  * Applies the precedence flag > `test:` block of nao_config.yaml > default, and checks every
@@ -91,14 +91,15 @@ export function resolveTestRunOptions(options: {
     recording,
     models,
     threads:
-      flags.threads === undefined ? config.test.threads : positiveInteger('-t/--threads', flags.threads),
+      flags.threads === undefined ? config.test.threads : positiveIntegerFlag('-t/--threads', flags.threads),
     select: flags.select ?? [],
     local: (flags.local ?? false) || recording !== null,
     backendUrl: flags.backend ?? env.BACKEND_URL ?? DEFAULT_BACKEND_URL,
     credentials: username !== undefined && password !== undefined ? { username, password } : null,
-    repeat: flags.repeat === undefined ? 1 : positiveInteger('--repeat', flags.repeat),
-    timeoutMs: flags.timeout === undefined ? undefined : positiveNumber('--timeout', flags.timeout) * 1000,
-    maxCostUsd: flags.maxCost === undefined ? undefined : positiveNumber('--max-cost', flags.maxCost),
+    repeat: flags.repeat === undefined ? 1 : positiveIntegerFlag('--repeat', flags.repeat),
+    timeoutMs:
+      flags.timeout === undefined ? undefined : positiveNumberFlag('--timeout', flags.timeout) * 1000,
+    maxCostUsd: flags.maxCost === undefined ? undefined : positiveNumberFlag('--max-cost', flags.maxCost),
     failFast: flags.failFast ?? false,
     verbose: flags.verbose ?? false,
     quiet: flags.quiet ?? false,
@@ -109,23 +110,4 @@ export function resolveTestRunOptions(options: {
 
 function dedupe(values: readonly string[]): string[] {
   return [...new Set(values.map((value) => value.trim()))];
-}
-
-function positiveInteger(flag: string, value: string): number {
-  const number = Number(value);
-  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(number) || number < 1) {
-    throw new UsageError({
-      code: 'INVALID_FLAG',
-      message: `${flag} must be a whole number ≥ 1, got "${value}".`,
-    });
-  }
-  return number;
-}
-
-function positiveNumber(flag: string, value: string): number {
-  const number = Number(value);
-  if (value.trim() === '' || !Number.isFinite(number) || number <= 0) {
-    throw new UsageError({ code: 'INVALID_FLAG', message: `${flag} must be a number > 0, got "${value}".` });
-  }
-  return number;
 }

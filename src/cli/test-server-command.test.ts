@@ -3,15 +3,11 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILES, writeViewerFixtures } from '../../test-support/viewer/viewer-fixtures.js';
-import { UsageError } from '../errors/index.js';
-import {
-  openInBrowser,
-  registerTestServerCommand,
-  type TestServerCommandOptions,
-} from './test-server-command.js';
+import type { CliDependencies } from './dependencies.js';
+import { main } from './main.js';
+import { openInBrowser } from './test-server-command.js';
 
 let project: string;
 let assetsDir: string;
@@ -33,7 +29,7 @@ afterAll(async () => {
 async function serve(options: {
   args: string[];
   cwd?: string;
-  openBrowser?: TestServerCommandOptions['openBrowser'];
+  openBrowser?: CliDependencies['openBrowser'];
   whileRunning?: (url: string) => Promise<void>;
 }) {
   const stdout = new PassThrough();
@@ -47,22 +43,15 @@ async function serve(options: {
     err += chunk;
   });
   const stop = new AbortController();
-  let exitCode: number | undefined;
-  const program = new Command('nao').exitOverride();
-  const test = program.command('test');
-  registerTestServerCommand(
-    test,
+  const running = main(
+    ['node', 'nao', 'test', 'server', ...options.args],
     { stdout, stderr, env: {}, cwd: options.cwd ?? project },
-    (code) => {
-      exitCode = code;
-    },
     {
-      signal: stop.signal,
-      assetsDir,
+      interrupt: stop.signal,
+      viewerAssetsDir: assetsDir,
       openBrowser: options.openBrowser ?? (async () => true),
     },
   );
-  const running = program.parseAsync(['node', 'nao', 'test', 'server', ...options.args]);
   const url = await Promise.race([
     running.then(() => null),
     (async () => {
@@ -78,7 +67,7 @@ async function serve(options: {
     await options.whileRunning?.(url);
     stop.abort();
   }
-  await running;
+  const exitCode = await running;
   return { url, stdout: out, stderr: err, exitCode };
 }
 
@@ -139,8 +128,11 @@ describe('nao test server', () => {
   });
 
   it.each(['abc', '-1', '65536', '80.5'])('refuses --port %s as a usage error', async (port) => {
-    await expect(serve({ args: ['--port', port, '--no-open'] })).rejects.toThrow(
-      expect.objectContaining({ code: 'INVALID_PORT', message: expect.stringContaining(`"${port}"`) }),
+    const result = await serve({ args: ['--port', port, '--no-open'] });
+    expect(result.exitCode).toBe(2);
+    expect(result.url).toBeNull();
+    expect(result.stderr).toContain(
+      `--port must be a whole number from 0 (any free port) to 65535, got "${port}"`,
     );
   });
 
@@ -149,11 +141,10 @@ describe('nao test server', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as net.AddressInfo).port;
     try {
-      const error = await serve({ args: ['--port', String(port), '--no-open'] }).catch((caught) => caught);
-      expect(error).toBeInstanceOf(UsageError);
-      expect(error.code).toBe('VIEWER_PORT_IN_USE');
-      expect(error.message).toContain(`Port ${port} is already in use`);
-      expect(error.message).toContain('--port');
+      const result = await serve({ args: ['--port', String(port), '--no-open'] });
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain(`Port ${port} is already in use`);
+      expect(result.stderr).toContain('--port');
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }

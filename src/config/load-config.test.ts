@@ -231,7 +231,9 @@ describe('parseConfig: invalid files', () => {
   });
 
   it('refuses a file of several YAML documents, naming where the second starts', () => {
-    expect(problemsOf('project_name: a\n---\nproject_name: b\n')).toEqual(['holds 2 YAML documents (line 2)']);
+    expect(problemsOf('project_name: a\n---\nproject_name: b\n')).toEqual([
+      'holds 2 YAML documents (line 2)',
+    ]);
   });
 
   it('rejects a file that is not a mapping', () => {

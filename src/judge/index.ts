@@ -1,1 +1,4 @@
-export { type ComparisonResult, decideVerdict, type Verdict, type VerdictStatus } from './verdict.js';
+export { type Assertion, assertionsSchema } from './assertions/index.js';
+export { type ComparisonResult, formatDiff } from './compare/index.js';
+export { type Judgement, judgeRun } from './judge-run.js';
+export type { Verdict, VerdictStatus } from './verdict.js';

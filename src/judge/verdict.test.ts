@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TestCase } from '../test-files/index.js';
 import { type AssertionReport, checkAssertions } from './assertions/index.js';
-import { type ComparisonResult, decideVerdict, type Verdict } from './verdict.js';
+import { type CheckOutcome as ComparisonResult, decideVerdict, type Verdict } from './verdict.js';
 
 type TestShape = Pick<TestCase, 'sql' | 'assertions'>;
 

@@ -1,11 +1,7 @@
 import type { TestCase } from '../test-files/index.js';
-import type { AssertionReport } from './assertions/index.js';
 
-/**
- * The outcome of comparing the answer's data with the reference rows. Structural on purpose:
- * `compare/`'s result has these fields among others.
- */
-export interface ComparisonResult {
+/** What the verdict needs of a check (the data comparison or the assertions): its outcome. */
+export interface CheckOutcome {
   passed: boolean;
   message: string;
 }
@@ -27,8 +23,8 @@ export interface Verdict {
  */
 export function decideVerdict(options: {
   test: Pick<TestCase, 'sql' | 'assertions'>;
-  comparison: ComparisonResult | null;
-  assertions: AssertionReport | null;
+  comparison: CheckOutcome | null;
+  assertions: CheckOutcome | null;
   /** Transport, provider, reference SQL or extraction failure of this run. */
   error: string | null;
 }): Verdict {

@@ -1,30 +1,7 @@
-export {
-  type BoxTable,
-  type CellColor,
-  renderBoxTable,
-  type ShrinkStep,
-  type TableCell,
-  type TableColumn,
-} from '../reporters/box-table.js';
-export {
-  type ConsoleOptions,
-  DEFAULT_WIDTH,
-  finalLine,
-  renderModelPerformanceTable,
-  renderPassFailGrid,
-  renderRepeatTable,
-  renderReport,
-  renderTestResultsTable,
-} from '../reporters/console-tables.js';
-export { formatSummary } from '../reporters/format-summary.js';
-export { escapeXmlAttribute, escapeXmlText, MAX_SYSTEM_OUT_CHARS, toJUnitXml } from '../reporters/junit.js';
-export { displayWidth, toCellText, truncateToWidth } from '../reporters/terminal-text.js';
 export { buildResultsFile } from './build-results-file.js';
 export {
   type ComparedPair,
   compareRunFiles,
-  formatRunComparison,
-  type ModelPassRates,
   type PairOutcome,
   type RunComparison,
 } from './compare-runs.js';
@@ -47,6 +24,14 @@ export type {
   ToolCallRecord,
   UsageRecord,
 } from './results-file.js';
+export {
+  errorResult,
+  judgedResult,
+  type RunSubject,
+  SAVED_ROWS_LIMIT,
+  skippedResult,
+  spentUsd,
+} from './run-result.js';
 export { RUN_STATUSES, STATUS_MARK, statusOf } from './run-status.js';
 export {
   compareModelSummaries,

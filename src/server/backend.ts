@@ -11,10 +11,8 @@ import { type AuthDatabase, openAuthDatabase } from './auth-database.js';
 import { loadAuthSecret } from './auth-secret.js';
 import { createChatStore } from './chat-store.js';
 import { createCliLoginCodes } from './cli-login-codes.js';
+import { DEFAULT_HOST, DEFAULT_PORT } from './listen-defaults.js';
 import { createLoginLimiter, type LoginLimits } from './login-limiter.js';
-
-export const DEFAULT_PORT = 5005;
-export const DEFAULT_HOST = '127.0.0.1';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 /** How long stopping waits for aborted runs to unwind before closing the databases under them. */

@@ -11,8 +11,6 @@ export {
 export { type AuthDatabase, openAuthDatabase, redactUrl, SQLITE_STORE_FILE } from './auth-database.js';
 export { AUTH_SECRET_FILE, loadAuthSecret } from './auth-secret.js';
 export {
-  DEFAULT_HOST,
-  DEFAULT_PORT,
   type RunningBackend,
   type StartBackendOptions,
   startBackend,
@@ -27,6 +25,7 @@ export {
   createCliLoginCodes,
   type RedeemResult,
 } from './cli-login-codes.js';
+export { DEFAULT_HOST, DEFAULT_PORT } from './listen-defaults.js';
 export {
   createLoginLimiter,
   DEFAULT_LOGIN_LIMITS,

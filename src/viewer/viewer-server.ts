@@ -10,11 +10,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAdaptorServer } from '@hono/node-server';
 import { NaoError } from '../errors/index.js';
+import { DEFAULT_VIEWER_HOST, DEFAULT_VIEWER_PORT } from './listen-defaults.js';
 import { createResultsStore } from './results-store.js';
 import { createViewerApp } from './viewer-app.js';
-
-export const DEFAULT_VIEWER_PORT = 8765;
-export const DEFAULT_VIEWER_HOST = '127.0.0.1';
 
 export interface ViewerServerOptions {
   outputsDir: string;

@@ -21,3 +21,17 @@ export interface RunIdentity {
   model: string;
   attempt: number;
 }
+
+/** The request of one run: the test's prompt and reference, for `provider:model_id`. */
+export function testRunRequest(
+  test: { prompt: string; sql: string | null; database: string | null },
+  model: string,
+): TestRunRequest {
+  const colon = model.indexOf(':');
+  return {
+    prompt: test.prompt,
+    model: { provider: model.slice(0, colon), modelId: model.slice(colon + 1) },
+    sql: test.sql,
+    databaseId: test.database,
+  };
+}

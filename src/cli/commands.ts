@@ -1,0 +1,215 @@
+/**
+ * Every `nao` command, its arguments and flags. Only light modules are imported here: each
+ * command's code loads when it runs.
+ */
+import { DEFAULT_HOST, DEFAULT_PORT } from '../server/listen-defaults.js';
+import { DEFAULT_VIEWER_HOST, DEFAULT_VIEWER_PORT } from '../viewer/listen-defaults.js';
+import type { CommandSpec, OptionSpec } from './command-spec.js';
+import type { CliDependencies } from './dependencies.js';
+
+export const DEFAULT_BACKEND_URL = `http://localhost:${DEFAULT_PORT}`;
+
+const backendOption: OptionSpec = {
+  flags: '--backend <url>',
+  help: `the nao backend (default: BACKEND_URL, else ${DEFAULT_BACKEND_URL})`,
+};
+const selectOption: OptionSpec = {
+  flags: '-s, --select <names>',
+  help: 'tests, folders or file stems to run (comma-separated, repeatable)',
+  readme:
+    'tests by name, file stem or folder under `tests/` (comma-separated, repeatable); an unknown one is an error listing the tests',
+  repeatable: true,
+};
+
+/** The flags of `nao test` (= `nao test run`); the README's `nao test` table is made from them. */
+export const TEST_RUN_OPTIONS: readonly OptionSpec[] = [
+  {
+    flags: '-m, --model <provider:model_id>',
+    help: 'model to test, repeatable (default: test.models, else openai:gpt-4.1)',
+    readme: 'model to test, repeatable; default `test.models`, else `openai:gpt-4.1`',
+    repeatable: true,
+  },
+  {
+    flags: '-t, --threads <n>',
+    help: 'test runs executed in parallel (default: test.threads, else 1)',
+    readme: 'runs at once; default `test.threads`, else 1',
+  },
+  selectOption,
+  { flags: '--local', help: 'run the agent in this process: no backend, no log-in' },
+  {
+    ...backendOption,
+    readme: 'run through a nao backend (default `BACKEND_URL`, else `http://localhost:5005`)',
+  },
+  { flags: '-u, --username <email>', help: 'log-in for the backend (or NAO_USERNAME)' },
+  {
+    flags: '--password <password>',
+    help: 'password for the backend (or NAO_PASSWORD, preferred: it stays out of shell history)',
+  },
+  {
+    flags: '--record',
+    help: 'save every model exchange to tests/recordings/ (implies --local)',
+  },
+  {
+    flags: '--replay',
+    help: 'answer every model call from tests/recordings/: no network, no API key (implies --local)',
+  },
+  {
+    flags: '--repeat <k>',
+    help: 'run each test K times per model and report pass@k and flaky tests (default: 1)',
+    readme: 'run each (test, model) K times: per-test passes c/K, pass@k, pass^k, flaky marks',
+  },
+  {
+    flags: '--timeout <seconds>',
+    help: 'wall-clock limit per run; a run past it is an error',
+    readme: 'per-run limit; a run past it is an error, the others go on',
+  },
+  {
+    flags: '--max-cost <usd>',
+    help: 'stop starting new runs once this many USD were spent; the rest are skipped',
+    readme: 'stop starting runs once this much was spent (agent + extraction); the rest are skipped',
+  },
+  { flags: '--fail-fast', help: 'stop starting new runs after the first failure or error' },
+  {
+    flags: '--junit <path>',
+    help: 'also write a JUnit XML report there',
+    readme: 'also write JUnit XML (one testsuite per model)',
+  },
+  {
+    flags: '--strict',
+    help: 'exit 1 when a test is unverified (it has neither sql nor assertions)',
+    readme: 'unverified runs (tests with neither `sql` nor assertions) fail the run',
+  },
+  { flags: '--verbose', help: 'print prompt, response, tool calls and extraction SQL of each run' },
+  { flags: '-q, --quiet', help: 'print only the tables' },
+  { flags: '--no-color', help: 'plain output without colours' },
+];
+
+const credentialsOptions: readonly OptionSpec[] = [
+  {
+    flags: '-u, --username <email>',
+    help: 'log in with this email instead of the browser (or NAO_USERNAME)',
+  },
+  {
+    flags: '--password <password>',
+    help: 'the password for -u (or NAO_PASSWORD, preferred: it stays out of shell history)',
+  },
+];
+
+/** Commands that only group others; `nao test` runs its default, `nao test run`. */
+export const COMMAND_GROUPS: Record<string, string> = {
+  test: 'Run the unit tests of tests/ against the agent, or inspect tests and results.',
+};
+
+export const COMMANDS: readonly CommandSpec<CliDependencies>[] = [
+  {
+    path: ['init'],
+    description:
+      'Scaffold a nao project: nao_config.yaml, RULES.md and tests/ with one sample test. Never overwrites files.',
+    arguments: [{ name: '[folder]', help: 'project folder to create or complete', default: '.' }],
+    load: async () => (await import('./init-command.js')).runInit,
+  },
+  {
+    path: ['test', 'run'],
+    description: 'Run the tests against the agent with one or more models (the default of `nao test`).',
+    isDefault: true,
+    options: TEST_RUN_OPTIONS,
+    helpAfter:
+      'Exit codes: 0 every selected test passed · 1 a run failed or errored · 2 could not start · 130 interrupted.\n' +
+      'Results are saved to tests/outputs/results_<timestamp>.json.',
+    load: async () => (await import('./test-run-command.js')).runTests,
+  },
+  {
+    path: ['test', 'list'],
+    description: 'List the tests of tests/: name, file and prompt.',
+    options: [
+      { ...selectOption, help: 'only these tests, folders or file stems (comma-separated, repeatable)' },
+    ],
+    load: async () => (await import('./test-inspect-commands.js')).listTests,
+  },
+  {
+    path: ['test', 'show'],
+    description: 'Show selected tests in full: prompt, reference SQL, database, assertions, tolerances.',
+    arguments: [{ name: '<selection>', help: 'test names, folders or file stems (comma-separated)' }],
+    options: [
+      { flags: '--sql-only', help: 'print only the reference SQL' },
+      { flags: '--prompt-only', help: 'print only the prompt' },
+    ],
+    load: async () => (await import('./test-inspect-commands.js')).showTests,
+  },
+  {
+    path: ['test', 'validate'],
+    description:
+      'Check nao_config.yaml and every test file; list every problem (exit 1) or count the tests (exit 0).',
+    load: async () => (await import('./test-inspect-commands.js')).validateProject,
+  },
+  {
+    path: ['test', 'summary'],
+    description: 'Print the tables of a saved results file (default: the latest in tests/outputs/).',
+    arguments: [{ name: '[file]', help: 'a results_*.json file' }],
+    options: [{ flags: '--json', help: 'print summary and by_model as JSON instead of tables' }],
+    load: async () => (await import('./test-results-commands.js')).printSummary,
+  },
+  {
+    path: ['test', 'diff'],
+    description:
+      'Compare two results files: regressions, fixes, unchanged, added, removed. Exits 1 on a regression.',
+    arguments: [
+      { name: '[before]', help: 'the earlier results file' },
+      { name: '[after]', help: 'the later results file' },
+    ],
+    options: [
+      { flags: '--last', help: 'compare the two latest results files (the default without files)' },
+      { flags: '--model <model>', help: 'only this model' },
+      { flags: '--test <name>', help: 'only this test' },
+      { flags: '--no-fail', help: 'exit 0 even when there are regressions' },
+    ],
+    load: async () => (await import('./test-results-commands.js')).diffResults,
+  },
+  {
+    path: ['test', 'server'],
+    description: `Start the results viewer (http://${DEFAULT_VIEWER_HOST}:${DEFAULT_VIEWER_PORT}) over tests/outputs/; Ctrl-C stops it.`,
+    options: [
+      {
+        flags: '--port <port>',
+        help: 'port to listen on (0 picks a free one)',
+        default: String(DEFAULT_VIEWER_PORT),
+      },
+      {
+        flags: '--host <host>',
+        help: 'address to listen on; 0.0.0.0 makes the results readable from other machines',
+        default: DEFAULT_VIEWER_HOST,
+      },
+      { flags: '--no-open', help: 'do not open a browser' },
+    ],
+    load: async () => (await import('./test-server-command.js')).serveResults,
+  },
+  {
+    path: ['chat'],
+    description:
+      'Start the nao backend for the project in this folder: the HTTP API, sign-up and log-in pages, and the ' +
+      'CLI log-in approval. Accounts live in .nao/ (or PostgreSQL when NAO_DATABASE_URL is set).',
+    options: [
+      { flags: '--port <port>', help: 'port to listen on (0: any free port)', default: String(DEFAULT_PORT) },
+      {
+        flags: '--host <host>',
+        help: 'address to listen on (0.0.0.0 exposes it to the network)',
+        default: DEFAULT_HOST,
+      },
+    ],
+    load: async () => (await import('./chat-command.js')).serveBackend,
+  },
+  {
+    path: ['login'],
+    description:
+      'Log in to a nao backend: approve in the browser, or pass -u/--password (or NAO_USERNAME / NAO_PASSWORD). ' +
+      'The session is saved in ~/.nao/auth.json.',
+    options: [backendOption, ...credentialsOptions],
+    load: async () => (await import('./login-command.js')).runLogin,
+  },
+  {
+    path: ['logout'],
+    description: 'Revoke the session of a nao backend on the server and remove it from ~/.nao/auth.json.',
+    options: [backendOption],
+    load: async () => (await import('./login-command.js')).runLogout,
+  },
+];

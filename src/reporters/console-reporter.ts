@@ -1,0 +1,66 @@
+import { spentUsd } from '../report/index.js';
+import type { StopReason } from '../scheduler/index.js';
+import { renderReport } from './console-tables.js';
+import { LiveProgress } from './live-progress.js';
+import type { Reporter } from './reporter.js';
+
+const STOP_MESSAGES: Record<StopReason, string> = {
+  budget: 'Budget reached (--max-cost): no new runs are started; the rest are recorded as skipped.',
+  'fail-fast': 'A run failed (--fail-fast): no new runs are started.',
+  interrupted: 'Interrupted: cancelling runs in flight and saving what finished…',
+};
+
+/**
+ * The terminal: each run as it lands (unless quiet), why the suite stopped early, then the
+ * tables of the reference (results, performance by model, pass/fail grid, repeats).
+ */
+export function consoleReporter(options: {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream;
+  total: number;
+  /** The configured models, in the order the tables list them. */
+  models: readonly string[];
+  color: boolean;
+  verbose: boolean;
+  /** Only the tables: no progress lines, no stop messages. */
+  quiet: boolean;
+}): Reporter & { close(): void } {
+  const progress = options.quiet
+    ? null
+    : new LiveProgress({
+        out: options.stdout,
+        interactive: options.stdout.isTTY === true,
+        total: options.total,
+        color: options.color,
+        verbose: options.verbose,
+      });
+  return {
+    onRunFinished(result) {
+      progress?.finish(result, spentUsd(result));
+    },
+    onSuiteStopped(reason) {
+      if (!options.quiet) options.stderr.write(`${STOP_MESSAGES[reason]}\n`);
+    },
+    onSuiteEnd(file) {
+      progress?.end();
+      const tables = renderReport({
+        results: file.results,
+        modelOrder: options.models,
+        width: options.stdout.columns ?? 120,
+        color: options.color,
+      });
+      options.stdout.write(`\n${tables}\n`);
+      const replayed = file.results.filter((result) => result.details.replayed).length;
+      if (replayed > 0) {
+        options.stdout.write(
+          `${replayed} run(s) replayed from tests/recordings/: no model was called; tokens and cost are the recorded ones.\n`,
+        );
+      }
+      return undefined;
+    },
+    /** Removes the progress line, also when the suite ends with an error. */
+    close() {
+      progress?.end();
+    },
+  };
+}
