@@ -10,7 +10,6 @@ export type {
   RunRow,
   ViewerComparedPair,
 } from './api-types.js';
-export { formatSql } from './format-sql.js';
 export { createResultsStore, type LoadOutcome, type ResultsStore } from './results-store.js';
 export { createViewerApp, type ViewerAppOptions } from './viewer-app.js';
 export {
