@@ -151,7 +151,20 @@ describe.skipIf(!hasChromium && !required)('the chat page', () => {
       .poll(() => lastAnswer().getByTestId('answer-text').textContent())
       .toContain('Most orders are delivered');
     const answer = lastAnswer();
-    expect(await answer.getByTestId('sql').textContent()).toContain('GROUP BY');
+    // COUNT_SQL was written on one line; the page lays it out one clause per line.
+    expect(await answer.getByTestId('sql').textContent()).toBe(
+      [
+        'SELECT',
+        '  status,',
+        '  COUNT(*) AS orders',
+        'FROM',
+        '  orders',
+        'GROUP BY',
+        '  status',
+        'ORDER BY',
+        '  status',
+      ].join('\n'),
+    );
     const rows = await answer.getByTestId('result-table').locator('tbody tr').count();
     expect(rows).toBeGreaterThan(0);
     expect(await answer.getByTestId('row-count').textContent()).toContain(`${rows} row`);

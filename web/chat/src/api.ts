@@ -1,5 +1,4 @@
-import type { ChatEvent } from '../../../src/server/chat-routes.js';
-import type { ChatMessage, Conversation } from '../../../src/server/chat-store.js';
+import type { ChatEvent, ChatMessage, Conversation } from '../../../src/server/chat-api-types.js';
 
 export type { ChatEvent, ChatMessage, Conversation };
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { cellText } from '../../../src/viewer/display-format.js';
-import { formatSql } from '../../../src/viewer/format-sql.js';
+import { formatSql } from '../../shared/format-sql.js';
 import { api, type ChatEvent, type ChatMessage, type Conversation, sendMessage } from './api.js';
 
 type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;

@@ -4,7 +4,7 @@ import type { UsageRecord } from '../../../src/report/index.js';
 import type { RunDetailResponse } from '../../../src/viewer/api-types.js';
 import { diffHighlights } from '../../../src/viewer/diff-highlights.js';
 import { costText, integerText, secondsText } from '../../../src/viewer/display-format.js';
-import { formatSql } from '../../../src/viewer/format-sql.js';
+import { formatSql } from '../../shared/format-sql.js';
 import { api } from './api.js';
 import { DataComparison } from './data-comparison.js';
 import { DiffView } from './diff-view.js';
