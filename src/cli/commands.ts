@@ -70,6 +70,12 @@ export const TEST_RUN_OPTIONS: readonly OptionSpec[] = [
   },
   { flags: '--fail-fast', help: 'stop starting new runs after the first failure or error' },
   {
+    flags: '--shard <i/n>',
+    help: 'run only slice i of n of the tests (CI matrices); merge the files with `nao test merge`',
+    readme:
+      'run slice i of n of the selected tests (by test, the same slice on every machine); `nao test merge` combines the shards',
+  },
+  {
     flags: '--junit <path>',
     help: 'also write a JUnit XML report there',
     readme: 'also write JUnit XML (one testsuite per model)',
@@ -82,6 +88,25 @@ export const TEST_RUN_OPTIONS: readonly OptionSpec[] = [
   { flags: '--verbose', help: 'print prompt, response, tool calls and extraction SQL of each run' },
   { flags: '-q, --quiet', help: 'print only the tables' },
   { flags: '--no-color', help: 'plain output without colours' },
+];
+
+/** The flags of `nao test merge`; the README's table is made from them. */
+export const TEST_MERGE_OPTIONS: readonly OptionSpec[] = [
+  {
+    flags: '-o, --output <file>',
+    help: 'where to write the merged file (default: tests/outputs/results_<timestamp>.json)',
+    readme: 'where to write the merged results file; default `tests/outputs/results_<timestamp>.json`',
+  },
+  {
+    flags: '--allow-partial',
+    help: 'merge even when shards are missing; their runs are recorded as skipped',
+  },
+  {
+    flags: '--junit <path>',
+    help: 'also write JUnit XML of the merged file',
+    readme: 'also write JUnit XML of the merged runs',
+  },
+  { flags: '-q, --quiet', help: 'print only the line naming the merged file' },
 ];
 
 const credentialsOptions: readonly OptionSpec[] = [
@@ -164,6 +189,18 @@ export const COMMANDS: readonly CommandSpec<CliDependencies>[] = [
       { flags: '--no-fail', help: 'exit 0 even when there are regressions' },
     ],
     load: async () => (await import('./test-results-commands.js')).diffResults,
+  },
+  {
+    path: ['test', 'merge'],
+    description:
+      'Merge the results files of `nao test --shard i/n` runs into one results file, as if the suite had run once. ' +
+      'Exits 1 when a merged run failed, errored or was skipped.',
+    arguments: [{ name: '<files...>', help: 'the results_*.json file of every shard' }],
+    options: TEST_MERGE_OPTIONS,
+    helpAfter:
+      'Refused (exit 2): shards of different suites (tests, nao_config.yaml, models, --repeat), overlapping shards, ' +
+      'and a missing shard unless --allow-partial.',
+    load: async () => (await import('./test-merge-command.js')).mergeResults,
   },
   {
     path: ['test', 'server'],

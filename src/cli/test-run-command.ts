@@ -4,9 +4,17 @@ import type { NaoConfig } from '../config/index.js';
 import { PRICE_TABLE_VERSION, parseModelString } from '../llm/index.js';
 import { createLocalClient, openProjectRuntime, type TestRunClient } from '../pipeline/index.js';
 import { createRecorder } from '../recording/index.js';
-import { buildResultsFile, errorResult, type RunResult, skippedResult, spentUsd } from '../report/index.js';
+import {
+  buildResultsFile,
+  errorResult,
+  type RunResult,
+  type ShardRecord,
+  skippedResult,
+  spentUsd,
+} from '../report/index.js';
 import { consoleReporter, endSuite, jsonReporter, junitReporter, type Reporter } from '../reporters/index.js';
 import { planRuns, runSuite, type SuiteOutcome } from '../scheduler/index.js';
+import { shardTests, suiteFingerprint } from '../shard/index.js';
 import type { TestCase } from '../test-files/index.js';
 import type { CommandAction } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';
@@ -44,14 +52,29 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
   opening?.catch(() => undefined);
   let project: LoadedProject;
   let tests: TestCase[];
+  let shard: ShardRecord | undefined;
   try {
     project = await loadProjectTests(io, config);
     tests = selectProjectTests(project, settings.select);
+    if (tests.length > 0 && settings.shard !== null) {
+      // The fingerprint covers the whole selection, so `nao test merge` can check the shards add up to it.
+      const suite = await suiteFingerprint({
+        tests,
+        configPath: config.configPath,
+        models: settings.models,
+        repeat: settings.repeat,
+      });
+      shard = { ...settings.shard, suite };
+      const all = tests.length;
+      tests = shardTests({ tests, shard: settings.shard, fileOf: (test) => test.relativePath });
+      if (!settings.quiet)
+        io.stdout.write(`Shard ${shard.index}/${shard.count}: ${tests.length} of ${all} tests.\n`);
+    }
   } catch (error) {
     closeUnused(opening);
     throw error;
   }
-  if (tests.length === 0) {
+  if (tests.length === 0 && shard === undefined) {
     closeUnused(opening);
     io.stderr.write(
       `No tests found in ${project.testsDir}. Create one with \`nao init\` or see the README.\n`,
@@ -109,6 +132,7 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
     naoVersion: NAO_VERSION,
     priceTableVersion: PRICE_TABLE_VERSION,
     interrupted: outcome.stoppedBy === 'interrupted',
+    ...(shard === undefined ? {} : { shard }),
   });
   // The files first: a failure to print must not lose the results.
   const reporters: Reporter[] = [

@@ -1,6 +1,7 @@
 import type { NaoConfig } from '../config/index.js';
 import { modelStringSchema } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
+import { parseShardFlag, type ShardSpec } from '../shard/shard-spec.js';
 import { DEFAULT_BACKEND_URL } from './commands.js';
 import { positiveIntegerFlag, positiveNumberFlag } from './flag-values.js';
 
@@ -24,6 +25,7 @@ export interface RawTestRunFlags {
   color?: boolean;
   record?: boolean;
   replay?: boolean;
+  shard?: string;
 }
 
 export interface TestRunOptions {
@@ -43,6 +45,8 @@ export interface TestRunOptions {
   strict: boolean;
   /** `--record` / `--replay`: model calls saved to or answered from tests/recordings/. */
   recording: 'record' | 'replay' | null;
+  /** `--shard i/n`: run only that slice of the selected tests. */
+  shard: ShardSpec | null;
 }
 
 /**
@@ -105,6 +109,7 @@ export function resolveTestRunOptions(options: {
     quiet: flags.quiet ?? false,
     junitPath: flags.junit,
     strict: flags.strict ?? false,
+    shard: flags.shard === undefined ? null : parseShardFlag(flags.shard),
   };
 }
 

@@ -13,6 +13,7 @@ export type {
   CostRecord,
   DataRow,
   DiffRecord,
+  MergedRecord,
   MismatchRecord,
   ModelSummary,
   RepeatStats,
@@ -20,6 +21,9 @@ export type {
   RunDetails,
   RunResult,
   RunStatus,
+  ShardRecord,
+  SuiteFingerprint,
+  SuiteTestRecord,
   Summary,
   ToolCallRecord,
   UsageRecord,
@@ -27,6 +31,7 @@ export type {
 export {
   errorResult,
   judgedResult,
+  notRunResult,
   type RunSubject,
   SAVED_ROWS_LIMIT,
   skippedResult,
@@ -47,4 +52,5 @@ export {
   resultsFileName,
   resultsFileSortKey,
   writeResultsFile,
+  writeResultsFileAt,
 } from './write-results.js';

@@ -152,6 +152,44 @@ export interface RepeatStats {
   flaky: boolean;
 }
 
+/** A test of a sharded suite: its name, its file under tests/ and the SHA-256 of that file. */
+export interface SuiteTestRecord {
+  name: string;
+  file: string;
+  sha256: string;
+}
+
+/**
+ * What makes two shard files parts of one suite: the same tests (by content), the same
+ * nao_config.yaml, models and repeat count. `sha256` digests everything else in it.
+ */
+export interface SuiteFingerprint {
+  sha256: string;
+  /** Of nao_config.yaml as written: `{{ env() }}` placeholders, not their values. */
+  config_sha256: string;
+  models: string[];
+  repeat: number;
+  /** Every test of the suite (all shards), in run order. */
+  tests: SuiteTestRecord[];
+}
+
+/** `nao test --shard i/n`: this file holds slice `index` of `count` of the suite. */
+export interface ShardRecord {
+  /** 1-based. */
+  index: number;
+  count: number;
+  suite: SuiteFingerprint;
+}
+
+/** `nao test merge`: the shard files this file was made from. */
+export interface MergedRecord {
+  shard_count: number;
+  suite: SuiteFingerprint;
+  shards: { index: number; source: string; command?: string; started_at?: string; finished_at?: string }[];
+  /** Shards left out with --allow-partial; their runs are in `results` as skipped. */
+  missing: number[];
+}
+
 export interface ResultsFile {
   timestamp: string;
   results: RunResult[];
@@ -168,4 +206,6 @@ export interface ResultsFile {
   interrupted?: boolean;
   started_at?: string;
   finished_at?: string;
+  shard?: ShardRecord;
+  merged?: MergedRecord;
 }

@@ -100,6 +100,33 @@ export function skippedResult(run: RunSubject, reason: StopReason): RunResult {
   };
 }
 
+/**
+ * The skipped row of a run known only by test, file, model and attempt: the runs of a shard
+ * that `nao test merge --allow-partial` did not get.
+ */
+export function notRunResult(options: {
+  name: string;
+  file: string;
+  model: string;
+  attempt: number;
+  message: string;
+}): RunResult {
+  return {
+    name: options.name,
+    model: options.model,
+    passed: false,
+    tokens: 0,
+    cost: null,
+    duration_ms: 0,
+    tool_call_count: 0,
+    attempt: options.attempt,
+    file: options.file,
+    status: 'skipped',
+    message: options.message,
+    details: emptyDetails({ prompt: '', sql: null }),
+  };
+}
+
 /** Every USD a run spent (agent and extraction), for budgets; null when nothing is priced. */
 export function spentUsd(result: RunResult): number | null {
   const parts = [result.cost, result.details.extraction_cost].filter((part): part is number => part !== null);
@@ -120,7 +147,7 @@ function baseResult(run: RunSubject): Omit<RunResult, 'status' | 'message' | 'de
   };
 }
 
-function emptyDetails(test: TestCase): RunDetails {
+function emptyDetails(test: Pick<TestCase, 'prompt' | 'sql'>): RunDetails {
   return {
     prompt: test.prompt,
     response_text: null,
