@@ -217,6 +217,10 @@ export const COMMANDS: readonly CommandSpec<CliDependencies>[] = [
         default: DEFAULT_VIEWER_HOST,
       },
       { flags: '--no-open', help: 'do not open a browser' },
+      {
+        ...backendOption,
+        help: `the nao backend that Run again goes through (default: BACKEND_URL, else ${DEFAULT_BACKEND_URL})`,
+      },
     ],
     load: async () => (await import('./test-server-command.js')).serveResults,
   },

@@ -208,4 +208,6 @@ export interface ResultsFile {
   finished_at?: string;
   shard?: ShardRecord;
   merged?: MergedRecord;
+  /** Started from an app (the viewer's Run again, the chat's Save as test) rather than the CLI. */
+  started_from?: 'viewer' | 'chat';
 }

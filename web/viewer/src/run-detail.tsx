@@ -10,6 +10,7 @@ import { DataComparison } from './data-comparison.js';
 import { DiffView } from './diff-view.js';
 import { Failure, Loading } from './message-box.js';
 import { dashboardHref, runHref } from './route.js';
+import { RunAgain } from './run-again.js';
 import { StatusBadge } from './status-badge.js';
 import { ToolCallView } from './tool-call-view.js';
 import { useLoad } from './use-load.js';
@@ -92,6 +93,9 @@ function RunView(props: { response: RunDetailResponse }) {
         <p class={`run-message message-${run.status}`} data-testid="run-message">
           {run.message || '(no message)'}
         </p>
+        <div class="run-actions">
+          <RunAgain key={`${file}:${index}`} tests={[run.name]} models={[run.model]} label="Run again" />
+        </div>
       </header>
 
       <section class="cards" aria-label="Run metrics">
