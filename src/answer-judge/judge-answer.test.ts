@@ -4,7 +4,7 @@ import type { LanguageModel } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
-import { JudgeModelError, judgeAnswer } from './judge-answer.js';
+import { judgeAnswer } from './judge-answer.js';
 import { JUDGE_RUBRIC } from './judge-prompt.js';
 
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
@@ -96,17 +96,37 @@ describe('judgeAnswer', () => {
       verdict: null,
       reason: '',
       attempts: 2,
-      error: 'the judge\'s reply was not {"verdict", "reason"} after 2 attempts',
+      error: 'its reply was not {"verdict", "reason"} after 2 attempts',
     });
     expect(result.usage.totalTokens).toBe(1080);
   });
 
-  it('turns a failed call into JudgeModelError naming the judge', async () => {
-    const failing = judge(scriptedJudge([new Error('429 rate limited')]));
-    await expect(failing).rejects.toBeInstanceOf(JudgeModelError);
-    await expect(judge(scriptedJudge([new Error('429 rate limited')]))).rejects.toThrow(
-      'The judge call to test:judge failed (attempt 1): 429 rate limited',
-    );
+  it('reports a failed call as no verdict, with the usage of the attempts before it', async () => {
+    expect(await judge(scriptedJudge(['not json', new Error('429 rate limited')]))).toMatchObject({
+      verdict: null,
+      attempts: 2,
+      error: 'its call failed (attempt 2): 429 rate limited',
+      usage: expect.objectContaining({ totalTokens: 540 }),
+    });
+  });
+
+  it('rejects with the abort reason when the run is cancelled', async () => {
+    const controller = new AbortController();
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => {
+        controller.abort(new Error('timed out after 3 s'));
+        throw new Error('aborted');
+      },
+    });
+    await expect(
+      judgeAnswer({
+        model: { id: 'test:judge', model, prices: null },
+        question: 'q',
+        expectedAnswer: 'a',
+        answer: 'b',
+        signal: controller.signal,
+      }),
+    ).rejects.toThrow('timed out after 3 s');
   });
 });
 

@@ -11,7 +11,6 @@ import {
   NoObjectGeneratedError,
   Output,
 } from 'ai';
-import { NaoError } from '../errors/index.js';
 import {
   addUsage,
   type Cost,
@@ -42,25 +41,13 @@ export interface AnswerJudgement {
   verdict: JudgeVerdict | null;
   /** The judge's reason; empty without a verdict. */
   reason: string;
-  /** Why there is no verdict: the run cannot be judged. */
+  /** Why there is no verdict (the call failed, the reply was unreadable): the run cannot be judged. */
   error: string | null;
   /** Model calls made: 1, or 2 after an unreadable reply. */
   attempts: number;
   /** The judge's usage only; the agent's and the extraction's are reported apart. */
   usage: TokenUsage;
   cost: Cost | null;
-}
-
-/** A failed judge call (provider error, timeout…): the run is an error, not a failed answer. */
-export class JudgeModelError extends NaoError {
-  constructor(options: { modelId: string; attempt: number; cause: unknown }) {
-    const reason = options.cause instanceof Error ? options.cause.message : String(options.cause);
-    super({
-      code: 'JUDGE_MODEL_FAILED',
-      message: `The judge call to ${options.modelId} failed (attempt ${options.attempt}): ${reason}`,
-      cause: options.cause,
-    });
-  }
 }
 
 export const MAX_JUDGE_ATTEMPTS = 2;
@@ -108,7 +95,10 @@ const judgeSchema = jsonSchema<JudgeReply>(
   },
 );
 
-/** Grades `answer`; a failed model call throws `JudgeModelError`, an unreadable reply is data. */
+/**
+ * Grades `answer`. A failed call or an unreadable reply is data (no verdict, with the reason),
+ * so the run keeps the agent's answer in its results; only an abort rejects.
+ */
 export async function judgeAnswer(options: {
   model: JudgeModel;
   question: string;
@@ -120,6 +110,15 @@ export async function judgeAnswer(options: {
   const { model, signal } = options;
   const messages: ModelMessage[] = [{ role: 'user', content: judgeRequest(options) }];
   let usage: TokenUsage = { ...EMPTY_USAGE };
+  const noVerdict = (error: string, attempts: number): AnswerJudgement => ({
+    model: model.id,
+    verdict: null,
+    reason: '',
+    error,
+    attempts,
+    usage,
+    cost: costOf(usage, model.prices),
+  });
   for (let attempt = 1; attempt <= MAX_JUDGE_ATTEMPTS; attempt++) {
     let reply: { kind: 'verdict'; value: JudgeReply } | { kind: 'unreadable'; text: string };
     try {
@@ -137,7 +136,10 @@ export async function judgeAnswer(options: {
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (!NoObjectGeneratedError.isInstance(error)) {
-        throw new JudgeModelError({ modelId: model.id, attempt, cause: error });
+        return noVerdict(
+          `its call failed (attempt ${attempt}): ${error instanceof Error ? error.message : String(error)}`,
+          attempt,
+        );
       }
       usage = addUsage(usage, usageFromSdk(error.usage));
       reply = { kind: 'unreadable', text: error.text ?? '' };
@@ -159,13 +161,8 @@ export async function judgeAnswer(options: {
     messages.push({ role: 'assistant', content: reply.text || '(empty reply)' });
     messages.push({ role: 'user', content: JUDGE_REPAIR_REQUEST });
   }
-  return {
-    model: model.id,
-    verdict: null,
-    reason: '',
-    error: `the judge's reply was not {"verdict", "reason"} after ${MAX_JUDGE_ATTEMPTS} attempts`,
-    attempts: MAX_JUDGE_ATTEMPTS,
-    usage,
-    cost: costOf(usage, model.prices),
-  };
+  return noVerdict(
+    `its reply was not {"verdict", "reason"} after ${MAX_JUDGE_ATTEMPTS} attempts`,
+    MAX_JUDGE_ATTEMPTS,
+  );
 }

@@ -172,7 +172,7 @@ describe('runTestRequest: assertions and judged answers', () => {
     expect(response.judgement).toMatchObject({
       verdict: null,
       attempts: 2,
-      error: 'the judge\'s reply was not {"verdict", "reason"} after 2 attempts',
+      error: 'its reply was not {"verdict", "reason"} after 2 attempts',
       usage: expect.objectContaining({ totalTokens: 2200 }),
     });
   });

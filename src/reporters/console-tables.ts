@@ -295,9 +295,7 @@ function plural(count: number, one: string, many: string): string {
 export function finalLine(summary: Summary, options: { color?: boolean } = {}): string {
   const color = options.color ?? false;
   const skipped = summary.skipped > 0 ? `, ${summary.skipped} skipped` : '';
-  // Files written before judged answers existed have no count: none of their passes was judged.
-  const judgedPasses = summary.judged_passed ?? 0;
-  const judged = judgedPasses > 0 ? ` (${judgedPasses} judged)` : '';
+  const judged = summary.judged_passed > 0 ? ` (${summary.judged_passed} judged)` : '';
   if (summary.total === 0) return `No test ran${skipped}`;
   if (summary.passed === summary.total) {
     return paint(`All ${summary.total} test(s) passed${judged}`, 'green', color) + skipped;
