@@ -35,6 +35,12 @@ export const TEST_RUN_OPTIONS: readonly OptionSpec[] = [
     readme: 'runs at once; default `test.threads`, else 1',
   },
   selectOption,
+  {
+    flags: '--judge-model <provider:model_id>',
+    help: 'model that grades the answers of tests with expected_answer (default: test.judge_model, else the model under test)',
+    readme:
+      'grades the answers of tests with `expected_answer`; default `test.judge_model`, else the model under test',
+  },
   { flags: '--local', help: 'run the agent in this process: no backend, no log-in' },
   {
     ...backendOption,
@@ -66,7 +72,7 @@ export const TEST_RUN_OPTIONS: readonly OptionSpec[] = [
   {
     flags: '--max-cost <usd>',
     help: 'stop starting new runs once this many USD were spent; the rest are skipped',
-    readme: 'stop starting runs once this much was spent (agent + extraction); the rest are skipped',
+    readme: 'stop starting runs once this much was spent (agent, extraction and judge); the rest are skipped',
   },
   { flags: '--fail-fast', help: 'stop starting new runs after the first failure or error' },
   {
@@ -82,8 +88,8 @@ export const TEST_RUN_OPTIONS: readonly OptionSpec[] = [
   },
   {
     flags: '--strict',
-    help: 'exit 1 when a test is unverified (it has neither sql nor assertions)',
-    readme: 'unverified runs (tests with neither `sql` nor assertions) fail the run',
+    help: 'exit 1 when a test is unverified (it has no sql, expected_answer or assertions)',
+    readme: 'unverified runs (tests with no `sql`, `expected_answer` or assertions) fail the run',
   },
   { flags: '--verbose', help: 'print prompt, response, tool calls and extraction SQL of each run' },
   { flags: '-q, --quiet', help: 'print only the tables' },

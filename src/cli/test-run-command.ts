@@ -44,6 +44,8 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
   const config = await loadProjectConfig(io);
   const settings = resolveTestRunOptions({ flags: flags as RawTestRunFlags, config, env: io.env });
   for (const model of settings.models) parseModelString(model, { providers: config.llm.providers });
+  if (settings.judgeModel !== null)
+    parseModelString(settings.judgeModel, { providers: config.llm.providers });
   // In this process, the databases and the sandbox engine open while the test files are read
   // (a backend session is only opened for a valid suite: it may ask for a password).
   const opening = runsInProcess(settings) ? openClient({ settings, config, io, deps }) : undefined;
@@ -83,6 +85,15 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
   }
 
   const client = await (opening ?? openClient({ settings, config, io, deps }));
+  if (settings.judgeModel !== null && tests.some((test) => test.expectedAnswer !== null)) {
+    // Like the models under test, a judge without its API key stops the command before any run.
+    try {
+      client.prepareModel?.(settings.judgeModel);
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
+  }
   const startedAt = deps.now?.() ?? new Date();
   const runs = planRuns({ tests, models: settings.models, repeat: settings.repeat });
   const terminal = consoleReporter({
@@ -105,7 +116,13 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
       failFast: settings.failFast,
       ...(deps.interrupt === undefined ? {} : { signal: deps.interrupt }),
       execute: (run, signal) =>
-        executeRun({ run, client, comparison: project.config.test.comparison, signal }),
+        executeRun({
+          run,
+          client,
+          comparison: project.config.test.comparison,
+          judgeModel: settings.judgeModel,
+          signal,
+        }),
       spentUsd,
       skipped: skippedResult,
       crashed: (run, error) =>
@@ -146,7 +163,7 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
   const unverified = results.filter((result) => result.status === 'unverified').length;
   if (unverified > 0) {
     io.stderr.write(
-      `Warning: ${unverified} run(s) unverified: their tests have neither sql nor assertions, so nothing was checked` +
+      `Warning: ${unverified} run(s) unverified: their tests have no sql, expected_answer or assertions, so nothing was checked` +
         `${settings.strict ? ' (--strict: this fails the run)' : ''}.\n`,
     );
   }
@@ -218,6 +235,7 @@ async function openClient(options: {
     // Each run's model calls are keyed by (test, model, attempt, step) in its recording file.
     runTest: (options) =>
       recorder.withRun({ ...options.run, signal: options.signal }, () => client.runTest(options)),
+    prepareModel: client.prepareModel,
     close: () => client.close(),
   };
 }

@@ -8,6 +8,7 @@ import { positiveIntegerFlag, positiveNumberFlag } from './flag-values.js';
 /** `nao test` flags as commander hands them over (strings; repeatable flags as lists). */
 export interface RawTestRunFlags {
   model?: string[];
+  judgeModel?: string;
   threads?: string;
   select?: string[];
   username?: string;
@@ -30,6 +31,8 @@ export interface RawTestRunFlags {
 
 export interface TestRunOptions {
   models: string[];
+  /** Grades the tests with `expected_answer`; null: each model under test grades its own answers. */
+  judgeModel: string | null;
   threads: number;
   select: string[];
   local: boolean;
@@ -70,6 +73,13 @@ export function resolveTestRunOptions(options: {
       });
     }
   }
+  const judgeModel = flags.judgeModel?.trim() ?? config.test.judgeModel ?? null;
+  if (flags.judgeModel !== undefined && !modelStringSchema.safeParse(judgeModel).success) {
+    throw new UsageError({
+      code: 'INVALID_MODEL',
+      message: `--judge-model "${flags.judgeModel}" is not of the form provider:model_id (for example openai:gpt-4.1).`,
+    });
+  }
   const username = flags.username ?? env.NAO_USERNAME;
   const password = flags.password ?? env.NAO_PASSWORD;
   if ((username === undefined) !== (password === undefined)) {
@@ -94,6 +104,7 @@ export function resolveTestRunOptions(options: {
   return {
     recording,
     models,
+    judgeModel,
     threads:
       flags.threads === undefined ? config.test.threads : positiveIntegerFlag('-t/--threads', flags.threads),
     select: flags.select ?? [],

@@ -36,6 +36,16 @@ const verificationSchema = z.object({
   cost: costSchema.nullable(),
 });
 
+const judgementSchema = z.object({
+  model: z.string(),
+  verdict: z.enum(['pass', 'fail']).nullable(),
+  reason: z.string(),
+  error: z.string().nullable(),
+  attempts: count,
+  usage: usageSchema,
+  cost: costSchema.nullable(),
+});
+
 /** `POST /api/test/run`'s answer; extra keys from a newer backend are ignored. */
 const responseSchema = z.object({
   text: z.string(),
@@ -48,6 +58,12 @@ const responseSchema = z.object({
   durationMs: count,
   verification: verificationSchema.nullable(),
   replayed: z.boolean().optional(),
+  // Absent from backends that predate them: the judge then reports the run as not judged.
+  clarification: z
+    .object({ question: z.string(), options: z.array(z.string()) })
+    .nullable()
+    .optional(),
+  judgement: judgementSchema.nullable().optional(),
 });
 
 export type ParsedTestRunResponse =

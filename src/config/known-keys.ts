@@ -46,7 +46,12 @@ const CONFIG_KEYS: KeyTree = {
     }),
     meta: { costs: COSTS },
   },
-  test: { models: null, threads: null, comparison: { rtol: null, atol: null, decimals: null } },
+  test: {
+    models: null,
+    threads: null,
+    comparison: { rtol: null, atol: null, decimals: null },
+    judge_model: null,
+  },
   agent: { max_steps: null, max_result_rows: null },
 };
 

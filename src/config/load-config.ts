@@ -113,6 +113,7 @@ export function parseConfig(options: {
       models: raw.test.models ?? [...DEFAULT_MODELS],
       threads: raw.test.threads ?? 1,
       comparison: raw.test.comparison,
+      ...(raw.test.judge_model === undefined ? {} : { judgeModel: raw.test.judge_model }),
     },
     agent: { maxSteps: raw.agent.max_steps, maxResultRows: raw.agent.max_result_rows },
     warnings,

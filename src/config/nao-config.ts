@@ -20,6 +20,8 @@ export interface NaoConfig {
     models: string[];
     threads: number;
     comparison: ComparisonOptions;
+    /** `test.judge_model`: grades the answers of tests with `expected_answer`; absent: the model under test. */
+    judgeModel?: string;
   };
   agent: {
     maxSteps: number;

@@ -130,6 +130,7 @@ export const configSchema = z.object({
       models: z.array(modelStringSchema).min(1, 'list at least one model').optional(),
       threads: z.number().int('must be an integer').min(1, 'must be >= 1').optional(),
       comparison: comparisonSchema.default(DEFAULT_COMPARISON),
+      judge_model: modelStringSchema.optional(),
     })
     .default({ comparison: DEFAULT_COMPARISON }),
   agent: z

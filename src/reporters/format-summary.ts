@@ -52,5 +52,9 @@ export function formatSummary(options: ConsoleOptions & { file: ResultsFile; pat
   if (extraction !== null && extraction !== undefined) {
     sections.push(`Extraction cost (not in the tables): ${formatCost(extraction)}`);
   }
+  const judge = file.summary.total_judge_cost;
+  if (judge !== null && judge !== undefined) {
+    sections.push(`Judge cost (not in the tables): ${formatCost(judge)}`);
+  }
   return sections.join('\n\n');
 }

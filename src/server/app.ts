@@ -227,6 +227,14 @@ export function createBackendApp(options: BackendAppOptions): Hono<Env> {
       if (!(error instanceof NaoError)) throw error;
       return c.json({ error: error.message, fields: { model: [error.message] } }, 400);
     }
+    if (request.judgeModel != null) {
+      try {
+        runtime.model(`${request.judgeModel.provider}:${request.judgeModel.modelId}`);
+      } catch (error) {
+        if (!(error instanceof NaoError)) throw error;
+        return c.json({ error: error.message, fields: { judgeModel: [error.message] } }, 400);
+      }
+    }
     const user = c.get('session').user.email;
     const signal = c.req.raw.signal;
     const started = Date.now();

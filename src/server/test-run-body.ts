@@ -23,6 +23,15 @@ export const testRunBodySchema = z.object(
     ),
     sql: z.string({ error: 'sql must be a string or null' }).nullish(),
     databaseId: nonBlank('databaseId').nullish(),
+    extractAnswer: z.boolean({ error: 'extractAnswer must be true or false' }).optional(),
+    expectedAnswer: nonBlank('expectedAnswer').nullish(),
+    judgeModel: z
+      .object(
+        { provider: nonBlank('judgeModel.provider'), modelId: nonBlank('judgeModel.modelId') },
+        { error: 'judgeModel must be an object {"provider": …, "modelId": …} or null' },
+      )
+      .nullish(),
+    allowClarification: z.boolean({ error: 'allowClarification must be true or false' }).optional(),
   },
   { error: 'the body must be a JSON object' },
 );
@@ -35,7 +44,8 @@ export type ParsedTestRunBody =
 export function parseTestRunBody(body: unknown): ParsedTestRunBody {
   const parsed = testRunBodySchema.safeParse(body);
   if (parsed.success) {
-    const { prompt, model, sql, databaseId } = parsed.data;
+    const { prompt, model, sql, databaseId, extractAnswer, expectedAnswer, judgeModel, allowClarification } =
+      parsed.data;
     return {
       success: true,
       request: {
@@ -43,6 +53,17 @@ export function parseTestRunBody(body: unknown): ParsedTestRunBody {
         model: { provider: model.provider.trim(), modelId: model.modelId.trim() },
         sql: sql ?? null,
         databaseId: databaseId ?? null,
+        ...(extractAnswer === true ? { extractAnswer } : {}),
+        ...(expectedAnswer == null
+          ? {}
+          : {
+              expectedAnswer,
+              judgeModel:
+                judgeModel == null
+                  ? null
+                  : { provider: judgeModel.provider.trim(), modelId: judgeModel.modelId.trim() },
+            }),
+        ...(allowClarification === true ? { allowClarification } : {}),
       },
     };
   }
