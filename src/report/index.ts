@@ -13,6 +13,7 @@ export type {
   CostRecord,
   DataRow,
   DiffRecord,
+  JudgeRecord,
   MergedRecord,
   MismatchRecord,
   ModelSummary,
