@@ -225,8 +225,7 @@ export function createBackendRunner(options: {
             tests,
             models: request.models,
             client,
-            comparison: config.test.comparison,
-            threads: config.test.threads,
+            settings: config.test,
             testsDir: path.join(config.projectDir, 'tests'),
             command: equivalentCommand({
               tests: tests.map((test) => test.name),

@@ -1,24 +1,16 @@
 import path from 'node:path';
 import { checkBackend, createBackendClient, normalizeBackendUrl } from '../client/index.js';
 import type { NaoConfig } from '../config/index.js';
-import { PRICE_TABLE_VERSION, parseModelString } from '../llm/index.js';
+import { parseModelString } from '../llm/index.js';
 import { createLocalClient, openProjectRuntime, type TestRunClient } from '../pipeline/index.js';
 import { createRecorder } from '../recording/index.js';
-import {
-  buildResultsFile,
-  errorResult,
-  type RunResult,
-  type ShardRecord,
-  skippedResult,
-  spentUsd,
-} from '../report/index.js';
+import type { ShardRecord } from '../report/index.js';
 import { consoleReporter, endSuite, jsonReporter, junitReporter, type Reporter } from '../reporters/index.js';
-import { planRuns, runSuite, type SuiteOutcome } from '../scheduler/index.js';
 import { shardTests, suiteFingerprint } from '../shard/index.js';
+import { runTestSuite } from '../suite/index.js';
 import type { TestCase } from '../test-files/index.js';
 import type { CommandAction } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';
-import { executeRun } from './execute-run.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIO } from './io.js';
 import {
@@ -94,63 +86,47 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
       throw error;
     }
   }
-  const startedAt = deps.now?.() ?? new Date();
-  const runs = planRuns({ tests, models: settings.models, repeat: settings.repeat });
   const terminal = consoleReporter({
     stdout: io.stdout,
     stderr: io.stderr,
-    total: runs.length,
+    total: tests.length * settings.models.length * settings.repeat,
     models: settings.models,
     color: flags.color !== false && io.stdout.isTTY === true,
     verbose: settings.verbose,
     quiet: settings.quiet,
   });
-  let outcome: SuiteOutcome<RunResult>;
+  let suite: Awaited<ReturnType<typeof runTestSuite>>;
   try {
-    outcome = await runSuite({
-      runs,
-      concurrency: settings.threads,
+    suite = await runTestSuite({
+      tests,
+      models: settings.models,
+      repeat: settings.repeat,
+      client,
+      comparison: project.config.test.comparison,
+      judgeModel: settings.judgeModel,
+      threads: settings.threads,
       startSpacingMs: START_SPACING_MS,
       ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
       ...(settings.maxCostUsd === undefined ? {} : { maxCostUsd: settings.maxCostUsd }),
       failFast: settings.failFast,
       ...(deps.interrupt === undefined ? {} : { signal: deps.interrupt }),
-      execute: (run, signal) =>
-        executeRun({
-          run,
-          client,
-          comparison: project.config.test.comparison,
-          judgeModel: settings.judgeModel,
-          signal,
-        }),
-      spentUsd,
-      skipped: skippedResult,
-      crashed: (run, error) =>
-        errorResult({ run, message: error instanceof Error ? error.message : String(error), durationMs: 0 }),
       onEvent: (event) => {
         if (event.type === 'finish') terminal.onRunFinished?.(event.result);
-        if (event.type === 'stop') terminal.onSuiteStopped?.(event.reason);
+        else terminal.onSuiteStopped?.(event.reason);
       },
+      record: {
+        command: redactedCommand(io),
+        naoVersion: NAO_VERSION,
+        ...(shard === undefined ? {} : { shard }),
+      },
+      ...(deps.now === undefined ? {} : { now: deps.now }),
     });
   } finally {
     terminal.close();
     await client.close();
   }
-
-  const results = outcome.results;
-  const finishedAt = deps.now?.() ?? new Date();
-  const file = buildResultsFile({
-    results,
-    now: finishedAt,
-    startedAt,
-    models: settings.models,
-    repeat: settings.repeat,
-    command: redactedCommand(io),
-    naoVersion: NAO_VERSION,
-    priceTableVersion: PRICE_TABLE_VERSION,
-    interrupted: outcome.stoppedBy === 'interrupted',
-    ...(shard === undefined ? {} : { shard }),
-  });
+  const { file, finishedAt } = suite;
+  const results = file.results;
   // The files first: a failure to print must not lose the results.
   const reporters: Reporter[] = [
     jsonReporter({ outputsDir: path.join(project.testsDir, 'outputs'), now: finishedAt, cwd: io.cwd }),
@@ -159,7 +135,7 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
   ];
   for (const notice of await endSuite(reporters, file)) io.stdout.write(`${notice}\n`);
 
-  if (outcome.stoppedBy === 'interrupted') return EXIT.interrupted;
+  if (suite.stoppedBy === 'interrupted') return EXIT.interrupted;
   const unverified = results.filter((result) => result.status === 'unverified').length;
   if (unverified > 0) {
     io.stderr.write(
