@@ -23,8 +23,8 @@ import {
  *   opened before the setting takes effect.
  * - `lock_configuration=true` (set last): a query cannot undo the above with SET/PRAGMA, nor
  *   change global settings such as threads, memory or profiling output.
- * What remains allowed is harmless: temporary tables and `ATTACH ':memory:'` live in memory
- * and vanish with the query's connection, which is never reused.
+ * What remains allowed is harmless: temporary tables live in memory and vanish with the
+ * query's connection, which is never reused.
  * The time zone is pinned to UTC so TIMESTAMPTZ arithmetic does not depend on the machine, and
  * insertion order is kept (DuckDB's default, pinned because the bounded read relies on it).
  * A database of small tables runs on one DuckDB thread (see `onlySmallTables`).
@@ -208,8 +208,14 @@ class DuckDbDatabase implements Database {
   }
 }
 
-// "Cannot execute statement of type "INSERT" on database "w" which is attached in read-only mode!"
-const READ_ONLY_MESSAGE = /attached in read-only mode|database is read-only|read-only mode/i;
+/**
+ * The refusals of the settings at open: writes to the file ("…which is attached in read-only
+ * mode!", "Cannot launch in-memory database in read-only mode!"), SET/PRAGMA of a setting ("the
+ * configuration has been locked") and files or extensions outside the database ("file system
+ * operations are disabled by configuration", "Loading external extensions is disabled through
+ * configuration").
+ */
+const READ_ONLY_MESSAGE = /read-only mode|configuration has been locked|disabled (by|through) configuration/i;
 
 /** How often a stopped query is interrupted again until it ends. */
 const INTERRUPT_REPEAT_MS = 25;
