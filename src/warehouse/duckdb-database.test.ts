@@ -1,11 +1,7 @@
 /** What only the DuckDB warehouse does; what every engine does is in conformance/. */
-import os from 'node:os';
-import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DuckDbFixture, duckdbEngine, folderSnapshot } from './conformance/duckdb-engine.js';
 import { expectFailure } from './conformance/engine.js';
-import { openDatabase } from './open-database.js';
 
 let fixture: DuckDbFixture;
 
@@ -98,35 +94,5 @@ describe('DuckDB warehouse', () => {
       'main.expensive',
       'main.items',
     ]);
-  });
-
-  it('runs a database of small tables on one DuckDB thread, and keeps insertion order', async () => {
-    const settings =
-      "SELECT current_setting('threads') AS threads, current_setting('preserve_insertion_order') AS kept";
-    expect((await fixture.db.query(settings)).rows).toEqual([[1, true]]);
-    // A table of more than one row group keeps the engine's default threads.
-    const bigFile = path.join(fixture.dir, 'big.duckdb');
-    const writer = await DuckDBInstance.create(bigFile);
-    const connection = await writer.connect();
-    await connection.run('CREATE TABLE events AS SELECT range AS id FROM range(200000)');
-    const defaults = (await connection.runAndReadAll("SELECT current_setting('threads')")).getRows()[0]?.[0];
-    // Where the engine would use several, the small file's 1 is nao's choice, not the default.
-    if (os.availableParallelism() > 1) expect(Number(defaults)).toBeGreaterThan(1);
-    connection.closeSync();
-    writer.closeSync();
-    const big = await openDatabase({ type: 'duckdb', name: 'big', path: bigFile });
-    try {
-      expect((await big.query(settings)).rows).toEqual([[Number(defaults), true]]);
-    } finally {
-      await big.close();
-    }
-  });
-
-  it('reads a small result in one bounded statement, and SQL it cannot wrap as written', async () => {
-    // DuckDB's own view of the statement it ran.
-    const [[bounded]] = (await fixture.db.query('SELECT current_query() AS q')).rows as [[string]];
-    expect(bounded).toMatch(/^SELECT \* FROM \(SELECT current_query\(\) AS q\n\) LIMIT \d+$/);
-    const asWritten = 'SELECT current_query() AS q; -- a comment after the semicolon';
-    expect((await fixture.db.query(asWritten)).rows).toEqual([[asWritten]]);
   });
 });
