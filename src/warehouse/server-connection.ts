@@ -55,25 +55,19 @@ export interface ServerQueryWatch {
 }
 
 export class ServerConnection {
-  readonly name: string;
-  readonly dialect: DatabaseDialect;
+  private readonly context: { database: string; dialect: DatabaseDialect };
   private readonly target: string;
   private readonly secrets: string[];
-  private isClosed = false;
+  private closed = false;
   /** Sessions with a query in flight, stopped by close(). */
   private readonly running = new Set<number>();
   /** Cancels on their way, awaited by close(). */
   private readonly cancels = new Set<Promise<void>>();
 
   constructor(private readonly options: ServerConnectionOptions) {
-    this.name = options.name;
-    this.dialect = options.dialect;
+    this.context = { database: options.name, dialect: options.dialect };
     this.target = describeServerTarget(options.fields, options.defaultPort);
     this.secrets = secretsOf(options.fields);
-  }
-
-  get closed(): boolean {
-    return this.isClosed;
   }
 
   /** Runs the first check of a new pool; when it fails, the pool is ended and the failure is CONNECTION_FAILED. */
@@ -81,7 +75,7 @@ export class ServerConnection {
     try {
       await check();
     } catch (error) {
-      this.isClosed = true;
+      this.closed = true;
       await end().catch(() => {});
       throw this.connectionError(error);
     }
@@ -89,7 +83,7 @@ export class ServerConnection {
 
   /** A connection from the pool: DATABASE_CLOSED once closed, CONNECTION_FAILED when the server cannot be reached. */
   async acquire<Connection>(connect: () => Promise<Connection>): Promise<Connection> {
-    if (this.isClosed) throw this.closedError();
+    if (this.closed) throw databaseClosed(this.context);
     try {
       return await connect();
     } catch (error) {
@@ -112,7 +106,7 @@ export class ServerConnection {
       },
     });
     const stopped = (cause?: unknown) =>
-      stoppedError({ database: this.name, dialect: this.dialect, reason: watch.reason, limits, cause });
+      stoppedError({ ...this.context, reason: watch.reason, limits, cause });
     return {
       get cancelled() {
         return watch.reason !== undefined;
@@ -137,52 +131,38 @@ export class ServerConnection {
 
   /** Stops the queries in flight, waits for the cancels, then ends the pool; calling it again does nothing. */
   async close(end: () => Promise<void>): Promise<void> {
-    if (this.isClosed) return;
-    this.isClosed = true;
+    if (this.closed) return;
+    this.closed = true;
     for (const sessionId of this.running) void this.cancel(sessionId);
     await Promise.all(this.cancels);
     await end();
   }
 
   /** CONNECTION_FAILED naming the server, with the driver's code (ECONNREFUSED…) when its message lacks it. */
-  connectionError(error: unknown): WarehouseError {
+  private connectionError(error: unknown): WarehouseError {
     const code = (error as { code?: unknown } | null)?.code;
     const message = redactSecrets(messageOf(error), this.secrets);
     const engineMessage =
       typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
-    return connectionFailed({
-      database: this.name,
-      dialect: this.dialect,
-      target: this.target,
-      engineMessage,
-    });
+    return connectionFailed({ ...this.context, target: this.target, engineMessage });
   }
 
   /** The error of a failed request; `limits` only for a query (a listing has no time limit). */
   queryError(error: unknown, limits: QueryLimits | undefined): WarehouseError {
     // Whatever close() interrupted failed because of the close, not because of its SQL.
-    if (this.isClosed) return this.closedError();
+    if (this.closed) return databaseClosed(this.context);
     // A Node error code instead of the engine's: the connection itself failed (server gone, network).
     const code = (error as { code?: unknown } | null)?.code;
     if (typeof code === 'string' && /^(E[A-Z]+|PROTOCOL_CONNECTION_LOST)$/.test(code)) {
       return this.connectionError(error);
     }
     const verdict = this.options.classify(error, redactSecrets(messageOf(error), this.secrets));
-    const context = {
-      database: this.name,
-      dialect: this.dialect,
-      engineMessage: verdict.engineMessage,
-      cause: error,
-    };
+    const context = { ...this.context, engineMessage: verdict.engineMessage, cause: error };
     if (verdict.kind === 'read-only') return readOnlyViolation(context);
     // The server's own limit counts only when it is nao's; one set on the server is an engine failure.
     if (verdict.kind === 'timeout' && limits?.timeoutMs !== undefined) {
       return queryTimeout({ ...context, timeoutMs: limits.timeoutMs });
     }
     return queryFailed(context);
-  }
-
-  private closedError(): WarehouseError {
-    return databaseClosed({ database: this.name, dialect: this.dialect });
   }
 }
