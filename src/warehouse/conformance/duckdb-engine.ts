@@ -128,6 +128,7 @@ export const duckdbEngine: ConformanceEngine<DuckDbFixture> & {
       check:
         "SELECT getvariable('left_behind') AS v, (SELECT count(*) FROM duckdb_tables() WHERE table_name = 'left_behind') AS t",
       expected: [[null, 0]],
+      stillRefused: 'CREATE TABLE main.intruder (a INTEGER)',
     },
     tableTypes: { id: 'INTEGER', name: 'VARCHAR', price: 'DECIMAL(10,2)' },
   },

@@ -61,8 +61,12 @@ export interface EngineSql {
   slow(marker: string): string;
   /** A query with a practically endless result, which a row cap must stop early. */
   endless: string;
-  /** Session state a query may change (each statement succeeds), which the next query must not see. */
-  session: { change: string[]; check: string; expected: CellValue[][] };
+  /**
+   * Session settings a query may change (each statement succeeds) and that the next query must
+   * find as nao set them: `check` answers `expected`, and `stillRefused` (a write the loosened
+   * settings would let through) is refused.
+   */
+  session: { change: string[]; check: string; expected: CellValue[][]; stillRefused: string };
   /** Column types `listTables` gives for the fixture. */
   tableTypes: { id: string; name: string; price: string };
 }

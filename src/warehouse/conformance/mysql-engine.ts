@@ -160,6 +160,7 @@ export const mysqlEngine: ConformanceEngine<MysqlFixture> = {
       change: ['SET SESSION TRANSACTION READ WRITE', 'SET autocommit = 0', "SET time_zone = '+05:00'"],
       check: 'SELECT @@session.time_zone AS zone, @@session.autocommit AS ac',
       expected: [['+00:00', 1]],
+      stillRefused: "INSERT INTO items VALUES (99999, 'new', 1)",
     },
     tableTypes: { id: 'int(11)', name: 'varchar(40)', price: 'decimal(10,2)' },
   },

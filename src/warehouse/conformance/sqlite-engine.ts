@@ -99,6 +99,8 @@ export const sqliteEngine: ConformanceEngine<SqliteFixture> = {
       change: ['PRAGMA query_only = OFF'],
       check: 'SELECT query_only FROM pragma_query_only',
       expected: [[1]],
+      // Only query_only refuses this: the temp schema is not the read-only file.
+      stillRefused: 'CREATE TEMP TABLE intruder (a INTEGER)',
     },
     tableTypes: { id: 'INTEGER', name: 'TEXT', price: 'NUMERIC' },
   },
