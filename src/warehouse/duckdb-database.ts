@@ -12,7 +12,7 @@ import {
 } from './warehouse-error.js';
 
 /**
- * What the engine guarantees, checked by the tests beside this file:
+ * What the engine guarantees, checked by conformance/ (its DuckDB entry lists the statements):
  * - `access_mode=READ_ONLY`: every write to the database file (INSERT, CREATE, DROP, ALTER,
  *   CHECKPOINT of changes…) fails with DuckDB's "attached in read-only mode" error.
  * - `enable_external_access=false`: no file outside the opened database can be read or
