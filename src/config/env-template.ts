@@ -1,9 +1,10 @@
-import { NaoError } from '../errors/index.js';
+import { UsageError } from '../errors/index.js';
 
 /** `{{ env('NAME') }}` or `${{ env('NAME') }}`, single or double quotes, any inner spacing. */
 const PLACEHOLDER = /\$?\{\{\s*env\(\s*(['"])([A-Za-z_][A-Za-z0-9_]*)\1\s*\)\s*\}\}/g;
 
-export class MissingEnvError extends NaoError {
+/** A config that cannot be read until the variables are set: a usage error (exit code 2), like every config error. */
+export class MissingEnvError extends UsageError {
   readonly names: string[];
 
   constructor(options: { names: string[]; file: string }) {

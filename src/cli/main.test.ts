@@ -1,0 +1,34 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runNao } from '../../test-support/cli/run-cli.js';
+
+const made: string[] = [];
+afterEach(async () => {
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function project(config: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'nao-main-'));
+  made.push(dir);
+  await writeFile(path.join(dir, 'nao_config.yaml'), config);
+  return dir;
+}
+
+describe('main: exit codes of a config that cannot be used', () => {
+  it('exits 2, like every config error, when the config uses an environment variable that is not set', async () => {
+    const dir = await project(
+      [
+        'databases:',
+        '  - name: warehouse',
+        '    type: postgres',
+        '    url: "{{ env(\'NAO_TEST_UNSET_WAREHOUSE_URL\') }}"',
+        '',
+      ].join('\n'),
+    );
+    const { code, stderr } = await runNao({ args: ['test', '--local'], cwd: dir, env: {} });
+    expect(stderr).toContain('NAO_TEST_UNSET_WAREHOUSE_URL');
+    expect(code).toBe(2);
+  });
+});
