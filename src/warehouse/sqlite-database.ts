@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import { type QueryLimits, startQuery, stoppedError, watchQuery } from './query-control.js';
 import { SqliteOpenError, SqliteProcess, SqliteProcessExit } from './sqlite-process.js';
-import type { SqliteFailure, SqliteReply } from './sqlite-protocol.js';
+import { REFUSED_CODE, type SqliteFailure, type SqliteReply } from './sqlite-protocol.js';
 import {
   connectionFailed,
   databaseClosed,
@@ -164,10 +164,10 @@ class SqliteDatabase implements Database {
 
   private failureError(failure: SqliteFailure): WarehouseError {
     const context = { database: this.name, dialect: this.dialect, engineMessage: failure.message };
-    // SQLITE_READONLY and its extended codes (SQLITE_READONLY_DBMOVED…); SQLITE_CANTOPEN once the
-    // database is open is an ATTACH of a file that a read-only connection may not create.
+    // SQLITE_READONLY and its extended codes (SQLITE_READONLY_DBMOVED…), and what the query
+    // process refused before running it (VACUUM, ATTACH).
     const code = failure.code ?? '';
-    return code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN'
+    return code.startsWith('SQLITE_READONLY') || code === REFUSED_CODE
       ? readOnlyViolation(context)
       : queryFailed(context);
   }

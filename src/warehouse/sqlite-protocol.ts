@@ -11,8 +11,11 @@ export type SqliteRequest =
     }
   | { id: number; kind: 'tables' };
 
+/** The code of a statement the query process refused before running it (see sqlite-query-process.ts). */
+export const REFUSED_CODE = 'NAO_REFUSED';
+
 export interface SqliteFailure {
-  /** better-sqlite3's code, e.g. SQLITE_READONLY, SQLITE_ERROR; undefined for other errors. */
+  /** better-sqlite3's code, e.g. SQLITE_READONLY, SQLITE_ERROR, or REFUSED_CODE; undefined for other errors. */
   code: string | undefined;
   message: string;
 }

@@ -9,7 +9,7 @@
  */
 import Database from 'better-sqlite3';
 import type { ColumnInfo, QueryResult, TableInfo } from './database.js';
-import type { SqliteFailure, SqliteReply, SqliteRequest } from './sqlite-protocol.js';
+import { REFUSED_CODE, type SqliteFailure, type SqliteReply, type SqliteRequest } from './sqlite-protocol.js';
 import { sqliteStorageClass, sqliteValueToCell } from './sqlite-value.js';
 
 function send(reply: SqliteReply): void {
@@ -32,12 +32,44 @@ function openReadOnly(file: string): Database.Database {
   return db;
 }
 
+/** A statement refused before it runs; the parent reports it as READ_ONLY_VIOLATION. */
+class RefusedStatement extends Error {
+  readonly code = REFUSED_CODE;
+}
+
+/**
+ * Refuses, before they run, the statements whose harm a read-only connection only notices once
+ * running: `VACUUM INTO 'file'` creates its (empty) target before the copy is refused, and
+ * `ATTACH 'file'` opens any SQLite file the process can read. better-sqlite3 exposes no
+ * authorizer (sqlite3_set_authorizer) and no sqlite3_limit(SQLITE_LIMIT_ATTACHED), so the
+ * check asks SQLite itself, about the statement it compiled:
+ * - `statement.readonly` is sqlite3_stmt_readonly: false for VACUUM and anything that writes;
+ * - ATTACH and DETACH count as read-only there (they change the connection, not a file), but
+ *   their compiled program (EXPLAIN) calls SQLite's internal sqlite_attach / sqlite_detach,
+ *   which no SQL can call by name. Only statements that return no rows can be one of them.
+ */
+function refusal(db: Database.Database, sql: string, statement: Database.Statement): string | undefined {
+  if (!statement.readonly) {
+    return 'the statement would write (VACUUM, VACUUM INTO, INSERT, CREATE, a PRAGMA that sets a value…)';
+  }
+  if (statement.reader) return undefined;
+  const program = db.prepare(`EXPLAIN ${sql}`).all() as { opcode: string; p4: unknown }[];
+  const attaches = program.some(
+    (op) => op.opcode === 'Function' && /^sqlite_(attach|detach)\(/.test(String(op.p4)),
+  );
+  return attaches
+    ? 'ATTACH and DETACH are not allowed: nao reads only the configured database file'
+    : undefined;
+}
+
 function runQuery(db: Database.Database, sql: string, maxRows: number | null): QueryResult {
   // The connection is opened read-only; query_only also refuses what a read-only connection
-  // lets through (VACUUM INTO a new file, writes to an ATTACHed ':memory:' or temp schema).
+  // lets through (writes to an ATTACHed ':memory:' or the temp schema).
   // Set before every query, since a query may have been `PRAGMA query_only = OFF`.
   db.pragma('query_only = ON');
   const statement = db.prepare(sql);
+  const refused = refusal(db, sql, statement);
+  if (refused !== undefined) throw new RefusedStatement(refused);
   if (!statement.reader) {
     statement.run();
     return { columns: [], rows: [], truncated: false };

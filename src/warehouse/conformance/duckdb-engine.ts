@@ -41,12 +41,18 @@ async function setup(extraSql = ''): Promise<DuckDbFixture> {
   };
 }
 
-/** Every file under `dir` with a hash of its content: a write anywhere in the folder shows. */
+/**
+ * Every file and folder under `dir`, files with a hash of their content: a write anywhere in the
+ * folder shows, an empty file or folder created by a refused statement too.
+ */
 export async function folderSnapshot(dir: string): Promise<Record<string, string>> {
   const files: Record<string, string> = {};
   for (const entry of await readdir(dir, { recursive: true })) {
     const full = path.join(dir, entry);
-    if (!(await stat(full)).isFile()) continue;
+    if ((await stat(full)).isDirectory()) {
+      files[entry] = 'folder';
+      continue;
+    }
     files[entry] = createHash('sha256')
       .update(await readFile(full))
       .digest('hex');
