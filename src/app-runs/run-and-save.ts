@@ -14,7 +14,7 @@ export async function runAndSave(options: {
   tests: readonly TestCase[];
   models: readonly string[];
   client: TestRunClient;
-  /** The `test:` block of nao_config.yaml: tolerances, threads and the judge model, as for `nao test`. */
+  /** The `test:` block of nao_config.yaml: tolerances, threads, run time limit and the judge model, as for `nao test`. */
   settings: NaoConfig['test'];
   /** The project's tests/ folder; the file goes to its outputs/. */
   testsDir: string;
@@ -34,6 +34,7 @@ export async function runAndSave(options: {
     comparison: options.settings.comparison,
     judgeModel: options.settings.judgeModel ?? null,
     threads: options.settings.threads,
+    timeoutMs: options.settings.timeoutMs,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     onEvent: (event) => {
       if (event.type === 'finish') options.onRunFinished?.(event.result);

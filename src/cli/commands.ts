@@ -66,8 +66,9 @@ export const TEST_RUN_OPTIONS: readonly OptionSpec[] = [
   },
   {
     flags: '--timeout <seconds>',
-    help: 'wall-clock limit per run; a run past it is an error',
-    readme: 'per-run limit; a run past it is an error, the others go on',
+    help: 'wall-clock limit per run (default: test.timeout_s, else 900); a run past it is an error',
+    readme:
+      'per-run limit; default `test.timeout_s`, else 900 (15 minutes); a run past it is an error, the others go on',
   },
   {
     flags: '--max-cost <usd>',

@@ -106,7 +106,7 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
       judgeModel: settings.judgeModel,
       threads: settings.threads,
       startSpacingMs: START_SPACING_MS,
-      ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
+      timeoutMs: settings.timeoutMs,
       ...(settings.maxCostUsd === undefined ? {} : { maxCostUsd: settings.maxCostUsd }),
       failFast: settings.failFast,
       ...(deps.interrupt === undefined ? {} : { signal: deps.interrupt }),

@@ -39,7 +39,8 @@ export interface TestRunOptions {
   backendUrl: string;
   credentials: { username: string; password: string } | null;
   repeat: number;
-  timeoutMs: number | undefined;
+  /** `--timeout`, else `test.timeout_s` (which has a default): every run has a wall-clock limit. */
+  timeoutMs: number;
   maxCostUsd: number | undefined;
   failFast: boolean;
   verbose: boolean;
@@ -113,7 +114,9 @@ export function resolveTestRunOptions(options: {
     credentials: username !== undefined && password !== undefined ? { username, password } : null,
     repeat: flags.repeat === undefined ? 1 : positiveIntegerFlag('--repeat', flags.repeat),
     timeoutMs:
-      flags.timeout === undefined ? undefined : positiveNumberFlag('--timeout', flags.timeout) * 1000,
+      flags.timeout === undefined
+        ? config.test.timeoutMs
+        : positiveNumberFlag('--timeout', flags.timeout) * 1000,
     maxCostUsd: flags.maxCost === undefined ? undefined : positiveNumberFlag('--max-cost', flags.maxCost),
     failFast: flags.failFast ?? false,
     verbose: flags.verbose ?? false,

@@ -51,8 +51,9 @@ const CONFIG_KEYS: KeyTree = {
     threads: null,
     comparison: { rtol: null, atol: null, decimals: null },
     judge_model: null,
+    timeout_s: null,
   },
-  agent: { max_steps: null, max_result_rows: null },
+  agent: { max_steps: null, max_result_rows: null, query_timeout_s: null, query_memory_limit: null },
 };
 
 export interface UnknownKey {

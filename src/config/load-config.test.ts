@@ -35,8 +35,14 @@ describe('parseConfig: valid files', () => {
       models: ['openai:gpt-4.1'],
       threads: 1,
       comparison: { rtol: 0.00001, atol: 0.00000001, decimals: 2 },
+      timeoutMs: 900_000,
     });
-    expect(config.agent).toEqual({ maxSteps: 20, maxResultRows: 1_000_000 });
+    expect(config.agent).toEqual({
+      maxSteps: 20,
+      maxResultRows: 1_000_000,
+      queryTimeoutMs: 300_000,
+      queryMemoryLimit: '25%',
+    });
     expect(config.warnings).toEqual([]);
   });
 
@@ -82,9 +88,12 @@ test:
     rtol: 0.001
     atol: 0
     decimals: 3
+  timeout_s: 600
 agent:
   max_steps: 12
   max_result_rows: 5000
+  query_timeout_s: 30
+  query_memory_limit: 4GB
 `);
     expect(config.projectName).toBe('jaffle');
     expect(config.databases.map((database) => database.name)).toEqual(['warehouse', 'lite', 'pg', 'maria']);
@@ -100,8 +109,14 @@ agent:
       models: ['openai:gpt-4.1', 'anthropic:claude-sonnet-4-5'],
       threads: 4,
       comparison: { rtol: 0.001, atol: 0, decimals: 3 },
+      timeoutMs: 600_000,
     });
-    expect(config.agent).toEqual({ maxSteps: 12, maxResultRows: 5000 });
+    expect(config.agent).toEqual({
+      maxSteps: 12,
+      maxResultRows: 5000,
+      queryTimeoutMs: 30_000,
+      queryMemoryLimit: '4GB',
+    });
     expect(config.warnings).toEqual([]);
   });
 
@@ -124,6 +139,43 @@ agent:
     expect(parse('test:\n  models: ["openaiCompatible/vllm:llama-3:8b"]\n').test.models).toEqual([
       'openaiCompatible/vllm:llama-3:8b',
     ]);
+  });
+});
+
+describe('parseConfig: resource limits', () => {
+  it('bounds every warehouse query and every run by default, without --timeout', () => {
+    const config = parse('');
+    expect(config.agent.queryTimeoutMs).toBe(300_000);
+    expect(config.agent.queryMemoryLimit).toBe('25%');
+    expect(config.test.timeoutMs).toBe(900_000);
+    expect(config.warnings).toEqual([]);
+  });
+
+  it.each([
+    ['agent:\n  query_timeout_s: 0.5\n', { queryTimeoutMs: 500 }],
+    ['agent:\n  query_memory_limit: 50%\n', { queryMemoryLimit: '50%' }],
+    ['agent:\n  query_memory_limit: 512MiB\n', { queryMemoryLimit: '512MiB' }],
+  ])('reads %j', (text, expected) => {
+    expect(parse(text).agent).toMatchObject(expected);
+  });
+
+  it.each([
+    ['agent:\n  query_timeout_s: 0\n', 'agent.query_timeout_s: must be > 0 (seconds) (line 2)'],
+    ['test:\n  timeout_s: -5\n', 'test.timeout_s: must be > 0 (seconds) (line 2)'],
+    [
+      'agent:\n  query_memory_limit: lots\n',
+      'agent.query_memory_limit: expected a share of the machine memory',
+    ],
+    [
+      'agent:\n  query_memory_limit: 150%\n',
+      'agent.query_memory_limit: expected a share of the machine memory',
+    ],
+    [
+      'agent:\n  query_memory_limit: 0GB\n',
+      'agent.query_memory_limit: expected a share of the machine memory',
+    ],
+  ])('refuses %j', (text, problem) => {
+    expect(problemsOf(text).join('\n')).toContain(problem);
   });
 });
 

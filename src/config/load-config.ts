@@ -5,7 +5,7 @@ import { UsageError } from '../errors/index.js';
 import { templateEnv } from './env-template.js';
 import { findUnknownKeys, formatUnknownKey } from './known-keys.js';
 import type { NaoConfig } from './nao-config.js';
-import { configSchema, DEFAULT_MODELS, type RawConfig } from './schema.js';
+import { configSchema, DEFAULT_MODELS, DEFAULT_RUN_TIMEOUT_S, type RawConfig } from './schema.js';
 import { formatYamlPath, parseYamlSource, type YamlPath, type YamlSource } from './yaml-source.js';
 
 export const CONFIG_FILE = 'nao_config.yaml';
@@ -114,8 +114,14 @@ export function parseConfig(options: {
       threads: raw.test.threads ?? 1,
       comparison: raw.test.comparison,
       ...(raw.test.judge_model === undefined ? {} : { judgeModel: raw.test.judge_model }),
+      timeoutMs: secondsToMs(raw.test.timeout_s ?? DEFAULT_RUN_TIMEOUT_S),
     },
-    agent: { maxSteps: raw.agent.max_steps, maxResultRows: raw.agent.max_result_rows },
+    agent: {
+      maxSteps: raw.agent.max_steps,
+      maxResultRows: raw.agent.max_result_rows,
+      queryTimeoutMs: secondsToMs(raw.agent.query_timeout_s),
+      queryMemoryLimit: raw.agent.query_memory_limit.trim(),
+    },
     warnings,
   };
 }
@@ -163,4 +169,9 @@ function duplicateNameProblems(config: RawConfig, source: YamlSource): string[] 
       );
   });
   return problems;
+}
+
+/** Whole milliseconds, at least 1: a timer of 0 ms would cancel every query at once. */
+function secondsToMs(seconds: number): number {
+  return Math.max(1, Math.round(seconds * 1000));
 }

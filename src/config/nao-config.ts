@@ -22,10 +22,16 @@ export interface NaoConfig {
     comparison: ComparisonOptions;
     /** `test.judge_model`: grades the answers of tests with `expected_answer`; absent: the model under test. */
     judgeModel?: string;
+    /** `test.timeout_s`: the wall-clock limit of one run when `--timeout` is not given. */
+    timeoutMs: number;
   };
   agent: {
     maxSteps: number;
     maxResultRows: number;
+    /** `agent.query_timeout_s`: every warehouse query (the agent's and the reference's) is cancelled past it. */
+    queryTimeoutMs: number;
+    /** `agent.query_memory_limit`: the memory a DuckDB warehouse may use, `25%` of the machine or a size like `4GB`. */
+    queryMemoryLimit: string;
   };
   /** Non-fatal remarks (unknown keys, deprecated blocks) for the CLI to print. */
   warnings: string[];

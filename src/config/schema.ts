@@ -108,7 +108,26 @@ export const modelStringSchema = z.string().refine(
 
 export const DEFAULT_COMPARISON = { rtol: 0.00001, atol: 0.00000001, decimals: 2 } as const;
 export const DEFAULT_MODELS = ['openai:gpt-4.1'] as const;
-export const DEFAULT_AGENT = { max_steps: 20, max_result_rows: 1_000_000 } as const;
+export const DEFAULT_AGENT = {
+  max_steps: 20,
+  max_result_rows: 1_000_000,
+  query_timeout_s: 300,
+  query_memory_limit: '25%',
+} as const;
+/** `test.timeout_s`: the wall-clock limit of one run (agent, reference, extraction, judge) when `--timeout` is not given. */
+export const DEFAULT_RUN_TIMEOUT_S = 900;
+
+/** A share of the machine's memory (`25%`) or a size (`4GB`, `512MiB`), as DuckDB spells sizes. */
+export const MEMORY_LIMIT_PATTERN = /^\s*(\d+(?:\.\d+)?)\s*(%|B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$/i;
+const memoryLimit = z.string().refine(
+  (value) => {
+    const match = MEMORY_LIMIT_PATTERN.exec(value);
+    const amount = Number(match?.[1]);
+    return match !== null && amount > 0 && (match[2] !== '%' || amount <= 100);
+  },
+  { message: 'expected a share of the machine memory up to 100% (`25%`) or a size (`4GB`, `512MB`)' },
+);
+const seconds = z.number().positive('must be > 0 (seconds)');
 
 export const comparisonSchema = z.object({
   rtol: z.number().min(0, 'must be >= 0').default(DEFAULT_COMPARISON.rtol),
@@ -131,6 +150,7 @@ export const configSchema = z.object({
       threads: z.number().int('must be an integer').min(1, 'must be >= 1').optional(),
       comparison: comparisonSchema.default(DEFAULT_COMPARISON),
       judge_model: modelStringSchema.optional(),
+      timeout_s: seconds.optional(),
     })
     .default({ comparison: DEFAULT_COMPARISON }),
   agent: z
@@ -141,6 +161,8 @@ export const configSchema = z.object({
         .int('must be an integer')
         .min(1, 'must be >= 1')
         .default(DEFAULT_AGENT.max_result_rows),
+      query_timeout_s: seconds.default(DEFAULT_AGENT.query_timeout_s),
+      query_memory_limit: memoryLimit.default(DEFAULT_AGENT.query_memory_limit),
     })
     .default(DEFAULT_AGENT),
 });

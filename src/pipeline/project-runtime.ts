@@ -25,7 +25,7 @@ export interface OpenProjectRuntimeOptions {
   fetch?: typeof globalThis.fetch;
   /** Replay: every model call is answered from recordings, so a missing API key is no error. */
   allowMissingKey?: boolean;
-  /** Per-query wall-clock limit for the agent's and the reference's SQL. */
+  /** Per-query wall-clock limit for the agent's and the reference's SQL; default `agent.query_timeout_s`. */
   queryTimeoutMs?: number;
 }
 
@@ -36,13 +36,18 @@ export async function openProjectRuntime(options: OpenProjectRuntimeOptions): Pr
   const sandboxes = prepareSandboxes().catch(() => undefined);
   try {
     for (const database of config.databases) {
-      databases.push(await openDatabase(database, { projectDir: config.projectDir }));
+      databases.push(
+        await openDatabase(database, {
+          projectDir: config.projectDir,
+          memoryLimit: config.agent.queryMemoryLimit,
+        }),
+      );
     }
     const agentContext = await createAgentContext({
       projectDir: config.projectDir,
       databases,
       maxResultRows: config.agent.maxResultRows,
-      ...(options.queryTimeoutMs === undefined ? {} : { queryTimeoutMs: options.queryTimeoutMs }),
+      queryTimeoutMs: options.queryTimeoutMs ?? config.agent.queryTimeoutMs,
     });
     const models = new Map<string, ResolvedModel>();
     await sandboxes;

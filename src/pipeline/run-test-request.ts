@@ -37,6 +37,9 @@ export async function runTestRequest(options: {
           databaseName: request.databaseId ?? null,
           databases: runtime.databases,
           maxRows: runtime.config.agent.maxResultRows,
+          ...(runtime.agentContext.limits.queryTimeoutMs === undefined
+            ? {}
+            : { timeoutMs: runtime.agentContext.limits.queryTimeoutMs }),
           ...(snapshots === undefined ? {} : { snapshots }),
           ...(signal === undefined ? {} : { signal }),
         });

@@ -9,8 +9,8 @@ function config(models: string[], providers: NaoConfig['llm']['providers']): Nao
     projectName: 'p',
     databases: [],
     llm: { providers },
-    test: { models, threads: 1, comparison: {} as NaoConfig['test']['comparison'] },
-    agent: { maxSteps: 20, maxResultRows: 1000 },
+    test: { models, threads: 1, comparison: {} as NaoConfig['test']['comparison'], timeoutMs: 900_000 },
+    agent: { maxSteps: 20, maxResultRows: 1000, queryTimeoutMs: 300_000, queryMemoryLimit: '25%' },
     warnings: [],
   };
 }

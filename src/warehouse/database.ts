@@ -48,7 +48,8 @@ export type DatabaseDialect = 'duckdb' | 'sqlite' | 'postgres' | 'mysql';
 
 /**
  * A read-only connection to one configured warehouse. Failures are `WarehouseError`s
- * (codes CONNECTION_FAILED, QUERY_FAILED, QUERY_TIMEOUT, READ_ONLY_VIOLATION, DATABASE_CLOSED).
+ * (codes CONNECTION_FAILED, QUERY_FAILED, QUERY_TIMEOUT, QUERY_OUT_OF_MEMORY, READ_ONLY_VIOLATION,
+ * DATABASE_CLOSED).
  */
 export interface Database {
   readonly name: string;

@@ -1,12 +1,14 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import { readDuckDbQuery } from './duckdb-query.js';
+import { duckDbMemoryLimit } from './memory-limit.js';
 import { startQuery, stoppedError, watchQuery } from './query-control.js';
 import {
   connectionFailed,
   databaseClosed,
   messageOf,
   queryFailed,
+  queryOutOfMemory,
   readOnlyViolation,
   type WarehouseError,
 } from './warehouse-error.js';
@@ -21,23 +23,37 @@ import {
  *   opened before the setting takes effect.
  * - `lock_configuration=true` (set last): a query cannot undo the above with SET/PRAGMA, nor
  *   change global settings such as threads, memory or profiling output.
+ * - `temp_directory=''` (set first: external access off forbids changing it): nothing spills to
+ *   disk. DuckDB would otherwise write `<file>.tmp/` beside the warehouse, up to 90% of the disk,
+ *   once a query outgrows `memory_limit`; such a query fails instead (QUERY_OUT_OF_MEMORY).
  * What remains allowed is harmless: temporary tables live in memory and vanish with the
  * query's connection, which is never reused.
  * The time zone is pinned to UTC so TIMESTAMPTZ arithmetic does not depend on the machine.
  */
 const READ_ONLY_CONFIG: Record<string, string> = {
+  temp_directory: '',
   access_mode: 'READ_ONLY',
   enable_external_access: 'false',
   autoinstall_known_extensions: 'false',
   autoload_known_extensions: 'false',
 };
 
-/** Opens a DuckDB file read-only; a missing or unreadable file is a CONNECTION_FAILED error. */
-export async function openDuckDbDatabase(options: { name: string; path: string }): Promise<Database> {
+/**
+ * Opens a DuckDB file read-only; a missing or unreadable file is a CONNECTION_FAILED error.
+ * `memoryLimit` (see duckDbMemoryLimit) bounds the memory of all its queries together.
+ */
+export async function openDuckDbDatabase(options: {
+  name: string;
+  path: string;
+  memoryLimit?: string;
+}): Promise<Database> {
   const { name, path } = options;
   let instance: DuckDBInstance;
   try {
-    instance = await DuckDBInstance.create(path, READ_ONLY_CONFIG);
+    instance = await DuckDBInstance.create(path, {
+      ...READ_ONLY_CONFIG,
+      ...(options.memoryLimit === undefined ? {} : { memory_limit: duckDbMemoryLimit(options.memoryLimit) }),
+    });
   } catch (error) {
     throw connectionFailed({
       database: name,
@@ -46,10 +62,13 @@ export async function openDuckDbDatabase(options: { name: string; path: string }
       engineMessage: messageOf(error),
     });
   }
+  let memoryLimit: string;
   try {
     const connection = await instance.connect();
     try {
       await connection.run("SET GLOBAL TimeZone = 'UTC'; SET GLOBAL lock_configuration = true");
+      const reader = await connection.runAndReadAll("SELECT current_setting('memory_limit')");
+      memoryLimit = String(reader.getRows()[0]?.[0]);
     } finally {
       connection.closeSync();
     }
@@ -62,7 +81,7 @@ export async function openDuckDbDatabase(options: { name: string; path: string }
       engineMessage: messageOf(error),
     });
   }
-  return new DuckDbDatabase(name, instance);
+  return new DuckDbDatabase(name, instance, memoryLimit);
 }
 
 class DuckDbDatabase implements Database {
@@ -76,6 +95,8 @@ class DuckDbDatabase implements Database {
   constructor(
     readonly name: string,
     instance: DuckDBInstance,
+    /** DuckDB's spelling of its memory limit (`5.8 GiB`), for the message of a query that ran into it. */
+    private readonly memoryLimit: string,
   ) {
     this.instance = instance;
   }
@@ -176,6 +197,11 @@ class DuckDbDatabase implements Database {
     if (this.instance === null) return databaseClosed({ database: this.name, dialect: this.dialect });
     const engineMessage = messageOf(error);
     const context = { database: this.name, dialect: this.dialect, engineMessage, cause: error };
+    if (OUT_OF_MEMORY_MESSAGE.test(engineMessage)) {
+      // Its first line has the sizes; the rest suggests settings that a query cannot change.
+      const [firstLine = engineMessage] = engineMessage.split('\n');
+      return queryOutOfMemory({ ...context, engineMessage: firstLine, limit: this.memoryLimit });
+    }
     return READ_ONLY_MESSAGE.test(engineMessage) ? readOnlyViolation(context) : queryFailed(context);
   }
 }
@@ -188,6 +214,9 @@ class DuckDbDatabase implements Database {
  * configuration").
  */
 const READ_ONLY_MESSAGE = /read-only mode|configuration has been locked|disabled (by|through) configuration/i;
+
+/** A query that needed more than `memory_limit` (and could not spill, see READ_ONLY_CONFIG). */
+const OUT_OF_MEMORY_MESSAGE = /^Out of Memory Error/;
 
 /** How often a stopped query is interrupted again until it ends. */
 const INTERRUPT_REPEAT_MS = 25;

@@ -6,6 +6,12 @@ import { openDuckDbDatabase } from './duckdb-database.js';
 export interface OpenDatabaseOptions {
   /** Folder that relative `path`s of file databases are resolved against (default: the working directory). */
   projectDir?: string;
+  /**
+   * `agent.query_memory_limit`: what a DuckDB warehouse may use for its queries, a share of the
+   * machine (`25%`) or a size (`4GB`); DuckDB's default (80%) when absent. A server engine's
+   * memory is its administrator's to bound.
+   */
+  memoryLimit?: string;
 }
 
 type ConfigOf<Type extends DatabaseType> = Extract<DatabaseConfig, { type: Type }>;
@@ -19,7 +25,11 @@ const OPENERS: {
   [Type in DatabaseType]: (config: ConfigOf<Type>, options: OpenDatabaseOptions) => Promise<Database>;
 } = {
   duckdb: (config, options) =>
-    openDuckDbDatabase({ name: config.name, path: resolveFile(config.path, options) }),
+    openDuckDbDatabase({
+      name: config.name,
+      path: resolveFile(config.path, options),
+      ...(options.memoryLimit === undefined ? {} : { memoryLimit: options.memoryLimit }),
+    }),
   sqlite: async (config, options) =>
     (await import('./sqlite-database.js')).openSqliteDatabase({
       name: config.name,

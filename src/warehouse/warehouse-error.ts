@@ -5,6 +5,7 @@ export type WarehouseErrorCode =
   | 'CONNECTION_FAILED'
   | 'QUERY_FAILED'
   | 'QUERY_TIMEOUT'
+  | 'QUERY_OUT_OF_MEMORY'
   | 'READ_ONLY_VIOLATION'
   | 'DATABASE_CLOSED'
   | 'INVALID_QUERY_OPTIONS';
@@ -73,6 +74,22 @@ export function queryTimeout(context: ErrorContext & { timeoutMs: number; cause?
     message:
       `The query on database "${context.database}" (${context.dialect}) ran longer than the ` +
       `${context.timeoutMs} ms limit and was cancelled. Make it cheaper (filter, aggregate, LIMIT) or raise the limit.`,
+  });
+}
+
+export function queryOutOfMemory(
+  context: ErrorContext & { engineMessage: string; limit: string; cause?: unknown },
+): WarehouseError {
+  return new WarehouseError({
+    database: context.database,
+    dialect: context.dialect,
+    cause: context.cause,
+    code: 'QUERY_OUT_OF_MEMORY',
+    engineMessage: context.engineMessage,
+    message:
+      `The query on database "${context.database}" (${context.dialect}) needed more memory than its ` +
+      `${context.limit} limit and was stopped (${context.engineMessage}). Make it cheaper (filter, ` +
+      'aggregate, fewer distinct values) or raise `agent.query_memory_limit` in nao_config.yaml.',
   });
 }
 

@@ -13,6 +13,7 @@ import {
   EXPECTED_VALUES,
   expectFailure,
   FIXTURE_ROWS,
+  MEMORY_LIMIT,
   type RefusalKind,
   spelled,
   type ValueKind,
@@ -163,6 +164,27 @@ describe.each(ENGINES)('$label warehouse', (engine) => {
       const error = await expectFailure(fixture.db.query(sql.slow(marker()), { timeoutMs: 1 }));
       expect(error.code).toBe('QUERY_TIMEOUT');
     });
+
+    const hungry = sql.memoryHungry;
+    if (spelled(hungry)) {
+      it(`stops a query that needs more than its memory limit (${MEMORY_LIMIT}) with QUERY_OUT_OF_MEMORY, spilling nothing to disk`, async () => {
+        const limited = await fixture.open('limited', { memoryLimit: MEMORY_LIMIT });
+        try {
+          const before = await fixture.snapshot();
+          const started = performance.now();
+          // The time limit only ends the query should the memory limit not hold.
+          const error = await expectFailure(limited.query(hungry, { timeoutMs: STOPPED_WITHIN_MS }));
+          expect(error.code).toBe('QUERY_OUT_OF_MEMORY');
+          expect(error.message).toContain(`"limited" (${engine.dialect})`);
+          expect(error.message).toContain('agent.query_memory_limit');
+          expect(performance.now() - started).toBeLessThan(STOPPED_WITHIN_MS);
+          expect(await fixture.snapshot()).toEqual(before);
+          expect((await limited.query('SELECT 42 AS answer')).rows).toEqual([[42]]);
+        } finally {
+          await limited.close();
+        }
+      });
+    }
 
     it('rejects with the reason of an aborted signal, and the query stops', async () => {
       const name = marker();

@@ -3,7 +3,6 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import type { Database } from '../database.js';
 import { openDatabase } from '../open-database.js';
 import type { ConformanceEngine, EngineFixture } from './engine.js';
 
@@ -28,8 +27,8 @@ async function setup(extraSql = ''): Promise<DuckDbFixture> {
   writer.closeSync();
   // Something that is not a database, for the connection failures.
   await writeFile(path.join(dir, 'junk.duckdb'), 'not a database at all'.repeat(500));
-  const open = (name: string): Promise<Database> =>
-    openDatabase({ type: 'duckdb', name, path: 'warehouse.duckdb' }, { projectDir: dir });
+  const open: DuckDbFixture['open'] = (name, options) =>
+    openDatabase({ type: 'duckdb', name, path: 'warehouse.duckdb' }, { ...options, projectDir: dir });
   return {
     db: await open('conformance'),
     schema: 'main',
@@ -129,6 +128,7 @@ export const duckdbEngine: ConformanceEngine<DuckDbFixture> & {
     moreRefusals: ["SELECT * FROM read_csv('/etc/hostname')", 'INSTALL httpfs', 'LOAD httpfs'],
     slow: (marker) => `SELECT sum(a.range * b.range) AS ${marker} FROM range(1000000) a, range(1000000) b`,
     endless: 'SELECT range AS n FROM range(1000000000000)',
+    memoryHungry: 'SELECT count(DISTINCT i) AS n FROM range(3000000000) t(i)',
     session: {
       change: ['CREATE TEMP TABLE left_behind AS SELECT 42 AS n', 'SET VARIABLE left_behind = 42'],
       check:

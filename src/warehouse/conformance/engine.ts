@@ -14,9 +14,13 @@
 import { expect } from 'vitest';
 import type { DatabaseConfig } from '../../config/schema.js';
 import type { CellValue, Database, DatabaseDialect } from '../database.js';
+import type { OpenDatabaseOptions } from '../open-database.js';
 import { WarehouseError } from '../warehouse-error.js';
 
 export const FIXTURE_ROWS = 5000;
+
+/** The memory limit the `memoryHungry` query of an engine must run into. */
+export const MEMORY_LIMIT = '100MB';
 
 /** Values every engine reads alike (see CellValue), each named by what it checks. */
 export const EXPECTED_VALUES = {
@@ -62,6 +66,11 @@ export interface EngineSql {
   /** A query with a practically endless result, which a row cap must stop early. */
   endless: string;
   /**
+   * A query that needs gigabytes of memory, which a database opened with a memory limit of
+   * `MEMORY_LIMIT` must stop early with QUERY_OUT_OF_MEMORY, writing nothing (no spill files).
+   */
+  memoryHungry: Spelling<string>;
+  /**
    * Session settings a query may change (each statement succeeds) and that the next query must
    * find as nao set them: `check` answers `expected`, and `stillRefused` (a write the loosened
    * settings would let through) is refused.
@@ -78,8 +87,8 @@ export interface EngineFixture {
   schema: string | null;
   /** A folder of the fixture that refused statements must leave as it is, for the `{dir}` of the SQL. */
   dir?: string;
-  /** Another handle on the fixture, under `name`. */
-  open(name: string): Promise<Database>;
+  /** Another handle on the fixture, under `name`, opened with `options` (see OpenDatabaseOptions). */
+  open(name: string, options?: Pick<OpenDatabaseOptions, 'memoryLimit'>): Promise<Database>;
   /** Whatever a refused statement could have changed (data, tables, files), to compare before and after. */
   snapshot(): Promise<unknown>;
   /** Statements still running on the server with `marker` in their text; servers only. */

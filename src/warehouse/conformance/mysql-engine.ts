@@ -156,6 +156,9 @@ export const mysqlEngine: ConformanceEngine<MysqlFixture> = {
     ],
     slow: (marker) => `SELECT SLEEP(30) AS ${marker}`,
     endless: 'SELECT a.id FROM items a CROSS JOIN items b CROSS JOIN items c',
+    memoryHungry: {
+      none: 'the server bounds the memory of each sort and temporary table (sort_buffer_size, tmp_table_size) and spills to disk',
+    },
     session: {
       change: ['SET SESSION TRANSACTION READ WRITE', 'SET autocommit = 0', "SET time_zone = '+05:00'"],
       check: 'SELECT @@session.time_zone AS zone, @@session.autocommit AS ac',

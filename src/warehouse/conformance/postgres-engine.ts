@@ -150,6 +150,9 @@ export const postgresEngine: ConformanceEngine<PostgresFixture> = {
     slow: (marker) => `SELECT pg_sleep(30) AS ${marker}`,
     // 5000³ rows: only a plan pulled lazily can answer before the time limit.
     endless: 'SELECT a.id FROM items a CROSS JOIN items b CROSS JOIN items c',
+    memoryHungry: {
+      none: 'the server bounds the memory of each sort and hash (work_mem) and spills to its own temporary files',
+    },
     session: {
       change: [
         "SET TimeZone TO 'Asia/Tokyo'",

@@ -96,6 +96,9 @@ export const sqliteEngine: ConformanceEngine<SqliteFixture> = {
     moreRefusals: ['VACUUM', "VACUUM main INTO '{dir}/copy.sqlite'"],
     slow: (marker) =>
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) AS ${marker} FROM n`,
+    memoryHungry: {
+      none: "SQLite's memory is bounded by its page cache: a large DISTINCT or sort spills to temporary files",
+    },
     endless: 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT i FROM n',
     session: {
       change: ['PRAGMA query_only = OFF'],
