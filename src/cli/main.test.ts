@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -30,5 +30,21 @@ describe('main: exit codes of a config that cannot be used', () => {
     const { code, stderr } = await runNao({ args: ['test', '--local'], cwd: dir, env: {} });
     expect(stderr).toContain('NAO_TEST_UNSET_WAREHOUSE_URL');
     expect(code).toBe(2);
+  });
+});
+
+describe('main: hostile test files', () => {
+  it('validates a 6 MB one-line file and a link to a file outside tests/ in a few lines, printing neither', async () => {
+    const dir = await project('databases: []\n');
+    await mkdir(path.join(dir, 'tests'));
+    await writeFile(path.join(dir, 'tests', 'huge.yml'), `${'B'.repeat(6_000_000)}\n`);
+    await writeFile(path.join(dir, 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');
+    await symlink(path.join(dir, 'passwd'), path.join(dir, 'tests', 'x.yml'));
+    const { code, stdout, stderr } = await runNao({ args: ['test', 'validate'], cwd: dir, env: {} });
+    expect(code).toBe(1);
+    expect(stdout + stderr).toContain('x.yml: is a symbolic link out of tests/');
+    expect(stdout + stderr).toContain('huge.yml');
+    expect(stdout + stderr).not.toContain('root:x');
+    expect((stdout + stderr).length).toBeLessThan(2000);
   });
 });

@@ -97,15 +97,71 @@ describe('discoverTests: finding files', () => {
     expect(tests[0]!.filePath).toBe(path.join(testsDir, 'a.yml'));
   });
 
-  it('follows symlinks to files and folders and survives a symlink loop', async () => {
-    await write({ 'shared/real.yml': prompt() });
-    await mkdir(path.join(root, 'elsewhere'));
-    await writeFile(path.join(root, 'elsewhere', 'linked.yml'), prompt());
-    await symlink(path.join(root, 'elsewhere', 'linked.yml'), path.join(testsDir, 'link.yml'));
+  it('follows symlinks to files and folders inside tests/ and survives a symlink loop', async () => {
+    await write({ 'shared/real.yml': prompt('shared') });
+    await symlink(path.join(testsDir, 'shared', 'real.yml'), path.join(testsDir, 'link.yml'));
     await symlink(testsDir, path.join(testsDir, 'shared', 'loop'));
     const { tests, problems } = await discoverTests({ testsDir });
-    expect(problems).toEqual([]);
     expect(tests.map((test) => test.relativePath)).toEqual(['link.yml', 'shared/real.yml']);
+    // The same file under two paths: the suite would run it twice.
+    expect(problems.map((problem) => problem.message)).toEqual([
+      'duplicate test name "shared", used by link.yml, shared/real.yml; give each test a unique `name`',
+    ]);
+  });
+});
+
+describe('discoverTests: hostile files', () => {
+  const SECRET = 'root:x:0:0:root:/root:/bin/bash';
+
+  /** Every text discovery gives back, as the CLI and the viewer would print it. */
+  function printed(discovered: Awaited<ReturnType<typeof discoverTests>>): string {
+    return JSON.stringify([discovered.problems, discovered.warnings]);
+  }
+
+  it('refuses a test file that is a symlink out of tests/, naming the link and not printing its content', async () => {
+    await write({ 'good.yml': prompt() });
+    await mkdir(path.join(root, 'outside'));
+    await writeFile(path.join(root, 'outside', 'passwd'), `${SECRET}\n`);
+    await symlink(path.join(root, 'outside', 'passwd'), path.join(testsDir, 'x.yml'));
+    const discovered = await discoverTests({ testsDir });
+    expect(discovered.tests.map((test) => test.name)).toEqual(['good']);
+    expect(discovered.problems).toEqual([
+      {
+        file: 'x.yml',
+        field: null,
+        message: expect.stringContaining('is a symbolic link out of tests/'),
+      },
+    ]);
+    expect(printed(discovered)).not.toContain('root:x');
+  });
+
+  it('does not walk a folder that is a symlink out of tests/', async () => {
+    await mkdir(path.join(root, 'outside'));
+    await writeFile(path.join(root, 'outside', 'stolen.yml'), `name: stolen\nprompt: ${SECRET}\n`);
+    await symlink(path.join(root, 'outside'), path.join(testsDir, 'more'));
+    const discovered = await discoverTests({ testsDir });
+    expect(discovered.tests).toEqual([]);
+    expect(discovered.problems).toEqual([
+      { file: 'more', field: null, message: expect.stringContaining('is a symbolic link out of tests/') },
+    ]);
+    expect(printed(discovered)).not.toContain('root:x');
+  });
+
+  it.each([
+    ['a one-line file of 6 MB', `${'B'.repeat(6_000_000)}\n`],
+    ['a 6 MB name with a comma', `name: a,${'B'.repeat(6_000_000)}\nprompt: x\n`],
+    ['a 6 MB unknown database', `prompt: x\ndatabase: ${'B'.repeat(6_000_000)}\n`],
+    ['a 6 MB assertion type', `prompt: x\nassertions:\n  - type: ${'B'.repeat(6_000_000)}\n`],
+    ['a 1,000-character unknown key', `prompt: x\n${'k'.repeat(1000)}: 1\n`],
+  ])('quotes at most a short excerpt of %s', async (_label, text) => {
+    await write({ 'big.yml': text });
+    const discovered = await discoverTests({ testsDir, databaseNames: ['warehouse'] });
+    expect(discovered.problems.length + discovered.warnings.length).toBeGreaterThan(0);
+    for (const line of [...discovered.problems.map((problem) => problem.message), ...discovered.warnings]) {
+      expect(line.length).toBeLessThan(600);
+    }
+    expect(printed(discovered)).not.toContain('B'.repeat(250));
+    expect(printed(discovered)).not.toContain('k'.repeat(250));
   });
 });
 

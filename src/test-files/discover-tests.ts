@@ -5,7 +5,7 @@ import path from 'node:path';
 import { UsageError } from '../errors/index.js';
 import { parseTestFile } from './parse-test-file.js';
 import { isTestFileName, type TestCase } from './test-case.js';
-import type { TestFileProblem } from './test-file-problem.js';
+import { quoteExcerpt, type TestFileProblem } from './test-file-problem.js';
 
 /** Folders under tests/ that hold what nao writes, never tests. */
 export const SKIPPED_FOLDERS: readonly string[] = ['outputs', 'recordings'];
@@ -30,11 +30,20 @@ interface Listing {
   problems: TestFileProblem[];
 }
 
+/**
+ * A link out of tests/ is refused, not followed: on CI a pull request could otherwise link
+ * `tests/x.yml` to any readable file and have its validation error print the file.
+ */
+const LINK_OUT_MESSAGE =
+  'is a symbolic link out of tests/, which nao does not follow; put the test file itself in tests/ (links may point only inside it)';
+
 async function listTestFiles(testsDir: string): Promise<Listing> {
   const files: string[] = [];
   const problems: TestFileProblem[] = [];
   // Real paths of the folders entered, so a symlink loop is walked once.
   const visited = new Set<string>();
+  const root = await realpath(testsDir);
+  const inside = (target: string) => target === root || target.startsWith(`${root}${path.sep}`);
 
   async function walk(relativeDir: string): Promise<void> {
     const absoluteDir = path.join(testsDir, ...relativeDir.split('/').filter(Boolean));
@@ -57,17 +66,25 @@ async function listTestFiles(testsDir: string): Promise<Listing> {
       const relative = relativeDir === '' ? entry.name : `${relativeDir}/${entry.name}`;
       let isDirectory = entry.isDirectory();
       let isFile = entry.isFile();
+      let leavesTests = false;
       if (entry.isSymbolicLink()) {
         try {
-          const target = await stat(path.join(absoluteDir, entry.name));
+          const link = path.join(absoluteDir, entry.name);
+          const target = await stat(link);
           isDirectory = target.isDirectory();
           isFile = target.isFile();
+          leavesTests = !inside(await realpath(link));
         } catch {
           // A dangling link is not a test; a link named like one is reported when read.
           isFile = isTestFileName(entry.name);
         }
       }
-      if (isDirectory) {
+      if (leavesTests) {
+        const couldHoldTests = isDirectory
+          ? !SKIPPED_FOLDERS.includes(entry.name)
+          : isTestFileName(entry.name);
+        if (couldHoldTests) problems.push({ file: relative, field: null, message: LINK_OUT_MESSAGE });
+      } else if (isDirectory) {
         if (!SKIPPED_FOLDERS.includes(entry.name)) await walk(relative);
       } else if (isFile && isTestFileName(entry.name)) {
         files.push(relative);
@@ -178,7 +195,7 @@ function duplicateNameProblems(tests: readonly TestCase[]): TestFileProblem[] {
     problems.push({
       file: files[0]!,
       field: 'name',
-      message: `duplicate test name ${JSON.stringify(name)}, used by ${files.join(', ')}; give each test a unique \`name\``,
+      message: `duplicate test name ${quoteExcerpt(name)}, used by ${files.join(', ')}; give each test a unique \`name\``,
     });
   }
   return problems;

@@ -4,7 +4,13 @@ import { parseYamlSource, type YamlIssue } from '../config/yaml-source.js';
 import { didYouMean as suggestKey } from '../errors/index.js';
 import { assertionsSchema } from '../judge/assertions/index.js';
 import { COMPARISON_KEYS, fileStem, TEST_FILE_KEYS, type TestCase } from './test-case.js';
-import { formatFieldPath, type TestFileProblem } from './test-file-problem.js';
+import {
+  boundedMessage,
+  EXCERPT_LENGTH,
+  formatFieldPath,
+  quoteExcerpt,
+  type TestFileProblem,
+} from './test-file-problem.js';
 import { TEST_KEY_SYNONYMS } from './test-key-synonyms.js';
 
 const didYouMean = (word: string, known: readonly string[]) =>
@@ -19,8 +25,8 @@ function describeValue(value: unknown): string {
   if (value instanceof Uint8Array) return 'binary data';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'string') return `the text ${JSON.stringify(value)}`;
-  return `${typeof value} ${String(value)}`;
+  if (typeof value === 'string') return `the text ${quoteExcerpt(value)}`;
+  return `${typeof value} ${quoteExcerpt(String(value)).slice(1, -1)}`;
 }
 
 /** A zod error callback: says what was expected and what the file holds instead. */
@@ -163,12 +169,7 @@ function readDocument(options: { text: string; file: string }): {
   return { value: source.value, problems, warnings };
 }
 
-/**
- * Validates the text of one test file into a `TestCase`. Every problem of the file is
- * reported, each with the YAML path it is about; unknown top-level keys are warnings so that
- * files written for other versions keep working.
- */
-export function parseTestFile(options: {
+interface ParseTestFileOptions {
   text: string;
   /** Absolute path of the file. */
   filePath: string;
@@ -176,7 +177,27 @@ export function parseTestFile(options: {
   relativePath: string;
   /** Names of the configured databases; when given, `database` must be one of them. */
   databaseNames?: readonly string[];
-}): ParsedTestFile {
+}
+
+/**
+ * Validates the text of one test file into a `TestCase`. Every problem of the file is
+ * reported, each with the YAML path it is about; unknown top-level keys are warnings so that
+ * files written for other versions keep working. Problems and warnings quote the file in
+ * short excerpts only, whatever it holds.
+ */
+export function parseTestFile(options: ParseTestFileOptions): ParsedTestFile {
+  const parsed = validateTestFile(options);
+  const warnings = parsed.warnings.map(boundedMessage);
+  if (parsed.success) return { ...parsed, warnings };
+  const problems = parsed.problems.map((problem) => ({
+    ...problem,
+    ...(problem.field === null ? {} : { field: boundedMessage(problem.field) }),
+    message: boundedMessage(problem.message),
+  }));
+  return { success: false, problems, warnings };
+}
+
+function validateTestFile(options: ParseTestFileOptions): ParsedTestFile {
   const { text, filePath, relativePath: file, databaseNames } = options;
   const document = readDocument({ text, file });
   const warnings = document.warnings;
@@ -194,7 +215,8 @@ export function parseTestFile(options: {
   const problems: TestFileProblem[] = [];
   const unknownKeys = Object.keys(raw).filter((key) => !(TEST_FILE_KEYS as readonly string[]).includes(key));
   for (const key of unknownKeys) {
-    warnings.push(`${file}: unknown key \`${key}\` is ignored${unknownKeyHint(key, TEST_FILE_KEYS)}`);
+    const shown = key.length <= EXCERPT_LENGTH ? `\`${key}\`` : quoteExcerpt(key);
+    warnings.push(`${file}: unknown key ${shown} is ignored${unknownKeyHint(key, TEST_FILE_KEYS)}`);
   }
   if (isMapping(raw.comparison)) {
     for (const key of Object.keys(raw.comparison)) {
@@ -237,13 +259,13 @@ export function parseTestFile(options: {
     problems.push({
       file,
       field: 'database',
-      message: `unknown database ${JSON.stringify(value.database)} (${configured})`,
+      message: `unknown database ${quoteExcerpt(value.database)} (${configured})`,
     });
   }
   if (problems.length > 0) return { success: false, problems, warnings };
   if (name.includes(',')) {
     warnings.push(
-      `${file}: the name ${JSON.stringify(name)} contains a comma, which separates names in --select; select it by file name instead`,
+      `${file}: the name ${quoteExcerpt(name)} contains a comma, which separates names in --select; select it by file name instead`,
     );
   }
 

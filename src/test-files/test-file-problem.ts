@@ -7,6 +7,28 @@ export interface TestFileProblem {
   message: string;
 }
 
+/** Characters of a file's own text that a problem or warning quotes at most. */
+export const EXCERPT_LENGTH = 200;
+/**
+ * Characters of a whole problem or warning at most: what the file holds is quoted in excerpts,
+ * and this bounds whatever else could carry it (a YAML error, a library's message).
+ */
+export const MAX_MESSAGE_LENGTH = 500;
+
+/**
+ * A value of the file as a JSON string, cut to its first EXCERPT_LENGTH characters: a problem
+ * never echoes a whole file (a 60 MB line, or a secret a pull request linked in).
+ */
+export function quoteExcerpt(value: string): string {
+  if (value.length <= EXCERPT_LENGTH) return JSON.stringify(value);
+  return `${JSON.stringify(`${value.slice(0, EXCERPT_LENGTH)}…`)} (${value.length.toLocaleString('en-US')} characters)`;
+}
+
+/** `text` cut to MAX_MESSAGE_LENGTH characters. */
+export function boundedMessage(text: string): string {
+  return text.length <= MAX_MESSAGE_LENGTH ? text : `${text.slice(0, MAX_MESSAGE_LENGTH)}… (cut)`;
+}
+
 /** `['assertions', 1, 'min_count']` → `assertions[1].min_count`; odd keys are quoted. */
 export function formatFieldPath(path: readonly PropertyKey[]): string {
   let text = '';
@@ -14,8 +36,9 @@ export function formatFieldPath(path: readonly PropertyKey[]): string {
     if (typeof key === 'number') text += `[${key}]`;
     else {
       const name = String(key);
-      if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) text += text === '' ? name : `.${name}`;
-      else text += `[${JSON.stringify(name)}]`;
+      if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name) && name.length <= EXCERPT_LENGTH)
+        text += text === '' ? name : `.${name}`;
+      else text += `[${quoteExcerpt(name)}]`;
     }
   }
   return text;

@@ -214,7 +214,7 @@ export const assertionSchema: z.ZodType<Assertion, unknown> = z.unknown().transf
     ctx.addIssue({
       code: 'custom',
       path: ['type'],
-      message: `unknown assertion type ${JSON.stringify(type)} (${supported})`,
+      message: `unknown assertion type ${shortText(type)} (${supported})`,
     });
     return z.NEVER;
   }
@@ -260,4 +260,10 @@ export function describeAssertion(assertion: Assertion): string {
 /** True when some assertion reads the answer's data, so it must be extracted even without `sql`. */
 export function readsAnswerData(assertions: readonly Assertion[]): boolean {
   return assertions.some((assertion) => kindOf(assertion).readsAnswerData === true);
+}
+
+/** A value of the test file, quoted in at most 200 characters: a message never echoes the whole file. */
+function shortText(value: unknown): string {
+  const json = JSON.stringify(value) ?? String(value);
+  return json.length <= 200 ? json : `${json.slice(0, 200)}…`;
 }
