@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -99,6 +99,25 @@ describe('createResultsStore', () => {
     const outcome = await createResultsStore({ outputsDir }).load(name);
     expect(outcome).toMatchObject({ success: false, status });
     if (!outcome.success) expect(outcome.error).toMatch(message);
+  });
+
+  it('refuses a results file that is a symlink out of tests/outputs/, naming it and not its content', async () => {
+    await writeFile(path.join(root, 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');
+    const name = 'results_20250301_000000.json';
+    await symlink(path.join(root, 'passwd'), path.join(outputsDir, name));
+    const store = createResultsStore({ outputsDir });
+    const outcome = await store.load(name);
+    expect(outcome).toMatchObject({ success: false, status: 403 });
+    if (!outcome.success) expect(outcome.error).toContain(`${name} is a symbolic link out of tests/outputs/`);
+    expect(JSON.stringify(outcome)).not.toContain('root:x');
+    expect((await store.list()).map((entry) => entry.name)).not.toContain(name);
+    expect(JSON.stringify(await store.history())).not.toContain('root:x');
+  });
+
+  it('serves a results file that is a symlink to another file in tests/outputs/', async () => {
+    const name = 'results_20250301_000000.json';
+    await symlink(path.join(outputsDir, FILES.old), path.join(outputsDir, name));
+    expect((await createResultsStore({ outputsDir }).load(name)).success).toBe(true);
   });
 
   it('reads a broken file again once it is fixed', async () => {

@@ -4,7 +4,7 @@
  * ~40 MB of JSON), so only the few most recently used stay in memory; the history keeps just
  * the handful of numbers it plots per file.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { NaoError } from '../errors/index.js';
 import { type ResultsFile, readResultsFile, resultsFileSortKey } from '../report/index.js';
@@ -23,7 +23,7 @@ export interface LoadedResults {
 
 export type LoadOutcome =
   | { success: true; loaded: LoadedResults }
-  | { success: false; status: 400 | 404 | 422; error: string };
+  | { success: false; status: 400 | 403 | 404 | 422; error: string };
 
 export interface ResultsStore {
   readonly outputsDir: string;
@@ -106,6 +106,16 @@ export function createResultsStore(options: { outputsDir: string; maxCachedFiles
     }
   }
 
+  /**
+   * False for a symlink whose target is outside tests/outputs/: it is neither read nor listed,
+   * or a link to any readable file would have its start shown in the parse error.
+   */
+  async function staysInside(filePath: string): Promise<boolean> {
+    if (!(await lstat(filePath)).isSymbolicLink()) return true;
+    const [target, folder] = await Promise.all([realpath(filePath), realpath(outputsDir)]);
+    return target.startsWith(`${folder}${path.sep}`);
+  }
+
   function remember(name: string, entry: CachedFile): void {
     files.delete(name);
     files.set(name, entry);
@@ -124,6 +134,14 @@ export function createResultsStore(options: { outputsDir: string; maxCachedFiles
     if (version === null) {
       files.delete(name);
       return { success: false, status: 404, error: `No results file named ${name} in ${outputsDir}.` };
+    }
+    if (!(await staysInside(resolved.path))) {
+      files.delete(name);
+      return {
+        success: false,
+        status: 403,
+        error: `${name} is a symbolic link out of tests/outputs/, which the viewer does not follow.`,
+      };
     }
     let cached = files.get(name);
     if (cached === undefined || !sameVersion(cached, version)) {
@@ -157,6 +175,7 @@ export function createResultsStore(options: { outputsDir: string; maxCachedFiles
       if (fileNameProblem(name) !== null) continue;
       let info: Awaited<ReturnType<typeof stat>>;
       try {
+        if (!(await staysInside(path.join(outputsDir, name)))) continue;
         info = await stat(path.join(outputsDir, name));
       } catch (error) {
         // Deleted between readdir and stat.
