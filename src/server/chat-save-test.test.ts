@@ -1,8 +1,8 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseTestFile } from '../test-files/index.js';
+import { discoverTests, parseTestFile } from '../test-files/index.js';
 import { saveChatTest } from './chat-save-test.js';
 
 let projectDir: string;
@@ -70,6 +70,25 @@ describe('saveChatTest', () => {
     expect(again).toMatchObject({ success: false, status: 409 });
     expect(await readFile(filePath, 'utf8')).toBe('hand-edited');
   });
+
+  it.each([
+    ['a file of that name in a subfolder', 'finance/orders.yml', 'prompt: How many orders?\n'],
+    ['a test named so in another file', 'finance/q4.yml', 'name: orders\nprompt: How many orders?\n'],
+  ])(
+    'refuses a name that %s already has (409, naming its file), so the suite still runs',
+    async (_label, file, text) => {
+      await mkdir(path.join(projectDir, 'tests', 'finance'), { recursive: true });
+      await writeFile(path.join(projectDir, 'tests', file), text);
+      expect(await save({ name: 'orders' })).toEqual({
+        success: false,
+        status: 409,
+        error: `A test named "orders" already exists in tests/${file}; pick another name (test names are unique in a suite).`,
+      });
+      expect(await readdir(path.join(projectDir, 'tests'))).toEqual(['finance']);
+      const { problems } = await discoverTests({ testsDir: path.join(projectDir, 'tests') });
+      expect(problems).toEqual([]);
+    },
+  );
 
   it.each([
     ['Orders', 'upper case'],

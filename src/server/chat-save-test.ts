@@ -1,7 +1,8 @@
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { formatProblems, parseTestFile } from '../test-files/index.js';
+import { UsageError } from '../errors/index.js';
+import { discoverTests, formatProblems, parseTestFile } from '../test-files/index.js';
 
 export const TEST_NAME_PATTERN = /^[a-z0-9_][a-z0-9_-]*$/;
 
@@ -11,8 +12,10 @@ export type SaveTestResult =
 
 /**
  * Writes `tests/<name>.yml` from a chat answer. Never overwrites: a file of that name is the
- * user's own test, so an existing one is refused (409). The written file is parsed back with
- * the suite's own parser, and removed again when `nao test` would refuse it.
+ * user's own test, so an existing one is refused (409), and so is a name that any test of the
+ * suite already has (a `name:` or a file stem in a subfolder), which would stop the next
+ * `nao test` with a duplicate name. The written file is parsed back with the suite's own
+ * parser, and removed again when `nao test` would refuse it.
  */
 export async function saveChatTest(options: {
   projectDir: string;
@@ -47,6 +50,14 @@ export async function saveChatTest(options: {
   }
 
   const testsDir = path.join(options.projectDir, 'tests');
+  const existing = await testNamed(testsDir, name);
+  if (existing !== undefined) {
+    return {
+      success: false,
+      status: 409,
+      error: `A test named "${name}" already exists in tests/${existing}; pick another name (test names are unique in a suite).`,
+    };
+  }
   const filePath = path.join(testsDir, `${name}.yml`);
   const relativePath = `${name}.yml`;
   const text = stringify(
@@ -76,4 +87,17 @@ export async function saveChatTest(options: {
     };
   }
   return { success: true, relativePath: `tests/${relativePath}` };
+}
+
+/** The file (relative to tests/) of the suite's test named `name`, if there is one. */
+async function testNamed(testsDir: string, name: string): Promise<string | undefined> {
+  let discovered: Awaited<ReturnType<typeof discoverTests>>;
+  try {
+    discovered = await discoverTests({ testsDir });
+  } catch (error) {
+    // No tests/ folder yet: no test has the name.
+    if (error instanceof UsageError && error.code === 'TESTS_DIR_NOT_FOUND') return undefined;
+    throw error;
+  }
+  return discovered.tests.find((test) => test.name === name)?.relativePath;
 }
