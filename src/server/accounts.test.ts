@@ -120,4 +120,33 @@ describe.each(stores)('accounts over %s', (kind) => {
     });
     expect(locked.success === false && locked.retryAfterSeconds).toBeGreaterThan(0);
   });
+
+  it('limits sign-ups per address: the 11th within 15 minutes is refused with 429, another address is not', async () => {
+    const from = { address: '203.0.113.50', userAgent: 'vitest' };
+    for (let i = 0; i < 10; i++) {
+      const result = await accounts.signUp({
+        email: `bulk${i}@example.com`,
+        password: 'long enough password',
+        origin: from,
+      });
+      expect(result.success).toBe(true);
+    }
+    const refused = await accounts.signUp({
+      email: 'bulk10@example.com',
+      password: 'long enough password',
+      origin: from,
+    });
+    expect(refused).toMatchObject({
+      success: false,
+      status: 429,
+      error: expect.stringContaining('Too many sign-ups from this address'),
+    });
+    expect(refused.success === false && refused.retryAfterSeconds).toBeGreaterThan(0);
+    const other = await accounts.signUp({
+      email: 'bulk10@example.com',
+      password: 'long enough password',
+      origin: { address: '203.0.113.51', userAgent: 'vitest' },
+    });
+    expect(other.success).toBe(true);
+  });
 });

@@ -1,4 +1,5 @@
 import { isAPIError } from 'better-auth/api';
+import { type AddressLimiter, createAddressLimiter, DEFAULT_SIGN_UP_LIMITS } from './address-limiter.js';
 import { CLIENT_ADDRESS_HEADER, type NaoAuth } from './auth.js';
 import type { LoginLimiter } from './login-limiter.js';
 
@@ -52,18 +53,37 @@ const INVALID_CREDENTIALS = 'Invalid email or password.';
 /**
  * The account operations nao's routes need, over the authentication library: it hashes
  * passwords (scrypt), stores sessions and reads cookies and bearer tokens; nao adds the
- * per-account and per-address limit on failed log-ins and plain-language errors.
+ * per-account and per-address limit on failed log-ins, the per-address limit on sign-ups and
+ * plain-language errors.
  */
 export function createAccounts(options: {
   auth: NaoAuth;
   limiter: LoginLimiter;
+  /** Sign-ups per address, in memory; default DEFAULT_SIGN_UP_LIMITS. */
+  signUpLimiter?: AddressLimiter;
   log?: (line: string) => void;
 }): Accounts {
   const { auth, limiter } = options;
   const log = options.log ?? (() => {});
+  const signUps = options.signUpLimiter ?? createAddressLimiter(DEFAULT_SIGN_UP_LIMITS);
 
   return {
     async signUp({ email, password, name, origin }) {
+      // Every attempt counts, a refused one too: probing which emails have accounts is limited alike.
+      if (origin.address !== null && origin.address !== '') {
+        const allowance = signUps.check(origin.address);
+        if (!allowance.allowed) {
+          log(`sign-up refused for ${email.trim()} from ${origin.address}: too many sign-ups`);
+          const minutes = Math.ceil(allowance.retryAfterSeconds / 60);
+          return {
+            success: false,
+            status: 429,
+            error: `Too many sign-ups from this address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+            retryAfterSeconds: allowance.retryAfterSeconds,
+          };
+        }
+        signUps.record(origin.address);
+      }
       try {
         const { headers, response } = await auth.api.signUpEmail({
           body: { email: email.trim(), password, name: name?.trim() || defaultName(email) },

@@ -61,6 +61,23 @@ describe.each(stores)('failed log-in limit over %s', (kind) => {
     expect(await limiter.check({ email: 'fresh@example.com', address: null })).toEqual({ allowed: true });
   });
 
+  it('keeps the address lock-out in memory: after a restart the address may log in again, the locked account stays locked', async () => {
+    const address = '198.51.100.20';
+    // Any local process can fail log-ins from the address every user shares (127.0.0.1).
+    for (let i = 0; i < 5; i++) await limiter.recordFailure({ email: `victim${i % 2}@example.com`, address });
+    expect((await limiter.check({ email: 'someone@example.com', address })).allowed).toBe(false);
+    const restarted = createLoginLimiter({
+      adapter: store.adapter,
+      limits: { maxAccountFailures: 3, maxAddressFailures: 5, windowMs: 15 * MINUTE },
+      now: () => clock,
+    });
+    expect(await restarted.check({ email: 'someone@example.com', address })).toEqual({ allowed: true });
+    expect(await restarted.check({ email: 'victim0@example.com', address: '198.51.100.21' })).toMatchObject({
+      allowed: false,
+      scope: 'account',
+    });
+  });
+
   it('a successful log-in clears the account failures', async () => {
     const attempt = { email: 'grace@example.com', address: null };
     for (let i = 0; i < 3; i++) await limiter.recordFailure(attempt);

@@ -1,3 +1,4 @@
+import { createAddressLimiter } from './address-limiter.js';
 import { type AuthAdapter, NAO_MODELS } from './auth.js';
 
 export interface LoginLimits {
@@ -33,8 +34,10 @@ export interface LoginLimiter {
 }
 
 /**
- * Failed log-ins limited per account and per address over a sliding window, stored in the
- * account store so the limit holds across restarts and across servers sharing PostgreSQL.
+ * Failed log-ins limited per account and per address over a sliding window. The account's
+ * failures are stored in the account store, so the limit holds across restarts and across
+ * servers sharing PostgreSQL; the address's are kept in memory only (address-limiter.ts says
+ * why), so a restart lifts an address lock-out.
  */
 export function createLoginLimiter(options: {
   adapter: AuthAdapter;
@@ -45,42 +48,38 @@ export function createLoginLimiter(options: {
   const limits = options.limits ?? DEFAULT_LOGIN_LIMITS;
   const now = options.now ?? (() => new Date());
   const model = NAO_MODELS.loginFailure;
+  const addresses = createAddressLimiter({ max: limits.maxAddressFailures, windowMs: limits.windowMs, now });
 
-  function keysOf(attempt: LoginAttempt): { key: string; scope: 'account' | 'address'; max: number }[] {
-    const keys: { key: string; scope: 'account' | 'address'; max: number }[] = [
-      { key: `account:${normalizeEmail(attempt.email)}`, scope: 'account', max: limits.maxAccountFailures },
-    ];
-    if (attempt.address !== null && attempt.address !== '') {
-      keys.push({ key: `address:${attempt.address}`, scope: 'address', max: limits.maxAddressFailures });
-    }
-    return keys;
-  }
+  const accountKey = (attempt: LoginAttempt) => `account:${normalizeEmail(attempt.email)}`;
+  const addressOf = (attempt: LoginAttempt) =>
+    attempt.address === null || attempt.address === '' ? null : attempt.address;
 
   return {
     async check(attempt) {
       const at = now();
       const since = new Date(at.getTime() - limits.windowMs);
-      for (const { key, scope, max } of keysOf(attempt)) {
-        const failures = await adapter.findMany<{ createdAt: Date | string }>({
-          model,
-          where: [
-            { field: 'key', value: key },
-            { field: 'createdAt', operator: 'gt', value: since },
-          ],
-          sortBy: { field: 'createdAt', direction: 'asc' },
-        });
-        if (failures.length >= max) {
-          // Allowed again once enough of the window's failures have aged out of it.
-          const freeing = failures[failures.length - max]!;
-          const freedAt = new Date(freeing.createdAt).getTime() + limits.windowMs;
-          return {
-            allowed: false,
-            scope,
-            retryAfterSeconds: Math.max(1, Math.ceil((freedAt - at.getTime()) / 1000)),
-          };
-        }
+      const max = limits.maxAccountFailures;
+      const failures = await adapter.findMany<{ createdAt: Date | string }>({
+        model,
+        where: [
+          { field: 'key', value: accountKey(attempt) },
+          { field: 'createdAt', operator: 'gt', value: since },
+        ],
+        sortBy: { field: 'createdAt', direction: 'asc' },
+      });
+      if (failures.length >= max) {
+        // Allowed again once enough of the window's failures have aged out of it.
+        const freeing = failures[failures.length - max]!;
+        const freedAt = new Date(freeing.createdAt).getTime() + limits.windowMs;
+        return {
+          allowed: false,
+          scope: 'account',
+          retryAfterSeconds: Math.max(1, Math.ceil((freedAt - at.getTime()) / 1000)),
+        };
       }
-      return { allowed: true };
+      const address = addressOf(attempt);
+      const byAddress = address === null ? ({ allowed: true } as const) : addresses.check(address);
+      return byAddress.allowed ? { allowed: true } : { ...byAddress, scope: 'address' };
     },
 
     async recordFailure(attempt) {
@@ -89,16 +88,13 @@ export function createLoginLimiter(options: {
         model,
         where: [{ field: 'createdAt', operator: 'lt', value: new Date(at.getTime() - limits.windowMs) }],
       });
-      for (const { key } of keysOf(attempt)) {
-        await adapter.create({ model, data: { key, createdAt: at } });
-      }
+      await adapter.create({ model, data: { key: accountKey(attempt), createdAt: at } });
+      const address = addressOf(attempt);
+      if (address !== null) addresses.record(address);
     },
 
     async recordSuccess(attempt) {
-      await adapter.deleteMany({
-        model,
-        where: [{ field: 'key', value: `account:${normalizeEmail(attempt.email)}` }],
-      });
+      await adapter.deleteMany({ model, where: [{ field: 'key', value: accountKey(attempt) }] });
     },
   };
 }
