@@ -55,3 +55,4 @@ export {
   usageFromSdk,
   usageFromSteps,
 } from './usage.js';
+export { meteredModel } from './usage-meter.js';

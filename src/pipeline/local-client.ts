@@ -1,6 +1,6 @@
 import type { ProjectRuntime } from './project-runtime.js';
 import { runTestRequest } from './run-test-request.js';
-import type { TestRunRequest, TestRunResponse } from './test-run-types.js';
+import type { RunSpending, TestRunRequest, TestRunResponse } from './test-run-types.js';
 
 /** What the local client needs of a recorder (src/recording) for `--record` / `--replay`. */
 export interface LocalClientRecording {
@@ -17,7 +17,11 @@ export function createLocalClient(
   { recording }: { recording?: LocalClientRecording } = {},
 ) {
   return {
-    async runTest(options: { request: TestRunRequest; signal: AbortSignal }): Promise<TestRunResponse> {
+    async runTest(options: {
+      request: TestRunRequest;
+      signal: AbortSignal;
+      onSpending?: (spending: RunSpending) => void;
+    }): Promise<TestRunResponse> {
       const generateQueryId = recording?.currentQueryIdGenerator();
       let response: TestRunResponse;
       try {
@@ -26,6 +30,7 @@ export function createLocalClient(
           request: options.request,
           signal: options.signal,
           ...(generateQueryId === undefined ? {} : { generateQueryId }),
+          ...(options.onSpending === undefined ? {} : { onSpending: options.onSpending }),
         });
       } catch (error) {
         throw recording?.currentRunError() ?? error;

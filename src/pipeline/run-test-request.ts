@@ -1,9 +1,16 @@
 import { runAgent } from '../agent/index.js';
 import { type AnswerJudgement, judgeAnswer } from '../answer-judge/index.js';
 import { captureDataSnapshots, extractAnswer, runReferenceQuery, unchangedSince } from '../extract/index.js';
-import { EMPTY_USAGE } from '../llm/usage.js';
+import {
+  addUsage,
+  costOf,
+  EMPTY_USAGE,
+  meteredModel,
+  type ResolvedModel,
+  type TokenUsage,
+} from '../llm/index.js';
 import type { ProjectRuntime } from './project-runtime.js';
-import type { TestRunRequest, TestRunResponse, Verification } from './test-run-types.js';
+import type { RunSpending, TestRunRequest, TestRunResponse, Verification } from './test-run-types.js';
 
 /**
  * One test run as the backend performs it: the agent answers in test mode (no clarification
@@ -18,9 +25,13 @@ export async function runTestRequest(options: {
   signal?: AbortSignal;
   /** Names the agent's query results; record/replay passes a deterministic one. */
   generateQueryId?: () => string;
+  /** Told, as each model call completes, what the run's completed calls used and cost so far. */
+  onSpending?: (spending: RunSpending) => void;
 }): Promise<TestRunResponse> {
   const { runtime, request, signal } = options;
-  const model = runtime.model(`${request.model.provider}:${request.model.modelId}`);
+  const resolved = runtime.model(`${request.model.provider}:${request.model.modelId}`);
+  const spent = spendingMeter(resolved, options.onSpending);
+  const model = spent?.agent ?? resolved;
   const sql = request.sql ?? null;
   // Taken before the agent's first query, so the reference can tell whether it saw the same data.
   const snapshots =
@@ -56,7 +67,7 @@ export async function runTestRequest(options: {
 
   const extract = (expectedColumns: readonly string[]) =>
     extractAnswer({
-      model,
+      model: spent?.extraction ?? resolved,
       question: request.prompt,
       responseMessages: agent.responseMessages,
       queryResults: agent.queryResults,
@@ -146,5 +157,41 @@ export async function runTestRequest(options: {
     verification,
     clarification: agent.clarification,
     judgement,
+  };
+}
+
+/**
+ * The run's model metered twice (the agent's calls, the extraction's), each completed call
+ * reported to `onSpending` with the totals so far; undefined without a listener.
+ */
+function spendingMeter(
+  model: ResolvedModel,
+  onSpending: ((spending: RunSpending) => void) | undefined,
+): { agent: ResolvedModel; extraction: ResolvedModel } | undefined {
+  if (onSpending === undefined) return undefined;
+  let agent: TokenUsage = EMPTY_USAGE;
+  let extraction: TokenUsage = EMPTY_USAGE;
+  const report = () =>
+    onSpending({
+      usage: agent,
+      cost: costOf(agent, model.prices),
+      extractionUsage: extraction,
+      extractionCost: costOf(extraction, model.prices),
+    });
+  return {
+    agent: {
+      ...model,
+      model: meteredModel(model.model, (used) => {
+        agent = addUsage(agent, used);
+        report();
+      }),
+    },
+    extraction: {
+      ...model,
+      model: meteredModel(model.model, (used) => {
+        extraction = addUsage(extraction, used);
+        report();
+      }),
+    },
   };
 }

@@ -1,6 +1,6 @@
 import { readsAnswerData } from '../judge/assertions/index.js';
 import type { TestCase } from '../test-files/index.js';
-import type { TestRunRequest, TestRunResponse } from './test-run-types.js';
+import type { RunSpending, TestRunRequest, TestRunResponse } from './test-run-types.js';
 
 /**
  * How the runner reaches the agent: in this process (`--local`) or through the backend's
@@ -11,6 +11,11 @@ export interface TestRunClient {
     request: TestRunRequest;
     signal: AbortSignal;
     run: RunIdentity;
+    /**
+     * Told what the run's completed model calls used and cost, as each completes, so a run cut
+     * short still reports them. Only runs in this process can; a backend's come with its answer.
+     */
+    onSpending?: (spending: RunSpending) => void;
   }): Promise<TestRunResponse>;
   /** Resolves a model up front (in this process), so a missing API key stops the command, not each run. */
   prepareModel?(model: string): void;

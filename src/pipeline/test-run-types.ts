@@ -52,6 +52,17 @@ export interface Verification {
   cost: Cost | null;
 }
 
+/**
+ * What the model calls of a run that completed so far used and cost, the agent's and the
+ * extraction's apart: a run cut short (timeout, Ctrl-C) keeps them in its row.
+ */
+export interface RunSpending {
+  usage: TokenUsage;
+  cost: Cost | null;
+  extractionUsage: TokenUsage;
+  extractionCost: Cost | null;
+}
+
 export interface TestRunResponse {
   text: string;
   toolCalls: AgentToolCall[];

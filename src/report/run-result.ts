@@ -5,7 +5,7 @@
  */
 import { formatDiff, type Judgement } from '../judge/index.js';
 import type { Cost, TokenUsage } from '../llm/index.js';
-import type { TableData, TestRunResponse } from '../pipeline/index.js';
+import type { RunSpending, TableData, TestRunResponse } from '../pipeline/index.js';
 import type { StopReason } from '../scheduler/index.js';
 import type { TestCase } from '../test-files/index.js';
 import type {
@@ -101,14 +101,42 @@ function judgeRecord(judgement: Judgement): JudgeRecord | null {
   };
 }
 
-/** The row of a run that could not be judged (provider down, timeout, transport). */
-export function errorResult(options: { run: RunSubject; message: string; durationMs: number }): RunResult {
+/**
+ * The row of a run that could not be judged (provider down, timeout, transport, Ctrl-C).
+ * `spending`: what its completed model calls used and cost, which were paid for all the same.
+ */
+export function errorResult(options: {
+  run: RunSubject;
+  message: string;
+  durationMs: number;
+  spending?: RunSpending;
+}): RunResult {
+  const { spending } = options;
   return {
     ...baseResult(options.run),
     status: 'error',
     message: options.message,
     duration_ms: Math.round(options.durationMs),
-    details: { ...emptyDetails(options.run.test), error: options.message },
+    ...(spending === undefined
+      ? {}
+      : { tokens: spending.usage.totalTokens, cost: spending.cost?.totalCost ?? null }),
+    details: {
+      ...emptyDetails(options.run.test),
+      error: options.message,
+      ...(spending === undefined
+        ? {}
+        : {
+            usage: usageRecord(spending.usage),
+            cost_breakdown: costRecord(spending.cost),
+            // Left null, as for a run without extraction, when no extraction call completed.
+            ...(spending.extractionUsage.totalTokens === 0
+              ? {}
+              : {
+                  extraction_usage: usageRecord(spending.extractionUsage),
+                  extraction_cost: spending.extractionCost?.totalCost ?? null,
+                }),
+          }),
+    },
   };
 }
 

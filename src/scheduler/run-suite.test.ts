@@ -147,28 +147,31 @@ describe('runSuite', () => {
     expect(outcome.stoppedBy).toBe('fail-fast');
   });
 
-  it('an interrupt cancels the runs in flight and keeps what finished', async () => {
+  it('an interrupt cancels the runs in flight, which come back as their executor made them, and skips the rest', async () => {
     const controller = new AbortController();
     const outcome = await runSuite({
-      ...baseOptions(['quick', 'stuck1', 'stuck2', 'never'], ['m']),
+      ...baseOptions(['quick', 'stuck1', 'stuck2', 'third', 'never'], ['m']),
       concurrency: 3,
       signal: controller.signal,
       execute: async (run, signal) => {
         if (run.test === 'quick') {
-          setTimeout(() => controller.abort(), 20);
+          setTimeout(() => controller.abort(new Error('interrupted')), 20);
           return { key: run.test, status: 'passed', spentUsd: 0, message: 'match' };
         }
         await sleep(10_000, signal).catch(() => undefined);
-        return { key: run.test, status: 'error', spentUsd: 0, message: 'aborted' };
+        // What it spent before the interrupt is in its row, like a timed-out run's.
+        return { key: run.test, status: 'error', spentUsd: 0.01, message: (signal.reason as Error).message };
       },
     });
     expect(outcome.stoppedBy).toBe('interrupted');
     expect(outcome.results.map((result) => [result.key, result.status, result.message])).toEqual([
       ['quick', 'passed', 'match'],
-      ['stuck1@m', 'skipped', 'interrupted'],
-      ['stuck2@m', 'skipped', 'interrupted'],
+      ['stuck1', 'error', 'interrupted'],
+      ['stuck2', 'error', 'interrupted'],
+      ['third', 'error', 'interrupted'],
       ['never@m', 'skipped', 'interrupted'],
     ]);
+    expect(outcome.spentUsd).toBeCloseTo(0.03, 10);
   });
 
   it('spaces the starts of the first runs by startSpacingMs, then starts each as a slot frees', async () => {
@@ -209,6 +212,7 @@ describe('runSuite', () => {
       },
     });
     expect(performance.now() - t0).toBeLessThan(2_000);
-    expect(outcome.results.map((result) => result.status)).toEqual(['skipped', 'skipped', 'skipped']);
+    // The first run had started: it is the executor's error; the others never did.
+    expect(outcome.results.map((result) => result.status)).toEqual(['error', 'skipped', 'skipped']);
   });
 });

@@ -16,7 +16,7 @@ export interface RunSuiteOptions<Test, Result extends RunOutcome> {
   runs: readonly PlannedRun<Test>[];
   /** Runs one planned run. It must resolve (turn failures into error results) and honour `signal`. */
   execute: (run: PlannedRun<Test>, signal: AbortSignal) => Promise<Result>;
-  /** Builds the result of a run that never ran or was cut short (budget, fail-fast, Ctrl-C). */
+  /** Builds the result of a run that never started (budget, fail-fast, Ctrl-C). */
   skipped: (run: PlannedRun<Test>, reason: StopReason) => Result;
   /** Builds the error result of a run whose executor threw, so one run never takes the suite down. */
   crashed: (run: PlannedRun<Test>, error: unknown) => Result;
@@ -93,9 +93,8 @@ export async function runSuite<Test, Result extends RunOutcome>(
         clearTimeout(timer);
         inFlight.delete(controller);
       }
-      // A run cancelled by Ctrl-C did not finish: it is reported as cut short, not as an error.
-      if (stoppedBy === 'interrupted' && controller.signal.aborted)
-        result = options.skipped(run, 'interrupted');
+      // A run cancelled by Ctrl-C comes back as the executor made it (an error row that keeps
+      // what its model calls spent); only the runs that never started are skipped.
       results[run.index] = result;
       spentUsd += options.spentUsd?.(result) ?? 0;
       options.onEvent?.({ type: 'finish', run, result });

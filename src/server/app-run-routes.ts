@@ -36,7 +36,8 @@ export function registerAppRunRoutes(
   const { runtime, jobs, log } = options;
   // The runtime is the server's: a job must never close it.
   const client: TestRunClient = {
-    runTest: ({ request, signal }) => runTestRequest({ runtime, request, signal }),
+    runTest: ({ request, signal, onSpending }) =>
+      runTestRequest({ runtime, request, signal, ...(onSpending === undefined ? {} : { onSpending }) }),
     close: async () => {},
   };
 

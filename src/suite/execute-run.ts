@@ -1,6 +1,11 @@
 import type { ComparisonOptions } from '../config/index.js';
 import { judgeRun } from '../judge/index.js';
-import { type TestRunClient, type TestRunResponse, testRunRequest } from '../pipeline/index.js';
+import {
+  type RunSpending,
+  type TestRunClient,
+  type TestRunResponse,
+  testRunRequest,
+} from '../pipeline/index.js';
 import { errorResult, judgedResult, type RunResult } from '../report/index.js';
 import type { PlannedRun } from '../scheduler/index.js';
 import type { TestCase } from '../test-files/index.js';
@@ -23,16 +28,26 @@ export async function executeRun(options: {
   const now = options.now ?? Date.now;
   const started = now();
   let response: TestRunResponse;
+  // What the completed model calls used, kept for the row of a run that does not answer.
+  let spending: RunSpending | undefined;
   try {
     response = await client.runTest({
       request: testRunRequest({ test: run.test, model: run.model, judgeModel: options.judgeModel ?? null }),
       signal,
       run: { test: run.test.name, file: run.test.relativePath, model: run.model, attempt: run.attempt },
+      onSpending: (latest) => {
+        spending = latest;
+      },
     });
   } catch (error) {
     const reason = signal.aborted ? signal.reason : error;
     const message = reason instanceof Error ? reason.message : signal.aborted ? 'cancelled' : String(reason);
-    return errorResult({ run, message, durationMs: now() - started });
+    return errorResult({
+      run,
+      message,
+      durationMs: now() - started,
+      ...(spending === undefined ? {} : { spending }),
+    });
   }
   const judgement = judgeRun({ test: run.test, response, comparison: options.comparison });
   return judgedResult({ run, response, judgement, durationMs: now() - started });
