@@ -13,7 +13,7 @@ export const EXCERPT_LENGTH = 200;
  * Characters of a whole problem or warning at most: what the file holds is quoted in excerpts,
  * and this bounds whatever else could carry it (a YAML error, a library's message).
  */
-export const MAX_MESSAGE_LENGTH = 500;
+const MAX_MESSAGE_LENGTH = 500;
 
 /**
  * A value of the file as a JSON string, cut to its first EXCERPT_LENGTH characters: a problem

@@ -1,6 +1,5 @@
 import os from 'node:os';
-
-const SPELLING = /^\s*(\d+(?:\.\d+)?)\s*(%|B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$/i;
+import { MEMORY_LIMIT_PATTERN } from '../config/schema.js';
 
 /**
  * DuckDB's `memory_limit` setting for `agent.query_memory_limit`: a share of the machine's
@@ -8,7 +7,7 @@ const SPELLING = /^\s*(\d+(?:\.\d+)?)\s*(%|B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$/i;
  * `512MiB`) is DuckDB's own spelling. The config schema has checked the spelling already.
  */
 export function duckDbMemoryLimit(spelling: string, totalBytes: number = os.totalmem()): string {
-  const match = SPELLING.exec(spelling);
+  const match = MEMORY_LIMIT_PATTERN.exec(spelling);
   if (match === null) throw new Error(`not a memory limit: ${JSON.stringify(spelling)}`);
   const amount = Number(match[1]);
   const unit = match[2]!;
