@@ -5,7 +5,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import type { ProviderKind } from '../config/schema.js';
-import type { FetchFunction } from './retry-fetch.js';
+import type { FetchFunction } from './fail-fast-fetch.js';
 
 /** An AI SDK model instance (never a gateway id string). */
 export type LanguageModelInstance = Exclude<LanguageModel, string>;
