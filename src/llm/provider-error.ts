@@ -173,8 +173,9 @@ export function explainProviderFailure(error: unknown, context: FailureContext):
     });
   }
 
-  if (APICallError.isInstance(last)) {
-    const text = redact(networkText(last.cause ?? last));
+  const api = APICallError.isInstance(last) ? last : undefined;
+  if (api !== undefined || networkCode(last) !== undefined) {
+    const text = redact(networkText(api?.cause ?? last));
     return new ProviderError({
       provider: context.provider,
       modelId: context.modelId,
@@ -182,20 +183,11 @@ export function explainProviderFailure(error: unknown, context: FailureContext):
       providerMessage: text,
       failure: 'network',
       attempts,
-      message: `${label} could not be reached at ${originOf(last.url)}${after}: ${text}.`,
-    });
-  }
-  if (networkCode(last) !== undefined) {
-    // A connection that broke while the answer was being read (a stream cut off).
-    const text = redact(networkText(last));
-    return new ProviderError({
-      provider: context.provider,
-      modelId: context.modelId,
-      status: null,
-      providerMessage: text,
-      failure: 'network',
-      attempts,
-      message: `${label}: the connection broke off${after}: ${text}.`,
+      // Without an APICallError, the connection broke while the answer was being read (a stream cut off).
+      message:
+        api === undefined
+          ? `${label}: the connection broke off${after}: ${text}.`
+          : `${label} could not be reached at ${originOf(api.url)}${after}: ${text}.`,
     });
   }
   return error;
