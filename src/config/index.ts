@@ -1,4 +1,9 @@
-export { MissingEnvError } from './env-template.js';
+export { IN_MEMORY, isOriginalOnlyType } from './databases/index.js';
+export {
+  canonicalProvider,
+  isProviderKind,
+  isUnsupportedProviderKind,
+} from './llm-providers.js';
 export {
   CONFIG_FILE,
   ConfigInvalidError,
@@ -6,7 +11,7 @@ export {
   loadConfig,
   parseConfig,
 } from './load-config.js';
-export type { NaoConfig } from './nao-config.js';
+export { configuredDatabaseNames, type NaoConfig, type UnavailableDatabase } from './nao-config.js';
 export {
   type ComparisonOptions,
   type Costs,
@@ -16,8 +21,18 @@ export {
   DEFAULT_COMPARISON,
   DEFAULT_MODELS,
   modelStringSchema,
+  ORIGINAL_ONLY_DATABASE_TYPES,
+  PROVIDER_ALIASES,
   PROVIDER_KINDS,
   type ProviderConfig,
   type ProviderKind,
+  UNSUPPORTED_PROVIDER_KINDS,
+  type UnsupportedProviderKind,
 } from './schema.js';
+export {
+  describeUnresolved,
+  type SecretRef,
+  type UnresolvedValue,
+  UnresolvedValueError,
+} from './secret-refs.js';
 export { formatYamlPath, parseYamlSource, type YamlPath, type YamlSource } from './yaml-source.js';

@@ -5,6 +5,7 @@ export {
   knownProviders,
   type ParsedModel,
   parseModelString,
+  UnsupportedProviderError,
 } from './model-string.js';
 export {
   canonicalModelId,
