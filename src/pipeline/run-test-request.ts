@@ -1,7 +1,9 @@
 import { runAgent } from '../agent/index.js';
+import { NaoError } from '../errors/index.js';
 import { captureDataSnapshots, extractAnswer, runReferenceQuery, unchangedSince } from '../extract/index.js';
 import { EMPTY_USAGE } from '../llm/usage.js';
 import type { ProjectRuntime } from './project-runtime.js';
+import { unavailableReferenceDatabase } from './reference-rows.js';
 import type { TestRunRequest, TestRunResponse, Verification } from './test-run-types.js';
 
 /**
@@ -20,6 +22,17 @@ export async function runTestRequest(options: {
   const { runtime, request, signal } = options;
   const model = runtime.model(`${request.model.provider}:${request.model.modelId}`);
   const sql = request.sql ?? null;
+  const unavailable =
+    sql === null
+      ? undefined
+      : unavailableReferenceDatabase({
+          databaseName: request.databaseId ?? null,
+          databases: runtime.databases,
+          unavailable: runtime.config.unavailableDatabases,
+        });
+  if (unavailable !== undefined) {
+    throw new NaoError({ code: 'DATABASE_UNAVAILABLE', message: unavailable.reason });
+  }
   // Taken before the agent's first query, so the reference can tell whether it saw the same data.
   const snapshots =
     sql === null
@@ -34,6 +47,7 @@ export async function runTestRequest(options: {
           sql,
           databaseName: request.databaseId ?? null,
           databases: runtime.databases,
+          unavailable: runtime.config.unavailableDatabases,
           maxRows: runtime.config.agent.maxResultRows,
           ...(snapshots === undefined ? {} : { snapshots }),
           ...(signal === undefined ? {} : { signal }),
