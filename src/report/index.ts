@@ -15,6 +15,7 @@ export type {
   DiffRecord,
   MismatchRecord,
   ModelSummary,
+  Recount,
   RepeatStats,
   ResultsFile,
   RunDetails,
@@ -36,6 +37,7 @@ export { RUN_STATUSES, STATUS_MARK, statusOf } from './run-status.js';
 export {
   compareModelSummaries,
   ensureByModel,
+  judgedFailures,
   orderedModels,
   passRate,
   summarize,

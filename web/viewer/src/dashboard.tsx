@@ -50,6 +50,11 @@ function FileDashboard(props: { overview: FileOverview; route: DashboardRoute })
       {overview.interrupted ? (
         <div class="notice notice-warn">This run was interrupted: runs that did not finish are skipped.</div>
       ) : null}
+      {overview.recounted !== null ? (
+        <div class="notice notice-warn" data-testid="recount-notice">
+          {overview.recounted}
+        </div>
+      ) : null}
       <SummaryCards
         overview={overview}
         summary={modelSummary ?? overview.summary}
