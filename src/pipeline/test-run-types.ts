@@ -13,6 +13,11 @@ export interface TestRunRequest {
   sql?: string | null;
   /** The configured database the reference runs on (`database:` of the test). */
   databaseId?: string | null;
+  /**
+   * Prices the caller gives for the model, USD per million tokens (the original nao's CLI
+   * sends its config's `costs` as `meta.costs`): each bucket given wins over the backend's.
+   */
+  costs?: { inputNoCache?: number; inputCacheRead?: number; inputCacheWrite?: number; output?: number };
 }
 
 /** Rows with their column names in order (kept as arrays: a million rows as objects is slow). */

@@ -8,6 +8,12 @@ const nonBlank = (field: string) =>
     })
     .refine((value) => value.trim() !== '', `${field} must not be empty`);
 
+const price = (field: string) =>
+  z
+    .number({ error: `${field} must be a number (USD per million tokens)` })
+    .min(0, `${field} must be >= 0`)
+    .optional();
+
 /** The body of `POST /api/test/run`. Unknown keys are ignored, so newer CLIs can send more. */
 export const testRunBodySchema = z.object(
   {
@@ -21,8 +27,22 @@ export const testRunBodySchema = z.object(
             : 'model must be an object {"provider": …, "modelId": …}',
       },
     ),
+    // The original nao's CLI always sends a string; "" means no reference SQL.
     sql: z.string({ error: 'sql must be a string or null' }).nullish(),
     databaseId: nonBlank('databaseId').nullish(),
+    /** The CLI's prices for the model (the original nao's CLI sends its config's `costs`). */
+    meta: z
+      .object({
+        costs: z
+          .object({
+            inputNoCache: price('meta.costs.inputNoCache'),
+            inputCacheRead: price('meta.costs.inputCacheRead'),
+            inputCacheWrite: price('meta.costs.inputCacheWrite'),
+            output: price('meta.costs.output'),
+          })
+          .optional(),
+      })
+      .nullish(),
   },
   { error: 'the body must be a JSON object' },
 );
@@ -35,14 +55,16 @@ export type ParsedTestRunBody =
 export function parseTestRunBody(body: unknown): ParsedTestRunBody {
   const parsed = testRunBodySchema.safeParse(body);
   if (parsed.success) {
-    const { prompt, model, sql, databaseId } = parsed.data;
+    const { prompt, model, sql, databaseId, meta } = parsed.data;
+    const costs = meta?.costs;
     return {
       success: true,
       request: {
         prompt,
         model: { provider: model.provider.trim(), modelId: model.modelId.trim() },
-        sql: sql ?? null,
+        sql: sql === undefined || sql === null || sql.trim() === '' ? null : sql,
         databaseId: databaseId ?? null,
+        ...(costs === undefined ? {} : { costs }),
       },
     };
   }
