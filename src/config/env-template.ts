@@ -1,4 +1,5 @@
 import type { SecretRef } from './secret-refs.js';
+import type { SecretResolver } from './secret-stores.js';
 
 /**
  * `{{ env('NAME') }}`, `{{ aws('secret/field') }}` or `{{ k8s('ns/secret/field') }}`, with an
@@ -29,22 +30,31 @@ export interface TemplatedText {
 export function templateEnv(options: {
   text: string;
   env: Record<string, string | undefined>;
+  /** Reads `{{ aws(...) }}` / `{{ k8s(...) }}` references; without it they stay unresolved. */
+  resolveSecret?: SecretResolver;
 }): TemplatedText {
   const values = new Map<string, string>();
   const unresolved = new Map<string, SecretRef>();
   let counter = 0;
   const substitute = (code: string) =>
     code.replace(PLACEHOLDER, (_match, kind: 'env' | 'aws' | 'k8s', _quote: string, id: string) => {
+      const known = (value: string) => {
+        const token = `__nao_env_${counter++}__`;
+        values.set(token, value);
+        return token;
+      };
+      let ref: SecretRef;
       if (kind === 'env') {
         const value = options.env[id];
-        if (value !== undefined && value !== '') {
-          const token = `__nao_env_${counter++}__`;
-          values.set(token, value);
-          return token;
-        }
+        if (value !== undefined && value !== '') return known(value);
+        ref = { kind, name: id };
+      } else {
+        const lookup = options.resolveSecret?.(kind, id);
+        if (lookup !== undefined && 'value' in lookup) return known(lookup.value);
+        ref = lookup === undefined ? { kind, id } : { kind, id, reason: lookup.reason };
       }
       const token = `__nao_ref_${counter++}__`;
-      unresolved.set(token, kind === 'env' ? { kind, name: id } : { kind, id });
+      unresolved.set(token, ref);
       return token;
     });
   // Placeholders in comments are documentation (`# password: {{ env('PGPASSWORD') }}`), not uses.

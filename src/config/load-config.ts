@@ -22,6 +22,7 @@ import {
   type RawConfig,
 } from './schema.js';
 import { describeRef, type UnresolvedValue, UnresolvedValueError, unresolvedUnder } from './secret-refs.js';
+import { createSecretResolver, type SecretResolver } from './secret-stores.js';
 import { formatYamlPath, parseYamlSource, type YamlPath, type YamlSource } from './yaml-source.js';
 
 export const CONFIG_FILE = 'nao_config.yaml';
@@ -57,6 +58,8 @@ export class ConfigInvalidError extends UsageError {
 export async function loadConfig(options: {
   projectDir: string;
   env: Record<string, string | undefined>;
+  /** Reads `{{ aws(...) }}` / `{{ k8s(...) }}` (default: the `aws` and `kubectl` command lines). */
+  resolveSecret?: SecretResolver;
 }): Promise<NaoConfig> {
   const projectDir = path.resolve(options.projectDir);
   const configPath = path.join(projectDir, CONFIG_FILE);
@@ -67,7 +70,12 @@ export async function loadConfig(options: {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ConfigNotFoundError(projectDir);
     throw error;
   }
-  return parseConfig({ text, projectDir, env: options.env });
+  return parseConfig({
+    text,
+    projectDir,
+    env: options.env,
+    resolveSecret: options.resolveSecret ?? createSecretResolver({ env: options.env }),
+  });
 }
 
 type Mapping = Record<string, unknown>;
@@ -81,10 +89,16 @@ export function parseConfig(options: {
   text: string;
   projectDir: string;
   env: Record<string, string | undefined>;
+  /** Without it, secret-store references stay unresolved. */
+  resolveSecret?: SecretResolver;
 }): NaoConfig {
   const projectDir = path.resolve(options.projectDir);
   const configPath = path.join(projectDir, CONFIG_FILE);
-  const templated = templateEnv({ text: options.text, env: options.env });
+  const templated = templateEnv({
+    text: options.text,
+    env: options.env,
+    ...(options.resolveSecret === undefined ? {} : { resolveSecret: options.resolveSecret }),
+  });
   const source = parseYamlSource({
     text: templated.text,
     envValues: templated.values,

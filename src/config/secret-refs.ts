@@ -24,9 +24,9 @@ export function describeRef(ref: SecretRef): string {
     case 'env':
       return `{{ env('${ref.name}') }} (${ref.name} is not set)`;
     case 'aws':
-      return `{{ aws('${ref.id}') }} (${ref.reason ?? 'AWS Secrets Manager references are resolved when the value is used'})`;
+      return `{{ aws('${ref.id}') }} (${ref.reason ?? 'not resolved'})`;
     case 'k8s':
-      return `{{ k8s('${ref.id}') }} (${ref.reason ?? 'Kubernetes secret references are resolved when the value is used'})`;
+      return `{{ k8s('${ref.id}') }} (${ref.reason ?? 'not resolved'})`;
   }
 }
 
