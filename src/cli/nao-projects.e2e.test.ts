@@ -51,3 +51,30 @@ describe('public nao projects, with no environment variable set', () => {
     expect(code).toBe(0);
   });
 });
+
+describe('bad input the original also rejects', () => {
+  it('a broken nao_config.yaml or test file is still exit 2, with every problem listed', async () => {
+    const { cp, mkdtemp, rm, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(path.join(tmpdir(), 'nao-broken-'));
+    try {
+      await cp(path.join(ROOT, 'getnao--nao--example--172c70d'), dir, { recursive: true });
+      await writeFile(path.join(dir, 'tests', 'broken.yml'), 'prompt: [unclosed\n');
+      await writeFile(path.join(dir, 'tests', 'no_prompt.yml'), 'sql: SELECT 1\n');
+      const tests = await runNao({ args: ['test', 'list'], cwd: dir, env: {} });
+      expect(tests.code).toBe(2);
+      expect(tests.stderr).toContain('broken.yml');
+      expect(tests.stderr).toContain('no_prompt.yml');
+
+      await writeFile(
+        path.join(dir, 'nao_config.yaml'),
+        'databases:\n  - name: a\n    type: duckdb\n  llm: [\n',
+      );
+      const config = await runNao({ args: ['test', 'list'], cwd: dir, env: {} });
+      expect(config.code).toBe(2);
+      expect(config.stderr).toMatch(/nao_config\.yaml is invalid:\n {2}- .*line \d+/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
