@@ -10,7 +10,6 @@ export { deniedReason } from './context-paths.js';
 export { EXECUTE_SQL_TOOL_NAME, type ExecuteSqlOutput } from './execute-sql.js';
 export { GREP_TOOL_NAME } from './grep.js';
 export { LIST_TOOL_NAME } from './list.js';
-export { checkQueryAccess } from './query-access.js';
 export {
   QUERY_ID_PATTERN,
   type QueryResults,
@@ -30,13 +29,6 @@ export {
 } from './run-agent.js';
 export { DEFAULT_SCHEMA_LIMITS, type SchemaSummaryLimits } from './schema-summary.js';
 export { type AgentMode, buildSystemPrompt, type DatabaseSchema } from './system-prompt.js';
-export {
-  loadSyncedTables,
-  OPEN_ACCESS,
-  type TableAccess,
-  type TableAccessRules,
-  tableAccess,
-  visibleTables,
-} from './table-access.js';
+export { loadSyncedTables, type TableAccess, tableAccess } from './table-access.js';
 export { isToolError, type ToolError } from './tool-error.js';
 export { type AgentToolName, createAgentTools } from './toolset.js';

@@ -1,9 +1,3 @@
-export { IN_MEMORY, isOriginalOnlyType } from './databases/index.js';
-export {
-  canonicalProvider,
-  isProviderKind,
-  isUnsupportedProviderKind,
-} from './llm-providers.js';
 export {
   CONFIG_FILE,
   ConfigInvalidError,
@@ -21,18 +15,9 @@ export {
   DEFAULT_COMPARISON,
   DEFAULT_MODELS,
   modelStringSchema,
-  ORIGINAL_ONLY_DATABASE_TYPES,
-  PROVIDER_ALIASES,
   PROVIDER_KINDS,
   type ProviderConfig,
   type ProviderKind,
-  UNSUPPORTED_PROVIDER_KINDS,
-  type UnsupportedProviderKind,
 } from './schema.js';
-export {
-  describeUnresolved,
-  type SecretRef,
-  type UnresolvedValue,
-  UnresolvedValueError,
-} from './secret-refs.js';
+export type { SecretRef, UnresolvedValue } from './secret-refs.js';
 export { formatYamlPath, parseYamlSource, type YamlPath, type YamlSource } from './yaml-source.js';

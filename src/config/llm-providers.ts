@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { lenientBoolean, lenientNumber, nonEmpty } from './databases/fields.js';
+import { lenientNumber, nonEmpty } from './databases/fields.js';
 
 /**
  * Providers nao can build a model for. `openaiCompatible` entries are addressed as
@@ -31,10 +31,6 @@ export const PROVIDER_ALIASES: Readonly<Record<string, ProviderKind>> = {
   openai_compatible: 'openaiCompatible',
   openaicompatible: 'openaiCompatible',
 };
-
-export function isProviderKind(value: string): value is ProviderKind {
-  return (PROVIDER_KINDS as readonly string[]).includes(value);
-}
 
 export function isUnsupportedProviderKind(value: string): value is UnsupportedProviderKind {
   return (UNSUPPORTED_PROVIDER_KINDS as readonly string[]).includes(value);
@@ -121,5 +117,3 @@ export type ProviderConfig = z.output<typeof providerSchema> & {
   /** Fields whose placeholders had no value (each reads as `""`), e.g. `api_key` → its description. */
   unresolved?: Record<string, string>;
 };
-
-export const booleanField = lenientBoolean;

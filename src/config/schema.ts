@@ -2,24 +2,8 @@ import { z } from 'zod';
 import { lenientBoolean, lenientNumber } from './databases/fields.js';
 import { costsSchema } from './llm-providers.js';
 
-export {
-  DATABASE_TYPES,
-  type DatabaseConfig,
-  type DatabaseType,
-  ORIGINAL_ONLY_DATABASE_TYPES,
-} from './databases/index.js';
-export {
-  type Costs,
-  costsSchema,
-  modelEntrySchema,
-  PROVIDER_ALIASES,
-  PROVIDER_KINDS,
-  type ProviderConfig,
-  type ProviderKind,
-  providerSchema,
-  UNSUPPORTED_PROVIDER_KINDS,
-  type UnsupportedProviderKind,
-} from './llm-providers.js';
+export { DATABASE_TYPES, type DatabaseConfig, type DatabaseType } from './databases/index.js';
+export { type Costs, PROVIDER_KINDS, type ProviderConfig, type ProviderKind } from './llm-providers.js';
 
 const nonEmpty = z.string().trim().min(1, 'must not be empty');
 const integer = (min: number) =>
