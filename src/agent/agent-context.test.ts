@@ -68,6 +68,8 @@ describe('createAgentContext', () => {
     expect(context.systemPrompts.test).not.toContain('clarification');
     expect(context.systemPrompts.chat).not.toContain(TEST_MODE_SENTENCE);
     expect(context.systemPrompts.chat).toContain('`clarification`');
+    // A test with allow_clarification: true sees what the chat agent sees.
+    expect(context.systemPrompts['test-with-clarification']).toBe(context.systemPrompts.chat);
   });
 
   it('never puts the tests/ folder, the config or secrets into the prompt', async () => {

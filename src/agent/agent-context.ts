@@ -104,7 +104,11 @@ export async function createAgentContext(options: AgentContextOptions): Promise<
     rules,
     contextFiles,
     limits,
-    systemPrompts: { chat: prompt('chat'), test: prompt('test') },
+    systemPrompts: {
+      chat: prompt('chat'),
+      test: prompt('test'),
+      'test-with-clarification': prompt('test-with-clarification'),
+    },
   };
 }
 

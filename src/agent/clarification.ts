@@ -27,7 +27,7 @@ export interface ClarificationOutput extends Clarification {
 }
 
 /**
- * The `clarification` tool (chat mode only): asks the user a question. It has an `execute`
+ * The `clarification` tool (chat mode, and tests with `allow_clarification: true`): asks the user a question. It has an `execute`
  * so the conversation keeps a result for the call (providers reject a tool call without
  * one on the next turn); `runAgent` stops the run after the step that called it.
  */

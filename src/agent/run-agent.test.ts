@@ -172,6 +172,26 @@ describe('runAgent', () => {
       expect(result.responseMessages.map((message) => message.role)).toEqual(['assistant', 'tool']);
     });
 
+    it('stays in a test that allows it: the run ends on the question, under the chat instructions', async () => {
+      const { model, agent } = agentModel([
+        toolCallStep([{ toolName: 'clarification', input: { question: 'Which quarter?' } }]),
+        textStep('never reached'),
+      ]);
+      const result = await runAgent({
+        prompt: 'Revenue of the quarter?',
+        model: agent,
+        mode: 'test-with-clarification',
+        context,
+      });
+      expect(toolNamesSent(model.doGenerateCalls[0])).toContain('clarification');
+      expect(model.doGenerateCalls[0]?.prompt[0]).toEqual({
+        role: 'system',
+        content: context.systemPrompts['test-with-clarification'],
+      });
+      expect(result.finishReason).toBe('clarification');
+      expect(result.clarification).toEqual({ question: 'Which quarter?', options: [] });
+    });
+
     it('is refused as an unknown tool if a test-mode model calls it anyway, and the run goes on', async () => {
       const { agent } = agentModel([
         toolCallStep([{ toolName: 'clarification', input: { question: 'Gross or net?' } }]),

@@ -56,7 +56,8 @@ export interface AgentStep {
 
 /**
  * Why the run ended: the model's own reason for its last step (`stop` for a final answer),
- * `step-limit` when it still wanted tools at `maxSteps`, or `clarification` (chat mode).
+ * `step-limit` when it still wanted tools at `maxSteps`, or `clarification` (chat mode, and
+ * tests that allow it).
  */
 export type AgentFinishReason = FinishReason | 'step-limit' | 'clarification';
 
@@ -99,7 +100,7 @@ export interface AgentRunResult {
   finishReason: AgentFinishReason;
   /** True when the run was cut by `maxSteps` while the model still wanted tools. */
   stepLimitReached: boolean;
-  /** The question asked, when the run ended on `clarification` (chat mode only). */
+  /** The question asked, when the run ended on `clarification` (modes that offer it). */
   clarification: Clarification | null;
   durationMs: number;
   /** Every successful `execute_sql` result, whole, by id. */
@@ -108,7 +109,7 @@ export interface AgentRunResult {
 
 /**
  * Runs the analytics agent on one prompt until it answers (a step without tool calls), asks
- * a clarification (chat mode), or reaches `maxSteps`. Model and API errors reject; an
+ * a clarification (the modes that offer it), or reaches `maxSteps`. Model and API errors reject; an
  * aborted `signal` rejects with its reason. Tool failures (bad SQL, refused paths) do not:
  * the model gets them as tool errors and can fix its call.
  */

@@ -2,7 +2,14 @@ import type { DatabaseDialect, TableInfo } from '../warehouse/index.js';
 import type { ContextListing } from './context-files.js';
 import { type SchemaSummaryLimits, summarizeSchema } from './schema-summary.js';
 
-export type AgentMode = 'chat' | 'test';
+/**
+ * `chat`: a conversation; `test`: a `nao test` run, which has nobody to answer a question;
+ * `test-with-clarification`: a test that lets the agent ask (`allow_clarification: true`).
+ */
+export type AgentMode = 'chat' | 'test' | 'test-with-clarification';
+
+/** The modes in which the agent has its `clarification` tool. */
+export const CLARIFICATION_MODES: readonly AgentMode[] = ['chat', 'test-with-clarification'];
 
 export interface DatabaseSchema {
   databaseId: string;
@@ -22,11 +29,15 @@ const DIALECT_NAMES: Record<DatabaseDialect, string> = {
   sqlite: 'SQLite',
 };
 
+const MAY_CLARIFY =
+  '- If the question is ambiguous in a way that changes the answer and neither the data nor the ' +
+  'context files settle it, call `clarification` with your question (and options when there are ' +
+  'a few obvious choices). Otherwise answer directly.';
+
 const MODE_INSTRUCTIONS: Record<AgentMode, string> = {
-  chat:
-    '- If the question is ambiguous in a way that changes the answer and neither the data nor the ' +
-    'context files settle it, call `clarification` with your question (and options when there are ' +
-    'a few obvious choices). Otherwise answer directly.',
+  // The same words as in chat: such a test checks how the agent behaves there.
+  chat: MAY_CLARIFY,
+  'test-with-clarification': MAY_CLARIFY,
   test:
     '- You cannot ask clarifying questions: nobody will answer them. When the question is ambiguous, ' +
     'state your assumptions and answer under them; if the data cannot answer the question, say that you ' +
@@ -73,7 +84,9 @@ function intro(options: { mode: AgentMode; previewRows: number; maxResultRows: n
     '# Tools',
     '- `execute_sql`: run a read-only SQL query (`sql_query`, and `database_id` when there are several databases).',
     '- `list`, `read`, `grep`: list, read and search the context files of the project (documentation, models, SQL, YAML). Paths are relative to the project folder.',
-    ...(options.mode === 'chat' ? ['- `clarification`: ask the user a question; it ends your turn.'] : []),
+    ...(CLARIFICATION_MODES.includes(options.mode)
+      ? ['- `clarification`: ask the user a question; it ends your turn.']
+      : []),
   ].join('\n');
 }
 

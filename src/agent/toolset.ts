@@ -7,7 +7,7 @@ import { createGrepTool, type GREP_TOOL_NAME } from './grep.js';
 import { createListTool, type LIST_TOOL_NAME } from './list.js';
 import type { QueryResults } from './query-results.js';
 import { createReadTool, type READ_TOOL_NAME } from './read.js';
-import type { AgentMode } from './system-prompt.js';
+import { type AgentMode, CLARIFICATION_MODES } from './system-prompt.js';
 
 export type AgentToolName =
   | typeof EXECUTE_SQL_TOOL_NAME
@@ -25,14 +25,14 @@ interface ToolDependencies {
 
 /**
  * Every tool, with the modes it is offered in. Test mode has no `clarification` at all
- * (not merely discouraged): a test run has nobody to answer it.
+ * (not merely discouraged): a test run has nobody to answer it, unless the test allows it.
  */
 const TOOLS: Record<
   AgentToolName,
   { modes: readonly AgentMode[]; create: (deps: ToolDependencies) => Tool }
 > = {
   execute_sql: {
-    modes: ['chat', 'test'],
+    modes: ['chat', 'test', 'test-with-clarification'],
     create: (deps) =>
       createExecuteSqlTool({
         databases: deps.context.databases,
@@ -48,18 +48,18 @@ const TOOLS: Record<
       }),
   },
   list: {
-    modes: ['chat', 'test'],
+    modes: ['chat', 'test', 'test-with-clarification'],
     create: (deps) => createListTool({ projectDir: deps.context.projectDir }),
   },
   read: {
-    modes: ['chat', 'test'],
+    modes: ['chat', 'test', 'test-with-clarification'],
     create: (deps) => createReadTool({ projectDir: deps.context.projectDir }),
   },
   grep: {
-    modes: ['chat', 'test'],
+    modes: ['chat', 'test', 'test-with-clarification'],
     create: (deps) => createGrepTool({ projectDir: deps.context.projectDir }),
   },
-  clarification: { modes: ['chat'], create: () => createClarificationTool() },
+  clarification: { modes: CLARIFICATION_MODES, create: () => createClarificationTool() },
 };
 
 /** The tools of one run in `mode`, bound to that run's query result store. */

@@ -35,6 +35,12 @@ export const TEST_RUN_OPTIONS: readonly OptionSpec[] = [
     readme: 'runs at once; default `test.threads`, else 1',
   },
   selectOption,
+  {
+    flags: '--judge-model <provider:model_id>',
+    help: 'model that grades the answers of tests with expected_answer (default: test.judge_model, else the model under test)',
+    readme:
+      'grades the answers of tests with `expected_answer`; default `test.judge_model`, else the model under test',
+  },
   { flags: '--local', help: 'run the agent in this process: no backend, no log-in' },
   {
     ...backendOption,
@@ -66,12 +72,18 @@ export const TEST_RUN_OPTIONS: readonly OptionSpec[] = [
   {
     flags: '--max-cost <usd>',
     help: 'stop starting new runs once this many USD were spent; the rest are skipped',
-    readme: 'stop starting runs once this much was spent (agent + extraction); the rest are skipped',
+    readme: 'stop starting runs once this much was spent (agent, extraction and judge); the rest are skipped',
   },
   {
     flags: '-x, --fail-fast',
     help: 'stop starting new runs after the first failure or error (default: test.fail_fast)',
     readme: 'stop starting new runs after the first failure or error; default `test.fail_fast`',
+  },
+  {
+    flags: '--shard <i/n>',
+    help: 'run only slice i of n of the tests (CI matrices); merge the files with `nao test merge`',
+    readme:
+      'run slice i of n of the selected tests (by test, the same slice on every machine); `nao test merge` combines the shards',
   },
   {
     flags: '--junit <path>',
@@ -80,12 +92,31 @@ export const TEST_RUN_OPTIONS: readonly OptionSpec[] = [
   },
   {
     flags: '--strict',
-    help: 'exit 1 when a test is unverified (it has neither sql nor assertions)',
-    readme: 'unverified runs (tests with neither `sql` nor assertions) fail the run',
+    help: 'exit 1 when a test is unverified (it has no sql, expected_answer or assertions)',
+    readme: 'unverified runs (tests with no `sql`, `expected_answer` or assertions) fail the run',
   },
   { flags: '--verbose', help: 'print prompt, response, tool calls and extraction SQL of each run' },
   { flags: '-q, --quiet', help: 'print only the tables' },
   { flags: '--no-color', help: 'plain output without colours' },
+];
+
+/** The flags of `nao test merge`; the README's table is made from them. */
+export const TEST_MERGE_OPTIONS: readonly OptionSpec[] = [
+  {
+    flags: '-o, --output <file>',
+    help: 'where to write the merged file (default: tests/outputs/results_<timestamp>.json)',
+    readme: 'where to write the merged results file; default `tests/outputs/results_<timestamp>.json`',
+  },
+  {
+    flags: '--allow-partial',
+    help: 'merge even when shards are missing; their runs are recorded as skipped',
+  },
+  {
+    flags: '--junit <path>',
+    help: 'also write JUnit XML of the merged file',
+    readme: 'also write JUnit XML of the merged runs',
+  },
+  { flags: '-q, --quiet', help: 'print only the line naming the merged file' },
 ];
 
 const credentialsOptions: readonly OptionSpec[] = [
@@ -170,6 +201,18 @@ export const COMMANDS: readonly CommandSpec<CliDependencies>[] = [
     load: async () => (await import('./test-results-commands.js')).diffResults,
   },
   {
+    path: ['test', 'merge'],
+    description:
+      'Merge the results files of `nao test --shard i/n` runs into one results file, as if the suite had run once. ' +
+      'Exits 1 when a merged run failed, errored or was skipped.',
+    arguments: [{ name: '<files...>', help: 'the results_*.json file of every shard' }],
+    options: TEST_MERGE_OPTIONS,
+    helpAfter:
+      'Refused (exit 2): shards of different suites (tests, nao_config.yaml, models, --repeat), overlapping shards, ' +
+      'and a missing shard unless --allow-partial.',
+    load: async () => (await import('./test-merge-command.js')).mergeResults,
+  },
+  {
     path: ['test', 'server'],
     description: `Start the results viewer (http://${DEFAULT_VIEWER_HOST}:${DEFAULT_VIEWER_PORT}) over tests/outputs/; Ctrl-C stops it.`,
     options: [
@@ -184,6 +227,10 @@ export const COMMANDS: readonly CommandSpec<CliDependencies>[] = [
         default: DEFAULT_VIEWER_HOST,
       },
       { flags: '--no-open', help: 'do not open a browser' },
+      {
+        ...backendOption,
+        help: `the nao backend that Run again goes through (default: BACKEND_URL, else ${DEFAULT_BACKEND_URL})`,
+      },
     ],
     load: async () => (await import('./test-server-command.js')).serveResults,
   },

@@ -62,7 +62,8 @@ function addCommand(options: {
   if (spec.helpAfter !== undefined) command.addHelpText('after', `\n${spec.helpAfter}`);
   command.action(async (...received: unknown[]) => {
     // commander passes the positional arguments, then the options, then the command itself.
-    const args = received.slice(0, spec.arguments?.length ?? 0) as Array<string | undefined>;
+    // A variadic argument (`<files...>`) arrives as a list: its items become arguments of their own.
+    const args = received.slice(0, spec.arguments?.length ?? 0).flat() as Array<string | undefined>;
     const action = await spec.load();
     options.setExit(await action({ io, args, flags: command.opts(), deps }));
   });

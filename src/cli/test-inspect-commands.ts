@@ -6,6 +6,7 @@ import {
   loadConfig,
 } from '../config/index.js';
 import { NaoError } from '../errors/index.js';
+import { describeAssertion } from '../judge/assertions/index.js';
 import { discoverTests, formatProblems } from '../test-files/index.js';
 import type { CommandAction } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';
@@ -56,15 +57,16 @@ export const showTests: CommandAction<CliDependencies> = async ({ io, args, flag
     if (promptOnly) return `${t.prompt.trimEnd()}\n`;
     const lines = [`# ${t.name}  (${t.relativePath})`, '', 'Prompt:', indent(t.prompt), ''];
     lines.push('Reference SQL:', t.sql === null ? '  (none)' : indent(t.sql), '');
+    if (t.expectedAnswer !== null)
+      lines.push('Expected answer (judged by a model):', indent(t.expectedAnswer), '');
     if (t.database !== null) lines.push(`Database: ${t.database}`);
     if (t.ordered) lines.push('Row order matters (ordered: true)');
     if (t.comparison !== null) lines.push(`Comparison: ${JSON.stringify(t.comparison)}`);
+    if (t.allowClarification)
+      lines.push('The agent may ask a clarifying question (allow_clarification: true)');
     if (t.assertions.length > 0) {
       lines.push('Assertions:');
-      for (const assertion of t.assertions) {
-        const assertionArgs = assertion.args === null ? '' : `, args ${JSON.stringify(assertion.args)}`;
-        lines.push(`  - ${assertion.type} ${assertion.tool} (min ${assertion.minCount}${assertionArgs})`);
-      }
+      for (const assertion of t.assertions) lines.push(`  - ${describeAssertion(assertion)}`);
     }
     return `${lines.join('\n').trimEnd()}\n`;
   });

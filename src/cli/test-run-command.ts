@@ -1,16 +1,16 @@
 import path from 'node:path';
 import { checkBackend, createBackendClient, normalizeBackendUrl } from '../client/index.js';
 import type { NaoConfig } from '../config/index.js';
-import { PRICE_TABLE_VERSION, parseModelString, UnsupportedProviderError } from '../llm/index.js';
+import { parseModelString, UnsupportedProviderError } from '../llm/index.js';
 import { createLocalClient, openProjectRuntime, type TestRunClient } from '../pipeline/index.js';
 import { createRecorder } from '../recording/index.js';
-import { buildResultsFile, errorResult, type RunResult, skippedResult, spentUsd } from '../report/index.js';
+import type { ShardRecord } from '../report/index.js';
 import { consoleReporter, endSuite, jsonReporter, junitReporter, type Reporter } from '../reporters/index.js';
-import { planRuns, runSuite, type SuiteOutcome } from '../scheduler/index.js';
+import { shardTests, suiteFingerprint } from '../shard/index.js';
+import { runTestSuite } from '../suite/index.js';
 import type { TestCase } from '../test-files/index.js';
 import type { CommandAction } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';
-import { executeRun } from './execute-run.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIO } from './io.js';
 import {
@@ -36,6 +36,8 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
   const config = await loadProjectConfig(io);
   const settings = resolveTestRunOptions({ flags: flags as RawTestRunFlags, config, env: io.env });
   for (const model of settings.models) checkModel(model, config, io);
+  if (settings.judgeModel !== null)
+    parseModelString(settings.judgeModel, { providers: config.llm.providers });
   // In this process, the databases and the sandbox engine open while the test files are read
   // (a backend session is only opened for a valid suite: it may ask for a password).
   const opening = runsInProcess(settings) ? openClient({ settings, config, io, deps }) : undefined;
@@ -44,14 +46,29 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
   opening?.catch(() => undefined);
   let project: LoadedProject;
   let tests: TestCase[];
+  let shard: ShardRecord | undefined;
   try {
     project = await loadProjectTests(io, config);
     tests = selectProjectTests(project, settings.select);
+    if (tests.length > 0 && settings.shard !== null) {
+      // The fingerprint covers the whole selection, so `nao test merge` can check the shards add up to it.
+      const suite = await suiteFingerprint({
+        tests,
+        configPath: config.configPath,
+        models: settings.models,
+        repeat: settings.repeat,
+      });
+      shard = { ...settings.shard, suite };
+      const all = tests.length;
+      tests = shardTests({ tests, shard: settings.shard, fileOf: (test) => test.relativePath });
+      if (!settings.quiet)
+        io.stdout.write(`Shard ${shard.index}/${shard.count}: ${tests.length} of ${all} tests.\n`);
+    }
   } catch (error) {
     closeUnused(opening);
     throw error;
   }
-  if (tests.length === 0) {
+  if (tests.length === 0 && shard === undefined) {
     closeUnused(opening);
     io.stderr.write(
       `No tests found in ${project.testsDir}. Create one with \`nao init\` or see the README.\n`,
@@ -60,56 +77,56 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
   }
 
   const client = await (opening ?? openClient({ settings, config, io, deps }));
-  const startedAt = deps.now?.() ?? new Date();
-  const runs = planRuns({ tests, models: settings.models, repeat: settings.repeat });
+  if (settings.judgeModel !== null && tests.some((test) => test.expectedAnswer !== null)) {
+    // Like the models under test, a judge without its API key stops the command before any run.
+    try {
+      client.prepareModel?.(settings.judgeModel);
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
+  }
   const terminal = consoleReporter({
     stdout: io.stdout,
     stderr: io.stderr,
-    total: runs.length,
+    total: tests.length * settings.models.length * settings.repeat,
     models: settings.models,
     color: flags.color !== false && io.stdout.isTTY === true,
     verbose: settings.verbose,
     quiet: settings.quiet,
   });
-  let outcome: SuiteOutcome<RunResult>;
+  let suite: Awaited<ReturnType<typeof runTestSuite>>;
   try {
-    outcome = await runSuite({
-      runs,
-      concurrency: settings.threads,
+    suite = await runTestSuite({
+      tests,
+      models: settings.models,
+      repeat: settings.repeat,
+      client,
+      comparison: project.config.test.comparison,
+      judgeModel: settings.judgeModel,
+      threads: settings.threads,
       startSpacingMs: START_SPACING_MS,
       ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
       ...(settings.maxCostUsd === undefined ? {} : { maxCostUsd: settings.maxCostUsd }),
       failFast: settings.failFast,
       ...(deps.interrupt === undefined ? {} : { signal: deps.interrupt }),
-      execute: (run, signal) =>
-        executeRun({ run, client, comparison: project.config.test.comparison, signal }),
-      spentUsd,
-      skipped: skippedResult,
-      crashed: (run, error) =>
-        errorResult({ run, message: error instanceof Error ? error.message : String(error), durationMs: 0 }),
       onEvent: (event) => {
         if (event.type === 'finish') terminal.onRunFinished?.(event.result);
-        if (event.type === 'stop') terminal.onSuiteStopped?.(event.reason);
+        else terminal.onSuiteStopped?.(event.reason);
       },
+      record: {
+        command: redactedCommand(io),
+        naoVersion: NAO_VERSION,
+        ...(shard === undefined ? {} : { shard }),
+      },
+      ...(deps.now === undefined ? {} : { now: deps.now }),
     });
   } finally {
     terminal.close();
     await client.close();
   }
-
-  const results = outcome.results;
-  const finishedAt = deps.now?.() ?? new Date();
-  const file = buildResultsFile({
-    results,
-    now: finishedAt,
-    startedAt,
-    models: settings.models,
-    repeat: settings.repeat,
-    command: redactedCommand(io),
-    naoVersion: NAO_VERSION,
-    priceTableVersion: PRICE_TABLE_VERSION,
-    interrupted: outcome.stoppedBy === 'interrupted',
-  });
+  const { file, finishedAt } = suite;
+  const results = file.results;
   // The files first: a failure to print must not lose the results.
   const reporters: Reporter[] = [
     jsonReporter({ outputsDir: path.join(project.testsDir, 'outputs'), now: finishedAt, cwd: io.cwd }),
@@ -118,11 +135,11 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
   ];
   for (const notice of await endSuite(reporters, file)) io.stdout.write(`${notice}\n`);
 
-  if (outcome.stoppedBy === 'interrupted') return EXIT.interrupted;
+  if (suite.stoppedBy === 'interrupted') return EXIT.interrupted;
   const unverified = results.filter((result) => result.status === 'unverified').length;
   if (unverified > 0) {
     io.stderr.write(
-      `Warning: ${unverified} run(s) unverified: their tests have neither sql nor assertions, so nothing was checked` +
+      `Warning: ${unverified} run(s) unverified: their tests have no sql, expected_answer or assertions, so nothing was checked` +
         `${settings.strict ? ' (--strict: this fails the run)' : ''}.\n`,
     );
   }
@@ -214,6 +231,7 @@ async function openClient(options: {
     // Each run's model calls are keyed by (test, model, attempt, step) in its recording file.
     runTest: (options) =>
       recorder.withRun({ ...options.run, signal: options.signal }, () => client.runTest(options)),
+    prepareModel: client.prepareModel,
     close: () => client.close(),
   };
 }

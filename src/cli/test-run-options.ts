@@ -1,12 +1,14 @@
 import type { NaoConfig } from '../config/index.js';
 import { modelStringSchema } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
+import { parseShardFlag, type ShardSpec } from '../shard/shard-spec.js';
 import { DEFAULT_BACKEND_URL } from './commands.js';
 import { positiveIntegerFlag, positiveNumberFlag } from './flag-values.js';
 
 /** `nao test` flags as commander hands them over (strings; repeatable flags as lists). */
 export interface RawTestRunFlags {
   model?: string[];
+  judgeModel?: string;
   threads?: string;
   select?: string[];
   username?: string;
@@ -24,10 +26,13 @@ export interface RawTestRunFlags {
   color?: boolean;
   record?: boolean;
   replay?: boolean;
+  shard?: string;
 }
 
 export interface TestRunOptions {
   models: string[];
+  /** Grades the tests with `expected_answer`; null: each model under test grades its own answers. */
+  judgeModel: string | null;
   threads: number;
   select: string[];
   local: boolean;
@@ -43,6 +48,8 @@ export interface TestRunOptions {
   strict: boolean;
   /** `--record` / `--replay`: model calls saved to or answered from tests/recordings/. */
   recording: 'record' | 'replay' | null;
+  /** `--shard i/n`: run only that slice of the selected tests. */
+  shard: ShardSpec | null;
 }
 
 /**
@@ -65,6 +72,13 @@ export function resolveTestRunOptions(options: {
         message: `-m/--model "${model}" is not of the form provider:model_id (for example openai:gpt-4.1).`,
       });
     }
+  }
+  const judgeModel = flags.judgeModel?.trim() ?? config.test.judgeModel ?? null;
+  if (flags.judgeModel !== undefined && !modelStringSchema.safeParse(judgeModel).success) {
+    throw new UsageError({
+      code: 'INVALID_MODEL',
+      message: `--judge-model "${flags.judgeModel}" is not of the form provider:model_id (for example openai:gpt-4.1).`,
+    });
   }
   const username = flags.username ?? env.NAO_USERNAME;
   const password = flags.password ?? env.NAO_PASSWORD;
@@ -90,6 +104,7 @@ export function resolveTestRunOptions(options: {
   return {
     recording,
     models,
+    judgeModel,
     threads:
       flags.threads === undefined ? config.test.threads : positiveIntegerFlag('-t/--threads', flags.threads),
     select: flags.select ?? [],
@@ -105,6 +120,7 @@ export function resolveTestRunOptions(options: {
     quiet: flags.quiet ?? false,
     junitPath: flags.junit,
     strict: flags.strict ?? false,
+    shard: flags.shard === undefined ? null : parseShardFlag(flags.shard),
   };
 }
 

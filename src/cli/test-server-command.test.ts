@@ -109,10 +109,40 @@ describe('nao test server', () => {
     expect(result.exitCode).toBe(0);
   });
 
-  it('warns when listening beyond this machine', async () => {
-    const result = await serve({ args: ['--port', '0', '--host', '0.0.0.0', '--no-open'] });
+  it('warns when listening beyond this machine, and turns Run again off there', async () => {
+    let status: unknown;
+    const result = await serve({
+      args: ['--port', '0', '--host', '0.0.0.0', '--no-open'],
+      whileRunning: async (url) => {
+        status = await (await fetch(`${url}api/app-runs/status`)).json();
+      },
+    });
     expect(result.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     expect(result.stderr).toContain('Warning: listening on 0.0.0.0');
+    expect(status).toMatchObject({
+      state: 'unavailable',
+      reason: 'disabled',
+      message: expect.stringContaining('Run again is off: this viewer listens on 0.0.0.0'),
+    });
+    expect(result.stdout).not.toContain('Run again (in the page)');
+  });
+
+  it('sends Run again to --backend (else BACKEND_URL), and says so', async () => {
+    let status: unknown;
+    const result = await serve({
+      args: ['--port', '0', '--no-open', '--backend', 'http://127.0.0.1:9'],
+      whileRunning: async (url) => {
+        status = await (await fetch(`${url}api/app-runs/status`)).json();
+      },
+    });
+    expect(result.stdout).toContain(
+      'Run again (in the page) goes through the nao backend at http://127.0.0.1:9.',
+    );
+    expect(status).toMatchObject({
+      state: 'unavailable',
+      reason: 'no-backend',
+      backendUrl: 'http://127.0.0.1:9',
+    });
   });
 
   it('starts on a project without results yet and says how to get some', async () => {

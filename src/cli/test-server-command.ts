@@ -1,14 +1,18 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { createBackendRunner, disabledRunner } from '../app-runs/backend-runner.js';
+import { normalizeBackendUrl } from '../client/index.js';
 import { NaoError, UsageError } from '../errors/index.js';
 import { startViewerServer } from '../viewer/index.js';
 import type { CommandAction } from './command-spec.js';
+import { DEFAULT_BACKEND_URL } from './commands.js';
 import type { CliDependencies } from './dependencies.js';
 import { EXIT } from './exit-codes.js';
 import { portFlag } from './flag-values.js';
 import { loadProjectConfig } from './load-project.js';
 import { untilStopped } from './until-stopped.js';
+import { NAO_VERSION } from './version.js';
 
 /** How long a browser launcher gets to fail before it is assumed to have worked. */
 const OPENER_GRACE_MS = 3000;
@@ -62,12 +66,28 @@ export const serveResults: CommandAction<CliDependencies> = async ({ io, flags, 
   const host = String(flags.host).trim();
   const config = await loadProjectConfig(io);
   const outputsDir = path.join(config.projectDir, 'tests', 'outputs');
+  const backendUrl = normalizeBackendUrl(
+    typeof flags.backend === 'string' ? flags.backend : (io.env.BACKEND_URL ?? DEFAULT_BACKEND_URL),
+  );
+  // Run again spends money under the CLI's session: only for pages on this machine.
+  const runner = LOOPBACK.test(host)
+    ? createBackendRunner({
+        projectDir: config.projectDir,
+        backendUrl,
+        env: io.env,
+        naoVersion: NAO_VERSION,
+        defaultBackend: backendUrl === normalizeBackendUrl(DEFAULT_BACKEND_URL),
+      })
+    : disabledRunner(
+        `Run again is off: this viewer listens on ${host}, where other machines can reach it. Start nao test server without --host to run tests from the page.`,
+      );
   let server: Awaited<ReturnType<typeof startViewerServer>>;
   try {
     server = await startViewerServer({
       outputsDir,
       port,
       host,
+      runner,
       ...(deps.viewerAssetsDir === undefined ? {} : { assetsDir: deps.viewerAssetsDir }),
     });
   } catch (error) {
@@ -80,6 +100,8 @@ export const serveResults: CommandAction<CliDependencies> = async ({ io, flags, 
 
   io.stdout.write(`nao test server: ${server.url}\n`);
   io.stdout.write(`Serving ${outputsDir}. Press Ctrl-C to stop.\n`);
+  if (LOOPBACK.test(host))
+    io.stdout.write(`Run again (in the page) goes through the nao backend at ${backendUrl}.\n`);
   if (!existsSync(outputsDir)) {
     io.stderr.write(
       `Warning: ${outputsDir} does not exist yet. Run \`nao test\` to create results; the viewer lists them as they appear.\n`,

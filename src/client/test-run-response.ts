@@ -57,6 +57,16 @@ const verificationSchema = z.object({
   cost: costSchema,
 });
 
+const judgementSchema = z.object({
+  model: z.string(),
+  verdict: z.enum(['pass', 'fail']).nullable(),
+  reason: z.string(),
+  error: z.string().nullable(),
+  attempts: count,
+  usage: usageSchema,
+  cost: costSchema,
+});
+
 /** `POST /api/test/run`'s answer, from nao's backend or the original nao's; extra keys are ignored. */
 const responseSchema = z.object({
   text: z.string(),
@@ -69,6 +79,12 @@ const responseSchema = z.object({
   durationMs: count.default(0),
   verification: verificationSchema.nullable().optional(),
   replayed: z.boolean().optional(),
+  // Absent from backends that predate them: the judge then reports the run as not judged.
+  clarification: z
+    .object({ question: z.string(), options: z.array(z.string()) })
+    .nullable()
+    .optional(),
+  judgement: judgementSchema.nullable().optional(),
 });
 
 /** Rows as objects become a table in the order of `columns` (then any other key of the first row). */

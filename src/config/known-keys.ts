@@ -51,7 +51,13 @@ const CONFIG_KEYS: KeyTree = {
     // The single-provider layout of older projects: `llm: {provider, api_key, …}`.
     ...PROVIDER_KEYS,
   },
-  test: { models: null, threads: null, fail_fast: null, comparison: leaves(['rtol', 'atol', 'decimals']) },
+  test: {
+    models: null,
+    threads: null,
+    fail_fast: null,
+    comparison: leaves(['rtol', 'atol', 'decimals']),
+    judge_model: null,
+  },
   agent: { max_steps: null, max_result_rows: null },
 };
 

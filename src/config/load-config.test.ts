@@ -109,6 +109,13 @@ agent:
     });
   });
 
+  it('reads test.judge_model', () => {
+    expect(parse('test:\n  judge_model: anthropic:claude-sonnet-4-5\n').test.judgeModel).toBe(
+      'anthropic:claude-sonnet-4-5',
+    );
+    expect(parse('test:\n  threads: 2\n').test.judgeModel).toBeUndefined();
+  });
+
   it('accepts a model id that itself holds colons', () => {
     expect(parse('test:\n  models: ["openaiCompatible/vllm:llama-3:8b"]\n').test.models).toEqual([
       'openaiCompatible/vllm:llama-3:8b',
@@ -362,6 +369,7 @@ describe('parseConfig: invalid files', () => {
     ['test:\n  models: ["gpt-4.1"]\n', 'test.models[0]: expected `provider:model_id`'],
     ['test:\n  models: [":gpt-4.1"]\n', 'test.models[0]: expected `provider:model_id`'],
     ['test:\n  models: ["openai:"]\n', 'test.models[0]: expected `provider:model_id`'],
+    ['test:\n  judge_model: gpt-4.1\n', 'test.judge_model: expected `provider:model_id`'],
     ['test:\n  threads: 0\n', 'test.threads: must be >= 1 (line 2)'],
     ['test:\n  threads: 2.5\n', 'test.threads: must be an integer'],
     ['test:\n  threads: "four"\n', 'test.threads:'],

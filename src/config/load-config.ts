@@ -157,6 +157,7 @@ export function parseConfig(options: {
       threads: raw.test.threads ?? 1,
       failFast: raw.test.fail_fast ?? false,
       comparison: raw.test.comparison,
+      ...(raw.test.judge_model === undefined ? {} : { judgeModel: raw.test.judge_model }),
     },
     agent: { maxSteps: raw.agent.max_steps, maxResultRows: raw.agent.max_result_rows },
     warnings,

@@ -36,6 +36,8 @@ export interface NaoConfig {
     /** `test.fail_fast`: stop starting runs after the first failure or error. */
     failFast: boolean;
     comparison: ComparisonOptions;
+    /** `test.judge_model`: grades the answers of tests with `expected_answer`; absent: the model under test. */
+    judgeModel?: string;
   };
   agent: {
     maxSteps: number;

@@ -48,6 +48,7 @@ export const configSchema = z.object({
       threads: integer(1).optional(),
       fail_fast: lenientBoolean().optional(),
       comparison: comparisonSchema.default(DEFAULT_COMPARISON),
+      judge_model: modelStringSchema.optional(),
     })
     .default({ comparison: DEFAULT_COMPARISON }),
   agent: z

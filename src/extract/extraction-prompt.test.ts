@@ -106,6 +106,14 @@ describe('extraction request', () => {
     expect(text).toContain('Apply the same filters, aggregations and ordering as the answer you gave.');
   });
 
+  it('keeps the answer’s own column names when there is no reference to name them', () => {
+    const text = extractionRequest({ question: 'Top customers?', tables, expectedColumns: [] });
+    expect(text).toContain(
+      '- Return the columns of your answer, with the column names of your query results.',
+    );
+    expect(text).not.toContain('Return exactly these columns');
+  });
+
   it('asks for a corrected query after a failure', () => {
     expect(repairRequest('Binder Error: no column x')).toBe(
       'That query failed with: Binder Error: no column x\n\n' +

@@ -124,6 +124,11 @@ export function extractionRequest(options: {
   expectedColumns: readonly string[];
 }): string {
   const columns = options.expectedColumns.map(quoteIdentifier).join(', ');
+  // Without a reference (a test that only counts rows or names columns) the answer keeps its own names.
+  const columnsRule =
+    options.expectedColumns.length === 0
+      ? '- Return the columns of your answer, with the column names of your query results.'
+      : `- Return exactly these columns, with these names: ${columns}`;
   return [
     'Your answer above must now be checked against reference data. Every query you ran is kept in full',
     '(you saw only the first rows of each) as a DuckDB table named after its query id.',
@@ -136,7 +141,7 @@ export function extractionRequest(options: {
     'Write ONE DuckDB SELECT query over these tables that returns the data of your final answer.',
     'Rules:',
     '- Only read from the tables above, the warehouse is not reachable anymore.',
-    `- Return exactly these columns, with these names: ${columns}`,
+    columnsRule,
     '- Read the values from the tables, never retype them as literals.',
     '- Apply the same filters, aggregations and ordering as the answer you gave.',
     '- Set sql to null if these tables cannot answer the question.',

@@ -1,25 +1,32 @@
+import type { AnswerJudgement } from '../answer-judge/index.js';
 import type { ComparisonOptions } from '../config/index.js';
 import type { TestRunResponse } from '../pipeline/index.js';
 import type { TestCase } from '../test-files/index.js';
-import { type AssertionReport, checkAssertions } from './assertions/index.js';
+import { type AssertionReport, checkAssertions, readsAnswerData } from './assertions/index.js';
+import { buildRunFacts } from './build-run-facts.js';
 import { type ComparisonResult, compareResults } from './compare/index.js';
-import { decideVerdict, type Verdict } from './verdict.js';
+import { type CheckOutcome, decideVerdict, type Verdict } from './verdict.js';
 
 /** Everything the judge found about one run: the verdict and the evidence behind it. */
 export interface Judgement {
   verdict: Verdict;
   /** The data comparison; null when the test has no `sql` or the run could not be compared. */
   comparison: ComparisonResult | null;
-  /** The tool-call assertions; null when the test has none. */
+  /** The assertions; null when the test has none. */
   assertions: AssertionReport | null;
+  /** What the judge model said of the answer (tests with `expected_answer`); null otherwise. */
+  judge: AnswerJudgement | null;
+  /** True when the verdict rests on the judge model's grading, not on data: say so in every output. */
+  judged: boolean;
   /** Why the run could not be judged (reference SQL failed, extraction broke, no verification). */
   error: string | null;
 }
 
 /**
- * Judges one answered run by deterministic code, never by a model: the answer's data against
- * the reference rows (with the test's tolerances over the config's), then the tool-call
- * assertions, then the verdict. A run that cannot be judged is an error, never a pass.
+ * Judges one answered run by deterministic code: the answer's data against the reference rows
+ * (with the test's tolerances over the config's), the judge model's structured grading of a
+ * test with an expected answer, then the assertions, then the verdict. A run that cannot be
+ * judged is an error, never a pass.
  */
 export function judgeRun(options: {
   test: TestCase;
@@ -47,9 +54,40 @@ export function judgeRun(options: {
       });
     }
   }
+
+  const judge = test.expectedAnswer === null ? null : (response.judgement ?? null);
+  let judged: CheckOutcome | null = null;
+  if (test.expectedAnswer !== null) {
+    if (judge === null)
+      error ??=
+        'the answer was not graded: the backend returned no judgement (it predates expected_answer; update nao chat)';
+    else if (judge.verdict === null)
+      error ??= `the judge model ${judge.model} gave no verdict: ${judge.error}`;
+    else judged = { passed: judge.verdict === 'pass', message: judge.reason };
+  }
+
   const assertions =
     test.assertions.length > 0
-      ? checkAssertions({ assertions: test.assertions, toolCalls: response.toolCalls })
+      ? checkAssertions({ assertions: test.assertions, facts: buildRunFacts({ test, response }) })
       : null;
-  return { verdict: decideVerdict({ test, comparison, assertions, error }), comparison, assertions, error };
+  // Data the assertions read but that could not be extracted is the harness's failure, as with `sql`.
+  if (
+    test.sql === null &&
+    readsAnswerData(test.assertions) &&
+    verification?.data === null &&
+    verification.errorKind === 'extraction-failed'
+  ) {
+    error ??= `answer extraction failed: ${verification.error ?? 'no data'}`;
+  }
+  error ??= assertions?.error ?? null;
+
+  const verdict = decideVerdict({ test, comparison, judged, assertions, error });
+  return {
+    verdict,
+    comparison,
+    assertions,
+    judge,
+    judged: judged !== null && (verdict.status === 'passed' || verdict.status === 'failed'),
+    error,
+  };
 }

@@ -35,6 +35,9 @@ export function createLocalClient(
       if (failure !== undefined) throw failure;
       return recording?.isReplaying === true ? { ...response, replayed: true } : response;
     },
+    prepareModel(model: string): void {
+      runtime.model(model);
+    },
     close: () => runtime.close(),
   };
 }

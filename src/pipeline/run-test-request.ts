@@ -1,4 +1,5 @@
 import { runAgent } from '../agent/index.js';
+import { type AnswerJudgement, judgeAnswer } from '../answer-judge/index.js';
 import { NaoError } from '../errors/index.js';
 import { captureDataSnapshots, extractAnswer, runReferenceQuery, unchangedSince } from '../extract/index.js';
 import type { ResolvedModel } from '../llm/index.js';
@@ -23,10 +24,11 @@ function withCallerPrices(model: ResolvedModel, request: TestRunRequest): Resolv
 }
 
 /**
- * One test run as the backend performs it: the agent answers in test mode (no clarification,
- * no sight of the reference), then the reference SQL runs and the answer's data is extracted
- * from the agent's own query results. Judging is left to the caller's deterministic code.
- * Model and provider failures reject; reference and extraction problems are data.
+ * One test run as the backend performs it: the agent answers in test mode (no clarification
+ * unless the test allows it, no sight of the reference), then the reference SQL runs and the
+ * answer's data is extracted from the agent's own query results, and a test with an expected
+ * answer has it graded by the judge model. The verdict is left to the caller's deterministic
+ * code. Model and provider failures reject; reference and extraction problems are data.
  */
 export async function runTestRequest(options: {
   runtime: ProjectRuntime;
@@ -75,14 +77,41 @@ export async function runTestRequest(options: {
   const agent = await runAgent({
     prompt: request.prompt,
     model,
-    mode: 'test',
+    mode: request.allowClarification === true ? 'test-with-clarification' : 'test',
     context: runtime.agentContext,
     maxSteps: runtime.config.agent.maxSteps,
     ...(signal === undefined ? {} : { signal }),
     ...(options.generateQueryId === undefined ? {} : { generateQueryId: options.generateQueryId }),
   });
 
+  const extract = (expectedColumns: readonly string[]) =>
+    extractAnswer({
+      model,
+      question: request.prompt,
+      responseMessages: agent.responseMessages,
+      queryResults: agent.queryResults,
+      expectedColumns,
+      ...(signal === undefined ? {} : { signal }),
+    });
+
   let verification: Verification | null = null;
+  if (pendingReference === null && request.extractAnswer === true) {
+    // No reference: the answer's data is extracted for the assertions that read it, with its own columns.
+    const extraction = await extract([]);
+    verification = {
+      data: extraction.data,
+      sql: extraction.sql,
+      error: extraction.error,
+      errorKind: extraction.errorKind,
+      expectedData: null,
+      expectedColumns: [],
+      referenceError: null,
+      snapshotConsistent: null,
+      attempts: extraction.attempts,
+      usage: extraction.usage,
+      cost: extraction.cost,
+    };
+  }
   if (pendingReference !== null) {
     const reference = await pendingReference;
     if (reference.success && reference.snapshotConsistent) {
@@ -106,14 +135,7 @@ export async function runTestRequest(options: {
       };
     } else {
       const expectedColumns = reference.columns;
-      const extraction = await extractAnswer({
-        model,
-        question: request.prompt,
-        responseMessages: agent.responseMessages,
-        queryResults: agent.queryResults,
-        expectedColumns,
-        ...(signal === undefined ? {} : { signal }),
-      });
+      const extraction = await extract(expectedColumns);
       verification = {
         data: extraction.data,
         sql: extraction.sql,
@@ -130,6 +152,20 @@ export async function runTestRequest(options: {
     }
   }
 
+  // After the extraction, never beside it: recordings number a run's model calls in order.
+  let judgement: AnswerJudgement | null = null;
+  const expectedAnswer = request.expectedAnswer ?? null;
+  if (expectedAnswer !== null) {
+    const judge = request.judgeModel ?? request.model;
+    judgement = await judgeAnswer({
+      model: runtime.model(`${judge.provider}:${judge.modelId}`),
+      question: request.prompt,
+      expectedAnswer,
+      answer: agent.text,
+      ...(signal === undefined ? {} : { signal }),
+    });
+  }
+
   return {
     text: agent.text,
     toolCalls: agent.toolCalls,
@@ -138,5 +174,7 @@ export async function runTestRequest(options: {
     finishReason: agent.finishReason,
     durationMs: agent.durationMs,
     verification,
+    clarification: agent.clarification,
+    judgement,
   };
 }

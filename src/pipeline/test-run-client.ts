@@ -1,4 +1,6 @@
-import type { TestRunRequest, TestRunResponse } from '../pipeline/index.js';
+import { readsAnswerData } from '../judge/assertions/index.js';
+import type { TestCase } from '../test-files/index.js';
+import type { TestRunRequest, TestRunResponse } from './test-run-types.js';
 
 /**
  * How the runner reaches the agent: in this process (`--local`) or through the backend's
@@ -10,6 +12,8 @@ export interface TestRunClient {
     signal: AbortSignal;
     run: RunIdentity;
   }): Promise<TestRunResponse>;
+  /** Resolves a model up front (in this process), so a missing API key stops the command, not each run. */
+  prepareModel?(model: string): void;
   close(): Promise<void>;
 }
 
@@ -22,16 +26,36 @@ export interface RunIdentity {
   attempt: number;
 }
 
-/** The request of one run: the test's prompt and reference, for `provider:model_id`. */
-export function testRunRequest(
-  test: { prompt: string; sql: string | null; database: string | null },
-  model: string,
-): TestRunRequest {
+function modelOf(model: string): { provider: string; modelId: string } {
   const colon = model.indexOf(':');
+  return { provider: model.slice(0, colon), modelId: model.slice(colon + 1) };
+}
+
+/**
+ * The request of one run: the test's prompt and reference, for `provider:model_id`. The fields
+ * newer than the first backend are sent only when the test uses them, so a plain test's
+ * request is the same for every backend version.
+ */
+export function testRunRequest(options: {
+  test: Pick<
+    TestCase,
+    'prompt' | 'sql' | 'database' | 'assertions' | 'expectedAnswer' | 'allowClarification'
+  >;
+  model: string;
+  /** `--judge-model` or `test.judge_model`; null: the model under test judges. */
+  judgeModel?: string | null;
+}): TestRunRequest {
+  const { test } = options;
+  const judgeModel = options.judgeModel ?? options.model;
   return {
     prompt: test.prompt,
-    model: { provider: model.slice(0, colon), modelId: model.slice(colon + 1) },
+    model: modelOf(options.model),
     sql: test.sql,
     databaseId: test.database,
+    ...(test.sql === null && readsAnswerData(test.assertions) ? { extractAnswer: true } : {}),
+    ...(test.expectedAnswer === null
+      ? {}
+      : { expectedAnswer: test.expectedAnswer, judgeModel: modelOf(judgeModel) }),
+    ...(test.allowClarification ? { allowClarification: true } : {}),
   };
 }

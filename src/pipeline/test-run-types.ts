@@ -1,4 +1,5 @@
-import type { AgentToolCall } from '../agent/index.js';
+import type { AgentToolCall, Clarification } from '../agent/index.js';
+import type { AnswerJudgement } from '../answer-judge/index.js';
 import type { Cost, TokenUsage } from '../llm/usage.js';
 import type { CellValue } from '../warehouse/database.js';
 
@@ -13,6 +14,17 @@ export interface TestRunRequest {
   sql?: string | null;
   /** The configured database the reference runs on (`database:` of the test). */
   databaseId?: string | null;
+  /**
+   * Extract the answer's data also without `sql` (for `row_count` / `columns` assertions), with
+   * the answer's own column names. Absent or false: only a test with `sql` is extracted.
+   */
+  extractAnswer?: boolean;
+  /** The test's `expected_answer`: a judge model grades the final answer against it. */
+  expectedAnswer?: string | null;
+  /** The judge model; default the model under test. */
+  judgeModel?: { provider: string; modelId: string } | null;
+  /** `allow_clarification: true`: the agent keeps its `clarification` tool. */
+  allowClarification?: boolean;
   /**
    * Prices the caller gives for the model, USD per million tokens (the original nao's CLI
    * sends its config's `costs` as `meta.costs`): each bucket given wins over the backend's.
@@ -56,4 +68,11 @@ export interface TestRunResponse {
   verification: Verification | null;
   /** Answered from recordings instead of a live model. */
   replayed?: boolean;
+  /** The question the agent asked instead of answering; null when it asked none. Absent from older backends. */
+  clarification?: Clarification | null;
+  /**
+   * The judge model's grading, for requests with `expectedAnswer`; null otherwise. Absent from
+   * backends that predate judged answers, so such a run is not judged (an error, never a pass).
+   */
+  judgement?: AnswerJudgement | null;
 }

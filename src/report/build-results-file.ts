@@ -1,5 +1,5 @@
 import { repeatStats } from './pass-at-k.js';
-import type { ResultsFile, RunResult } from './results-file.js';
+import type { ResultsFile, RunResult, ShardRecord } from './results-file.js';
 import { summarize, summarizeByModel } from './summarize.js';
 import { localIsoTimestamp } from './write-results.js';
 
@@ -19,6 +19,8 @@ export function buildResultsFile(options: {
   priceTableVersion?: string;
   interrupted?: boolean;
   startedAt?: Date;
+  /** `--shard i/n`: which slice of which suite the results are. */
+  shard?: ShardRecord;
 }): ResultsFile {
   const { results } = options;
   const repeats = repeatStats(results);
@@ -37,5 +39,6 @@ export function buildResultsFile(options: {
   if (options.interrupted !== undefined) file.interrupted = options.interrupted;
   if (options.startedAt !== undefined) file.started_at = localIsoTimestamp(options.startedAt);
   file.finished_at = localIsoTimestamp(options.now);
+  if (options.shard !== undefined) file.shard = options.shard;
   return file;
 }

@@ -13,6 +13,8 @@ export type {
   CostRecord,
   DataRow,
   DiffRecord,
+  JudgeRecord,
+  MergedRecord,
   MismatchRecord,
   ModelSummary,
   Recount,
@@ -21,6 +23,9 @@ export type {
   RunDetails,
   RunResult,
   RunStatus,
+  ShardRecord,
+  SuiteFingerprint,
+  SuiteTestRecord,
   Summary,
   ToolCallRecord,
   UsageRecord,
@@ -28,6 +33,7 @@ export type {
 export {
   errorResult,
   judgedResult,
+  notRunResult,
   type RunSubject,
   SAVED_ROWS_LIMIT,
   skippedResult,
@@ -49,4 +55,5 @@ export {
   resultsFileName,
   resultsFileSortKey,
   writeResultsFile,
+  writeResultsFileAt,
 } from './write-results.js';

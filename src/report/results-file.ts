@@ -6,8 +6,9 @@
 import type { CellValue } from '../warehouse/database.js';
 
 /**
- * passed / failed: judged. error: could not be judged (provider, transport, reference SQL,
- * extraction, timeout). unverified: a test with neither `sql` nor assertions (never a pass).
+ * passed / failed: judged (by data, assertions, or a judge model: see `details.judged`).
+ * error: could not be judged (provider, transport, reference SQL, extraction, judge, timeout).
+ * unverified: a test with no `sql`, `expected_answer` or assertions (never a pass).
  * skipped: not run (budget reached, fail-fast, interrupted).
  */
 export type RunStatus = 'passed' | 'failed' | 'error' | 'unverified' | 'skipped';
@@ -58,8 +59,23 @@ export interface DiffRecord {
 }
 
 export interface AssertionRecord {
+  /** The assertion's `type` (files written before it existed lack it). */
+  type?: string;
   passed: boolean;
   message: string;
+}
+
+/** What the judge model said of a test with `expected_answer`, with what it cost (not in `cost`). */
+export interface JudgeRecord {
+  /** `provider:model_id` of the judge. */
+  model: string;
+  /** null when its reply could not be read (the run is then an error). */
+  verdict: 'pass' | 'fail' | null;
+  reason: string;
+  error: string | null;
+  attempts: number;
+  usage: UsageRecord;
+  cost: number | null;
 }
 
 export interface RunDetails {
@@ -96,6 +112,17 @@ export interface RunDetails {
   snapshot_consistent: boolean | null;
   /** Answered from recordings (`--replay`) instead of a live model. */
   replayed: boolean;
+  /** The test's `expected_answer` (absent from files written before it existed). */
+  expected_answer?: string | null;
+  /**
+   * True when the verdict rests on a judge model's grading of the answer text against
+   * `expected_answer`, not on data: a judged pass is not a data-verified pass.
+   */
+  judged?: boolean;
+  /** The judge model's grading; null for tests without `expected_answer`. */
+  judge?: JudgeRecord | null;
+  /** The question the agent asked instead of answering (tests with `allow_clarification: true`). */
+  clarification?: { question: string; options: string[] } | null;
 }
 
 export interface RunResult {
@@ -103,7 +130,7 @@ export interface RunResult {
   model: string;
   passed: boolean;
   message: string;
-  /** Agent tokens (the extraction's are in details.extraction_usage). */
+  /** Agent tokens (the extraction's and the judge's are in details.extraction_usage, details.judge). */
   tokens: number;
   /** Agent cost in USD; null when the model has no price anywhere. */
   cost: number | null;
@@ -140,6 +167,12 @@ export interface Summary {
   /** Runs whose cost is unknown (no price for their model). */
   runs_without_cost: number;
   total_extraction_cost: number | null;
+  /** Runs whose verdict rests on a judge model (`details.judged`), passed or failed; counted in `passed`/`failed` too. */
+  judged: number;
+  /** The judged runs among `passed`: `passed - judged_passed` passed on data or assertions. */
+  judged_passed: number;
+  /** What the judge model calls cost, apart from `total_cost` like the extraction's. */
+  total_judge_cost: number | null;
   total_duration_ms: number;
   total_duration_s: number;
   total_tool_calls: number;
@@ -182,6 +215,44 @@ export interface Recount {
   reason: string;
 }
 
+/** A test of a sharded suite: its name, its file under tests/ and the SHA-256 of that file. */
+export interface SuiteTestRecord {
+  name: string;
+  file: string;
+  sha256: string;
+}
+
+/**
+ * What makes two shard files parts of one suite: the same tests (by content), the same
+ * nao_config.yaml, models and repeat count. `sha256` digests everything else in it.
+ */
+export interface SuiteFingerprint {
+  sha256: string;
+  /** Of nao_config.yaml as written: `{{ env() }}` placeholders, not their values. */
+  config_sha256: string;
+  models: string[];
+  repeat: number;
+  /** Every test of the suite (all shards), in run order. */
+  tests: SuiteTestRecord[];
+}
+
+/** `nao test --shard i/n`: this file holds slice `index` of `count` of the suite. */
+export interface ShardRecord {
+  /** 1-based. */
+  index: number;
+  count: number;
+  suite: SuiteFingerprint;
+}
+
+/** `nao test merge`: the shard files this file was made from. */
+export interface MergedRecord {
+  shard_count: number;
+  suite: SuiteFingerprint;
+  shards: { index: number; source: string; command?: string; started_at?: string; finished_at?: string }[];
+  /** Shards left out with --allow-partial; their runs are in `results` as skipped. */
+  missing: number[];
+}
+
 export interface ResultsFile {
   timestamp: string;
   results: RunResult[];
@@ -199,4 +270,8 @@ export interface ResultsFile {
   interrupted?: boolean;
   started_at?: string;
   finished_at?: string;
+  shard?: ShardRecord;
+  merged?: MergedRecord;
+  /** Started from an app (the viewer's Run again, the chat's Save as test) rather than the CLI. */
+  started_from?: 'viewer' | 'chat';
 }

@@ -8,7 +8,15 @@ import type { Cost, TokenUsage } from '../llm/index.js';
 import type { TableData, TestRunResponse } from '../pipeline/index.js';
 import type { StopReason } from '../scheduler/index.js';
 import type { TestCase } from '../test-files/index.js';
-import type { CostRecord, DataRow, DiffRecord, RunDetails, RunResult, UsageRecord } from './results-file.js';
+import type {
+  CostRecord,
+  DataRow,
+  DiffRecord,
+  JudgeRecord,
+  RunDetails,
+  RunResult,
+  UsageRecord,
+} from './results-file.js';
 
 /** Rows of each data set saved per run; the comparison always sees every row. */
 export const SAVED_ROWS_LIMIT = 1000;
@@ -64,8 +72,11 @@ export function judgedResult(options: {
       diff: diffRecord(judgement),
       comparison: diffRecord(judgement)?.text ?? null,
       assertions:
-        judgement.assertions?.results.map((result) => ({ passed: result.passed, message: result.message })) ??
-        [],
+        judgement.assertions?.results.map((result) => ({
+          type: result.assertion.type,
+          passed: result.passed,
+          message: result.message,
+        })) ?? [],
       error: judgement.error,
       finish_reason: response.finishReason,
       usage: usageRecord(response.usage),
@@ -74,7 +85,24 @@ export function judgedResult(options: {
       extraction_cost: verification?.cost?.totalCost ?? null,
       snapshot_consistent: verification?.snapshotConsistent ?? null,
       replayed: response.replayed ?? false,
+      judged: judgement.judged,
+      judge: judgeRecord(judgement),
+      clarification: response.clarification ?? null,
     },
+  };
+}
+
+function judgeRecord(judgement: Judgement): JudgeRecord | null {
+  const judge = judgement.judge;
+  if (judge === null) return null;
+  return {
+    model: judge.model,
+    verdict: judge.verdict,
+    reason: judge.reason,
+    error: judge.error,
+    attempts: judge.attempts,
+    usage: usageRecord(judge.usage),
+    cost: judge.cost?.totalCost ?? null,
   };
 }
 
@@ -106,9 +134,39 @@ export function skippedResult(run: RunSubject, reason: StopReason): RunResult {
   };
 }
 
-/** Every USD a run spent (agent and extraction), for budgets; null when nothing is priced. */
+/**
+ * The skipped row of a run known only by test, file, model and attempt: the runs of a shard
+ * that `nao test merge --allow-partial` did not get.
+ */
+export function notRunResult(options: {
+  name: string;
+  file: string;
+  model: string;
+  attempt: number;
+  message: string;
+}): RunResult {
+  return {
+    name: options.name,
+    model: options.model,
+    passed: false,
+    tokens: 0,
+    cost: null,
+    duration_ms: 0,
+    tool_call_count: 0,
+    error: null,
+    attempt: options.attempt,
+    file: options.file,
+    status: 'skipped',
+    message: options.message,
+    details: emptyDetails({ prompt: '', sql: null, expectedAnswer: null }),
+  };
+}
+
+/** Every USD a run spent (agent, extraction and judge), for budgets; null when nothing is priced. */
 export function spentUsd(result: RunResult): number | null {
-  const parts = [result.cost, result.details.extraction_cost].filter((part): part is number => part !== null);
+  const parts = [result.cost, result.details.extraction_cost, result.details.judge?.cost ?? null].filter(
+    (part): part is number => part !== null,
+  );
   return parts.length === 0 ? null : parts.reduce((sum, part) => sum + part, 0);
 }
 
@@ -127,7 +185,7 @@ function baseResult(run: RunSubject): Omit<RunResult, 'status' | 'message' | 'de
   };
 }
 
-function emptyDetails(test: TestCase): RunDetails {
+function emptyDetails(test: Pick<TestCase, 'prompt' | 'sql' | 'expectedAnswer'>): RunDetails {
   return {
     prompt: test.prompt,
     response_text: null,
@@ -154,6 +212,10 @@ function emptyDetails(test: TestCase): RunDetails {
     extraction_cost: null,
     snapshot_consistent: null,
     replayed: false,
+    expected_answer: test.expectedAnswer,
+    judged: false,
+    judge: null,
+    clarification: null,
   };
 }
 

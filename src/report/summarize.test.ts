@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resultsFile, run } from '../../test-support/report/run-fixture.js';
+import { judgedDetails, resultsFile, run } from '../../test-support/report/run-fixture.js';
 import type { ModelSummary } from './results-file.js';
 import { ensureByModel, judgedFailures, passRate, summarize, summarizeByModel } from './summarize.js';
 
@@ -19,6 +19,9 @@ describe('summarize', () => {
       total_cost: 0.0375,
       runs_without_cost: 0,
       total_extraction_cost: null,
+      judged: 0,
+      judged_passed: 0,
+      total_judge_cost: null,
       total_duration_ms: 702,
       total_duration_s: 0.7,
       total_tool_calls: 3,
@@ -42,6 +45,28 @@ describe('summarize', () => {
     expect(summary.avg_duration_ms).toBe(1625);
     expect(summary.avg_tool_calls).toBe(1.5);
     expect(summary.runs_without_cost).toBe(0);
+  });
+
+  it('counts judged runs apart, inside passed and failed, with the judge cost beside the agent cost', () => {
+    const summary = summarize([
+      run({ status: 'passed', cost: 0.01, details: judgedDetails({ cost: 0.001 }) }),
+      run({ status: 'failed', cost: 0.01, details: judgedDetails({ verdict: 'fail', cost: 0.002 }) }),
+      run({
+        status: 'error',
+        cost: 0.01,
+        details: { ...judgedDetails({ verdict: null, error: 'unreadable', cost: null }), judged: false },
+      }),
+      run({ status: 'passed', cost: 0.01 }),
+    ]);
+    expect(summary).toMatchObject({
+      passed: 2,
+      failed: 1,
+      errors: 1,
+      judged: 2,
+      judged_passed: 1,
+      total_cost: 0.04,
+      total_judge_cost: 0.003,
+    });
   });
 
   it.each<[string, Array<number | null>, number | null, number]>([

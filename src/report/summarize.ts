@@ -30,6 +30,9 @@ export function summarize(results: readonly RunResult[]): Summary {
   let totalCost: number | null = null;
   let runsWithoutCost = 0;
   let extractionCost: number | null = null;
+  let judged = 0;
+  let judgedPassed = 0;
+  let judgeCost: number | null = null;
   let totalDurationMs = 0;
   let totalToolCalls = 0;
 
@@ -50,6 +53,12 @@ export function summarize(results: readonly RunResult[]): Summary {
     else totalCost = (totalCost ?? 0) + cost;
     const extraction = knownNumber(result.details?.extraction_cost);
     if (extraction !== null) extractionCost = (extractionCost ?? 0) + extraction;
+    if (result.details?.judged === true) {
+      judged++;
+      if (status === 'passed') judgedPassed++;
+    }
+    const judge = knownNumber(result.details?.judge?.cost);
+    if (judge !== null) judgeCost = (judgeCost ?? 0) + judge;
     totalDurationMs += finiteOrZero(result.duration_ms);
     totalToolCalls += finiteOrZero(result.tool_call_count);
   }
@@ -67,6 +76,9 @@ export function summarize(results: readonly RunResult[]): Summary {
     total_cost: totalCost === null ? null : roundUsd(totalCost),
     runs_without_cost: runsWithoutCost,
     total_extraction_cost: extractionCost === null ? null : roundUsd(extractionCost),
+    judged,
+    judged_passed: judgedPassed,
+    total_judge_cost: judgeCost === null ? null : roundUsd(judgeCost),
     total_duration_ms: totalDurationMs,
     total_duration_s: Math.round(totalDurationMs / 100) / 10,
     total_tool_calls: totalToolCalls,

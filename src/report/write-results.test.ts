@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resultsFile, run } from '../../test-support/report/run-fixture.js';
 import { NaoError } from '../errors/index.js';
-import { localIsoTimestamp, resultsFileName, writeResultsFile } from './write-results.js';
+import { localIsoTimestamp, resultsFileName, writeResultsFile, writeResultsFileAt } from './write-results.js';
 
 // Local time on purpose: the reference names files after the wall clock of the person running.
 const NOW = new Date(2025, 1, 9, 14, 30, 22, 123);
@@ -111,5 +111,24 @@ describe('writeResultsFile', () => {
     await expect(attempt).rejects.toMatchObject({ code: 'RESULTS_WRITE_FAILED' });
     await expect(attempt).rejects.toThrow(blocker);
     expect(await readdir(dir)).toEqual(['outputs']);
+  });
+});
+
+describe('writeResultsFileAt', () => {
+  it('writes to the chosen path, replacing an older file, and leaves no temporary file', async () => {
+    const target = path.join(dir, 'ci', 'merged.json');
+    const first = resultsFile([run({ name: 'a' })]);
+    const second = resultsFile([run({ name: 'b' })]);
+    expect(await writeResultsFileAt({ path: target, file: first })).toBe(target);
+    await writeResultsFileAt({ path: target, file: second });
+    expect(JSON.parse(await readFile(target, 'utf8')).results[0].name).toBe('b');
+    expect(await readdir(path.dirname(target))).toEqual(['merged.json']);
+  });
+
+  it('names the path when it cannot write', async () => {
+    await writeFile(path.join(dir, 'taken'), 'a file, not a folder');
+    await expect(
+      writeResultsFileAt({ path: path.join(dir, 'taken', 'merged.json'), file: resultsFile([]) }),
+    ).rejects.toThrow(expect.objectContaining({ code: 'RESULTS_WRITE_FAILED' }));
   });
 });

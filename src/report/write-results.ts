@@ -130,3 +130,36 @@ export async function writeResultsFile(options: {
     });
   }
 }
+
+/**
+ * Writes the file to a path the user chose (`nao test merge -o merged.json`), replacing one
+ * that exists; the content goes to a temporary file in the same folder first, so a reader
+ * never sees half a file.
+ */
+export async function writeResultsFileAt(options: { path: string; file: ResultsFile }): Promise<string> {
+  const target = path.resolve(options.path);
+  const tempPath = path.join(
+    path.dirname(target),
+    `.${path.basename(target)}-${process.pid}-${randomUUID()}.tmp`,
+  );
+  try {
+    await mkdir(path.dirname(target), { recursive: true });
+    const temp = await open(tempPath, 'wx');
+    try {
+      await temp.writeFile(`${toJson(options.file)}\n`, 'utf8');
+      await temp.sync();
+    } finally {
+      await temp.close();
+    }
+    await rename(tempPath, target);
+    return target;
+  } catch (error) {
+    await rm(tempPath, { force: true }).catch(() => undefined);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new NaoError({
+      code: 'RESULTS_WRITE_FAILED',
+      message: `Could not write the results file ${target}: ${reason}. Check that the folder is writable and the disk is not full.`,
+      cause: error,
+    });
+  }
+}

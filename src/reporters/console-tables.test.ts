@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { run } from '../../test-support/report/run-fixture.js';
+import { judgedDetails, run } from '../../test-support/report/run-fixture.js';
 import { summarize, summarizeByModel } from '../report/summarize.js';
 import {
   finalLine,
@@ -284,6 +284,16 @@ describe('finalLine', () => {
       [{ status: 'failed' }, { status: 'skipped' }],
       '0 passed, 1 failed, 0 errors, 0 unverified, 1 total, 1 skipped',
     ],
+    [
+      'judged passes are counted apart',
+      [{ details: judgedDetails() }, {}],
+      'All 2 test(s) passed (1 judged)',
+    ],
+    [
+      'a judged failure is just a failure',
+      [{ details: judgedDetails() }, { status: 'failed', details: judgedDetails({ verdict: 'fail' }) }],
+      '1 passed (1 judged), 1 failed, 0 errors, 0 unverified, 2 total',
+    ],
     ['nothing ran', [{ status: 'skipped' }], 'No test ran, 1 skipped'],
     ['no runs', [], 'No test ran'],
   ])('%s', (_label, runs, expected) => {
@@ -295,5 +305,45 @@ describe('finalLine', () => {
     expect(line).toBe(
       '\u001b[32m1 passed\u001b[39m, \u001b[31m1 failed\u001b[39m, 0 errors, 0 unverified, 2 total',
     );
+  });
+});
+
+describe('judged runs', () => {
+  const results = [
+    run({ name: 'biggest_customer', message: 'Names Acme Corp, as expected.', details: judgedDetails() }),
+    run({ name: 'total_revenue' }),
+  ];
+
+  it('mark the status with * and explain the mark under the table', () => {
+    const table = renderTestResultsTable(results, { width: 120 });
+    const lines = table.split('\n');
+    expect(lines.find((line) => line.includes('biggest_customer'))).toContain('✓ passed*');
+    expect(lines.find((line) => line.includes('total_revenue'))).toContain('✓ passed ');
+    expect(lines.at(-1)).toBe(
+      '* judged: graded by a judge model against expected_answer, not verified against data',
+    );
+  });
+
+  it('keep the mark when the status column shrinks to its symbol', () => {
+    const table = renderTestResultsTable(results, { width: 70 });
+    expect(table).not.toContain('passed');
+    expect(table.split('\n').filter((line) => line.includes('│ ✓'))).toEqual([
+      expect.stringMatching(/^│ bigge… .*│ ✓\* /),
+      expect.stringMatching(/^│ total… .*│ ✓ {2}/),
+    ]);
+  });
+
+  it('mark their cell in the Pass / Fail grid', () => {
+    const grid = renderPassFailGrid(
+      [...results, run({ name: 'biggest_customer', model: ANTHROPIC, details: judgedDetails() })],
+      { modelOrder: [OPENAI, ANTHROPIC] },
+    );
+    expect(grid.split('\n').find((line) => line.includes('biggest_customer'))).toMatch(/✓\*.*✓\*/);
+    expect(grid.split('\n').find((line) => line.includes('total_revenue'))).not.toContain('*');
+    expect(grid).toContain('* judged:');
+  });
+
+  it('leave a report without judged runs unchanged', () => {
+    expect(renderTestResultsTable([run()], { width: 120 })).not.toContain('judged');
   });
 });

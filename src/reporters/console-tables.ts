@@ -47,6 +47,14 @@ function text(...lines: string[]): TableCell {
   return { lines };
 }
 
+/** Marks a verdict that rests on a judge model's grading, not on data, wherever a status is shown. */
+export const JUDGED_MARK = '*';
+const JUDGED_NOTE = `${JUDGED_MARK} judged: graded by a judge model against expected_answer, not verified against data`;
+
+function isJudged(result: RunResult): boolean {
+  return result.details?.judged === true;
+}
+
 function resolve(options: ConsoleOptions): { width: number; color: boolean } {
   const width = options.width !== undefined && Number.isFinite(options.width) ? Math.floor(options.width) : 0;
   return { width: width > 0 ? width : DEFAULT_WIDTH, color: options.color ?? false };
@@ -69,7 +77,8 @@ export function renderTestResultsTable(results: readonly RunResult[], options: C
   const rows = results.map((result): TableCell[] => {
     const status = statusOf(result);
     const name = repeated ? `${result.name} #${result.attempt}` : result.name;
-    const statusCell: TableCell = { lines: [`${STATUS_MARK[status]} ${STATUS_WORD[status]}`] };
+    const judged = isJudged(result) ? JUDGED_MARK : '';
+    const statusCell: TableCell = { lines: [`${STATUS_MARK[status]} ${STATUS_WORD[status]}${judged}`] };
     const color = STATUS_COLOR[status];
     if (color) statusCell.color = color;
     if (status === 'skipped') {
@@ -121,15 +130,19 @@ export function renderTestResultsTable(results: readonly RunResult[], options: C
       text(formatInteger(summary.total_tool_calls)),
     ],
   };
-  return renderBoxTable(table, {
+  const rendered = renderBoxTable(table, {
     width,
     color,
     shrink: [
       { column: 3, kind: 'truncate', minWidth: 12 },
       { column: 1, kind: 'reflow', reflow: splitModel },
       { column: 0, kind: 'truncate', minWidth: 12 },
-      // The mark alone still tells the status; the word goes before names are cut further.
-      { column: 2, kind: 'reflow', reflow: (line) => [[...line][0] ?? ''] },
+      // The mark alone still tells the status (and `*` a judged one); the word goes before names are cut further.
+      {
+        column: 2,
+        kind: 'reflow',
+        reflow: (line) => [`${[...line][0] ?? ''}${line.endsWith(JUDGED_MARK) ? JUDGED_MARK : ''}`],
+      },
       { column: 3, kind: 'truncate', minWidth: 6 },
       { column: 0, kind: 'truncate', minWidth: 8 },
       { column: 1, kind: 'truncate', minWidth: 8 },
@@ -138,6 +151,7 @@ export function renderTestResultsTable(results: readonly RunResult[], options: C
       { column: 1, kind: 'truncate', minWidth: 4 },
     ],
   });
+  return results.some(isJudged) ? `${rendered}\n${JUDGED_NOTE}` : rendered;
 }
 
 /** One row per model, in the order given (pass `by_model`, which is already ranked). */
@@ -176,22 +190,24 @@ export function renderModelPerformanceTable(
 function gridCell(attempts: readonly RunResult[], repeated: boolean): TableCell {
   if (attempts.length === 0) return text();
   const statuses = attempts.map(statusOf);
+  const judged = attempts.some(isJudged) ? JUDGED_MARK : '';
   if (!repeated) {
     const status = statuses[0] ?? 'skipped';
     const color = STATUS_COLOR[status];
-    return color ? { lines: [STATUS_MARK[status]], color } : text(STATUS_MARK[status]);
+    const mark = `${STATUS_MARK[status]}${judged}`;
+    return color ? { lines: [mark], color } : text(mark);
   }
   const ran = statuses.filter((status) => status !== 'skipped');
   if (ran.length === 0) return text(STATUS_MARK.skipped);
   const passes = ran.filter((status) => status === 'passed').length;
   const color: CellColor = passes === ran.length ? 'green' : passes === 0 ? 'red' : 'yellow';
-  return { lines: [`${passes}/${ran.length}`], color };
+  return { lines: [`${passes}/${ran.length}${judged}`], color };
 }
 
 /**
  * One row per test (in the order tests first appear), one column per model in `modelOrder`
- * (then any other model): ✓ pass, ✗ fail, ! error, ? unverified, – skipped; with repeats,
- * passes/attempts that ran (skipped attempts not counted).
+ * (then any other model): ✓ pass, ✗ fail, ! error, ? unverified, – skipped, `*` after the mark
+ * when a judge model graded it; with repeats, passes/attempts that ran (skipped not counted).
  */
 export function renderPassFailGrid(
   results: readonly RunResult[],
@@ -220,7 +236,7 @@ export function renderPassFailGrid(
       ...models.map((model) => gridCell(byKey.get(JSON.stringify([test, model])) ?? [], repeated)),
     ]),
   };
-  return renderBoxTable(table, {
+  const rendered = renderBoxTable(table, {
     width,
     color,
     shrink: [
@@ -228,6 +244,7 @@ export function renderPassFailGrid(
       ...models.map((_, index) => ({ column: index + 1, kind: 'truncate' as const, minWidth: 5 })),
     ],
   });
+  return results.some(isJudged) ? `${rendered}\n${JUDGED_NOTE}` : rendered;
 }
 
 function formatProbability(value: number): string {
@@ -272,17 +289,19 @@ function plural(count: number, one: string, many: string): string {
 
 /**
  * "All N test(s) passed" when every run that ran passed, else
- * "P passed, F failed, E errors, U unverified, T total"; ", S skipped" is added when any.
+ * "P passed, F failed, E errors, U unverified, T total"; ", S skipped" is added when any, and
+ * " (J judged)" after the passes that a judge model graded.
  */
 export function finalLine(summary: Summary, options: { color?: boolean } = {}): string {
   const color = options.color ?? false;
   const skipped = summary.skipped > 0 ? `, ${summary.skipped} skipped` : '';
+  const judged = summary.judged_passed > 0 ? ` (${summary.judged_passed} judged)` : '';
   if (summary.total === 0) return `No test ran${skipped}`;
   if (summary.passed === summary.total) {
-    return paint(`All ${summary.total} test(s) passed`, 'green', color) + skipped;
+    return paint(`All ${summary.total} test(s) passed${judged}`, 'green', color) + skipped;
   }
   return [
-    paint(`${summary.passed} passed`, 'green', color && summary.passed > 0),
+    paint(`${summary.passed} passed${judged}`, 'green', color && summary.passed > 0),
     paint(`${judgedFailures(summary)} failed`, 'red', color && judgedFailures(summary) > 0),
     paint(plural(summary.errors, 'error', 'errors'), 'yellow', color && summary.errors > 0),
     paint(`${summary.unverified} unverified`, 'yellow', color && summary.unverified > 0),

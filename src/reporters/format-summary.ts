@@ -24,6 +24,16 @@ export function formatSummary(options: ConsoleOptions & { file: ResultsFile; pat
   if (file.command !== undefined) header.push(['Command', file.command]);
   if (file.repeat !== undefined && file.repeat > 1)
     header.push(['Repeat', `${file.repeat} attempts per test`]);
+  if (file.shard !== undefined) {
+    const { index, count, suite } = file.shard;
+    header.push(['Shard', `${index}/${count} of a suite of ${suite.tests.length} test(s)`]);
+  }
+  if (file.merged !== undefined) {
+    const { shards, shard_count, missing } = file.merged;
+    const absent =
+      missing.length === 0 ? '' : `; missing ${missing.map((index) => `${index}/${shard_count}`).join(', ')}`;
+    header.push(['Merged', `${shards.length} of ${shard_count} shard(s)${absent}`]);
+  }
   if (file.nao_version !== undefined) header.push(['nao', file.nao_version]);
   if (file.price_table_version !== undefined) header.push(['Prices', file.price_table_version]);
   const labelWidth = Math.max(...header.map(([label]) => label.length));
@@ -41,6 +51,10 @@ export function formatSummary(options: ConsoleOptions & { file: ResultsFile; pat
   const extraction = file.summary.total_extraction_cost;
   if (extraction !== null && extraction !== undefined) {
     sections.push(`Extraction cost (not in the tables): ${formatCost(extraction)}`);
+  }
+  const judge = file.summary.total_judge_cost;
+  if (judge !== null && judge !== undefined) {
+    sections.push(`Judge cost (not in the tables): ${formatCost(judge)}`);
   }
   return sections.join('\n\n');
 }

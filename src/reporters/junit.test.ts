@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resultsFile, run } from '../../test-support/report/run-fixture.js';
+import { judgedDetails, resultsFile, run } from '../../test-support/report/run-fixture.js';
 import { escapeXmlAttribute, escapeXmlText, MAX_SYSTEM_OUT_CHARS, toJUnitXml } from './junit.js';
 
 interface XmlElement {
@@ -181,6 +181,36 @@ describe('toJUnitXml', () => {
     const unverified = root.children[1]?.children[0]?.children.find((child) => child.name === 'skipped');
     expect(unverified?.attributes.message).toBe('unverified: no verification');
     expect(t1?.children.find((child) => child.name === 'system-out')?.text).toBe('The total revenue is 42.');
+  });
+
+  it('marks a case graded by the judge model with properties, before its outcome', () => {
+    const judgedFile = resultsFile([
+      run({ name: 'biggest_customer', details: judgedDetails() }),
+      run({
+        name: 'top_region',
+        status: 'failed',
+        message: 'Names EU instead of US.',
+        details: judgedDetails({ verdict: 'fail', reason: 'Names EU instead of US.' }),
+      }),
+      run({ name: 'total_revenue' }),
+    ]);
+    const [passed, failed, plain] = parseXml(toJUnitXml({ file: judgedFile })).children[0]?.children ?? [];
+    const properties = (node: XmlElement | undefined) =>
+      node?.children
+        .find((child) => child.name === 'properties')
+        ?.children.map((property) => [property.attributes.name, property.attributes.value]);
+    expect(properties(passed)).toEqual([
+      ['judged', 'true'],
+      ['judge_model', 'openai:gpt-4.1'],
+      ['judge_verdict', 'pass'],
+    ]);
+    expect(failed?.children.map((child) => child.name)).toEqual(['properties', 'failure', 'system-out']);
+    expect(properties(failed)).toContainEqual(['judge_verdict', 'fail']);
+    expect(properties(plain)).toBeUndefined();
+    expect(counts(parseXml(toJUnitXml({ file: judgedFile }))).actual).toMatchObject({
+      tests: 3,
+      failures: 1,
+    });
   });
 
   it('names each attempt when runs were repeated', () => {

@@ -117,6 +117,24 @@ function outcomeElement(run: RunResult, status: RunStatus): string {
   }
 }
 
+/**
+ * A case whose verdict a judge model gave (a test with `expected_answer`) says so in
+ * properties, so CI dashboards never read it as a data-verified pass.
+ */
+function judgedProperties(run: RunResult): string {
+  const judge = run.details?.judge;
+  if (run.details?.judged !== true || !judge) return '';
+  const property = (name: string, value: string) =>
+    `        <property${attributes({ name, value: bounded(value, MAX_MESSAGE_CHARS) })}/>\n`;
+  return (
+    '      <properties>\n' +
+    property('judged', 'true') +
+    property('judge_model', judge.model) +
+    property('judge_verdict', judge.verdict ?? '') +
+    '      </properties>\n'
+  );
+}
+
 function testcase(run: RunResult, repeated: boolean): string {
   const status = statusOf(run);
   const name = repeated ? `${run.name} [attempt ${run.attempt}]` : run.name;
@@ -126,19 +144,21 @@ function testcase(run: RunResult, repeated: boolean): string {
     time: seconds(run.duration_ms),
     file: run.file ? `tests/${run.file}` : undefined,
   })}`;
+  const properties = judgedProperties(run);
   const outcome = outcomeElement(run, status);
   const response = run.details?.response_text;
   const out = response
     ? `      <system-out>${escapeXmlText(bounded(response, MAX_SYSTEM_OUT_CHARS))}</system-out>\n`
     : '';
-  if (outcome === '' && out === '') return `${head}/>\n`;
-  return `${head}>\n${outcome}${out}    </testcase>\n`;
+  if (properties === '' && outcome === '' && out === '') return `${head}/>\n`;
+  return `${head}>\n${properties}${outcome}${out}    </testcase>\n`;
 }
 
 /**
  * The results as JUnit XML. failed → `<failure>` (message, then the diff), error → `<error>`,
- * unverified and skipped → `<skipped>` (CI must not count an unjudged run as passed). With
- * --repeat, each attempt is its own case named "test [attempt k]".
+ * unverified and skipped → `<skipped>` (CI must not count an unjudged run as passed); a run a
+ * judge model graded has the property `judged`. With --repeat, each attempt is its own case
+ * named "test [attempt k]".
  */
 export function toJUnitXml(options: { file: ResultsFile; suiteName?: string }): string {
   const { file } = options;

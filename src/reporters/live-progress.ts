@@ -70,9 +70,11 @@ export class LiveProgress {
     const cost = result.cost === null ? '' : `  $${result.cost.toFixed(4)}`;
     const attempt = result.attempt > 1 ? ` #${result.attempt}` : '';
     const replayed = result.details.replayed ? '  (replayed)' : '';
+    const judge = result.details.judge;
+    const judged = result.details.judged === true && judge ? `  (judged by ${judge.model})` : '';
     return (
       `[${String(this.done).padStart(width)}/${this.options.total}] ${symbol} ${result.name}${attempt}  ` +
-      `${result.model}  ${result.message.split('\n')[0]}  ${(result.duration_ms / 1000).toFixed(1)}s${cost}${replayed}`
+      `${result.model}  ${result.message.split('\n')[0]}  ${(result.duration_ms / 1000).toFixed(1)}s${cost}${judged}${replayed}`
     );
   }
 
@@ -110,6 +112,17 @@ function verboseBlock(result: RunResult): string {
     lines.push(`  tool ${call.tool_name}: ${shown}`);
   }
   if (details.extraction_sql !== null) lines.push(`  extraction SQL: ${indentRest(details.extraction_sql)}`);
+  if (details.expected_answer != null)
+    lines.push(`  expected answer: ${indentRest(details.expected_answer)}`);
+  const judge = details.judge;
+  if (judge != null) {
+    const said =
+      judge.verdict === null
+        ? `no verdict (${judge.error ?? 'unreadable'})`
+        : `${judge.verdict}: ${judge.reason}`;
+    lines.push(`  judge ${judge.model}: ${indentRest(said)}`);
+  }
+  if (details.clarification != null) lines.push(`  clarification asked: ${details.clarification.question}`);
   if (details.diff !== null) lines.push(`  diff:\n${indentAll(details.diff.text)}`);
   if (details.error !== null) lines.push(`  error: ${details.error}`);
   return `${lines.join('\n')}\n`;

@@ -4,9 +4,11 @@ import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import { z } from 'zod';
+import type { RunJobs } from '../app-runs/index.js';
 import { NaoError } from '../errors/index.js';
 import { type ProjectRuntime, runTestRequest } from '../pipeline/index.js';
 import type { AccountResult, Accounts, RequestOrigin, SessionInfo } from './accounts.js';
+import { registerAppRunRoutes } from './app-run-routes.js';
 import { registerChatApi, registerChatPage } from './chat-routes.js';
 import type { ChatStore } from './chat-store.js';
 import { type CliLoginCodes, isCodeChallenge } from './cli-login-codes.js';
@@ -37,7 +39,7 @@ export interface BackendAppOptions {
    */
   allowedHostnames?: readonly string[] | null;
   /** The chat page and its API; without it only the account pages and the test API are served. */
-  chat?: { store: ChatStore; assetsDir?: string };
+  chat?: { store: ChatStore; assetsDir?: string; runJobs?: RunJobs };
 }
 
 type Env = { Variables: { session: SessionInfo } };
@@ -250,6 +252,14 @@ export function createBackendApp(options: BackendAppOptions): Hono<Env> {
       if (!(error instanceof NaoError)) throw error;
       return c.json({ error: error.message, fields: { model: [error.message] } }, 400);
     }
+    if (request.judgeModel != null) {
+      try {
+        runtime.model(`${request.judgeModel.provider}:${request.judgeModel.modelId}`);
+      } catch (error) {
+        if (!(error instanceof NaoError)) throw error;
+        return c.json({ error: error.message, fields: { judgeModel: [error.message] } }, 400);
+      }
+    }
     const user = c.get('session').user.email;
     const signal = c.req.raw.signal;
     const started = Date.now();
@@ -278,6 +288,9 @@ export function createBackendApp(options: BackendAppOptions): Hono<Env> {
   });
 
   if (options.chat) registerChatApi(app, { store: options.chat.store, runtime, log });
+  if (options.chat?.runJobs) {
+    registerAppRunRoutes(app, { runtime, jobs: options.chat.runJobs, version: options.version, log });
+  }
 
   app.all('/api/*', (c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));
 

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
+import { createRunJobs } from '../app-runs/index.js';
 import type { NaoConfig } from '../config/index.js';
 import { NaoError } from '../errors/index.js';
 import { openProjectRuntime, type ProjectRuntime } from '../pipeline/index.js';
@@ -91,6 +92,10 @@ export async function startBackend(options: StartBackendOptions): Promise<Runnin
       await Promise.race([Promise.allSettled([...inflight]), delay(DRAIN_MS)]);
     });
 
+    // Test runs started from the chat page stop, and save what finished, before the runtime closes.
+    const runJobs = createRunJobs({ log });
+    cleanups.push(() => runJobs.close());
+
     const url = `http://${displayHost(host)}:${port}`;
     const authOptions = { database: store, secret, baseUrl: url, log };
     const chatStore = createChatStore({ database: store });
@@ -119,7 +124,7 @@ export async function startBackend(options: StartBackendOptions): Promise<Runnin
       version: options.version,
       log,
       allowedHostnames: LOOPBACK.has(host) ? ['localhost', '127.0.0.1', '[::1]'] : null,
-      chat: { store: chatStore },
+      chat: { store: chatStore, runJobs },
     });
     handle = (request, env) => app.fetch(request, env as object);
 

@@ -39,6 +39,11 @@ const COUNT_SQL = 'SELECT status, COUNT(*) AS orders FROM orders GROUP BY status
 
 /** The stand-in model answers by the latest user message, so earlier turns do not confuse it. */
 function script(request: ScriptRequest): Turn {
+  // The extraction of a test run (Save and run): the answer is the agent's last result table.
+  if (request.wantsJson) {
+    const ids = request.messages.flatMap((message) => message.content.match(/query_[0-9a-f]{8}/g) ?? []);
+    return { json: { sql: `SELECT * FROM "${ids.at(-1)}"` } };
+  }
   const lastUser = [...request.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
   const afterUser = request.messages.slice(
     request.messages.findLastIndex((message) => message.role === 'user'),
@@ -151,7 +156,20 @@ describe.skipIf(!hasChromium && !required)('the chat page', () => {
       .poll(() => lastAnswer().getByTestId('answer-text').textContent())
       .toContain('Most orders are delivered');
     const answer = lastAnswer();
-    expect(await answer.getByTestId('sql').textContent()).toContain('GROUP BY');
+    // COUNT_SQL was written on one line; the page lays it out one clause per line.
+    expect(await answer.getByTestId('sql').textContent()).toBe(
+      [
+        'SELECT',
+        '  status,',
+        '  COUNT(*) AS orders',
+        'FROM',
+        '  orders',
+        'GROUP BY',
+        '  status',
+        'ORDER BY',
+        '  status',
+      ].join('\n'),
+    );
     const rows = await answer.getByTestId('result-table').locator('tbody tr').count();
     expect(rows).toBeGreaterThan(0);
     expect(await answer.getByTestId('row-count').textContent()).toContain(`${rows} row`);
@@ -163,7 +181,7 @@ describe.skipIf(!hasChromium && !required)('the chat page', () => {
     await lastAnswer().getByRole('button', { name: 'Save as test' }).click();
     const form = page.getByTestId('save-test');
     await form.getByLabel('Test name').fill('orders_by_status_chat');
-    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
     await expect
       .poll(() => form.getByTestId('save-status').textContent())
       .toBe('Saved tests/orders_by_status_chat.yml.');
@@ -172,7 +190,7 @@ describe.skipIf(!hasChromium && !required)('the chat page', () => {
     expect(text).toContain('GROUP BY status');
     await screenshot('save-as-test');
 
-    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(() => form.getByTestId('save-status').textContent()).toContain('already exists');
 
     const stdout = new PassThrough();
@@ -191,6 +209,31 @@ describe.skipIf(!hasChromium && !required)('the chat page', () => {
       cwd: project.dir,
     });
     expect(code, out).toBe(0);
+  });
+
+  it('saves and runs a test at once: the saved test, its verdict and the results file', async () => {
+    const form = page.getByTestId('save-test');
+    await form.getByLabel('Test name').fill('orders_by_status_run');
+    await form.getByRole('button', { name: 'Save and run' }).click();
+    const run = form.getByTestId('test-run');
+    await expect
+      .poll(() => run.getByTestId('test-run-verdict').allTextContents(), { timeout: 30_000 })
+      .toEqual([expect.stringMatching(/^passed on openai:gpt-4\.1: match/)]);
+    expect(await run.textContent()).toContain('tests/orders_by_status_run.yml');
+    expect(await run.locator('pre.sql').textContent()).toContain('GROUP BY');
+    const shown = /tests\/outputs\/results_[\d_]+\.json/.exec((await run.textContent()) ?? '')?.[0];
+    expect(shown).toBeDefined();
+    const saved = JSON.parse(await readFile(path.join(project.dir, shown!), 'utf8')) as {
+      started_from: string;
+      results: { name: string; status: string; details: { reference_sql: string } }[];
+    };
+    expect(saved.started_from).toBe('chat');
+    expect(saved.results.map((result) => [result.name, result.status])).toEqual([
+      ['orders_by_status_run', 'passed'],
+    ]);
+    expect(saved.results[0]!.details.reference_sql).toContain('GROUP BY status');
+    await run.scrollIntoViewIfNeeded();
+    await screenshot('save-and-run');
   });
 
   it('stops a run with the stop button and keeps the conversation usable', async () => {

@@ -9,20 +9,11 @@ import { type AgentStep, runAgent } from '../agent/index.js';
 import { NaoError } from '../errors/index.js';
 import type { ProjectRuntime } from '../pipeline/index.js';
 import type { SessionInfo } from './accounts.js';
+import type { ChatEvent, ChatMessageDisplay } from './chat-api-types.js';
 import { saveChatTest } from './chat-save-test.js';
-import type { ChatMessage, ChatMessageDisplay, ChatStore, ChatToolCall } from './chat-store.js';
+import type { ChatStore } from './chat-store.js';
 
 type Env = { Variables: { session: SessionInfo } };
-
-/** One line of the NDJSON stream `POST /api/chat/conversations/:id/messages` answers with. */
-export type ChatEvent =
-  | { type: 'user-message'; message: ChatMessage }
-  | { type: 'text-delta'; text: string }
-  | { type: 'tool-call'; toolCall: Omit<ChatToolCall, 'result'> }
-  | { type: 'tool-result'; toolCallId: string; result: unknown }
-  | { type: 'clarification'; question: string; options: string[] }
-  | { type: 'error'; error: string }
-  | { type: 'done'; message: ChatMessage };
 
 export interface ChatRoutesOptions {
   store: ChatStore;

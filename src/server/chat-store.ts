@@ -1,38 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import type { AuthDatabase } from './auth-database.js';
-
-/** A tool call as the chat page shows it: what the agent asked and what it got back. */
-export interface ChatToolCall {
-  toolName: string;
-  toolCallId: string;
-  args: unknown;
-  result: unknown;
-}
-
-/** What the page shows of one message; the model messages behind it are kept apart. */
-export type ChatMessageDisplay =
-  | { role: 'user'; text: string }
-  | {
-      role: 'assistant';
-      model: string;
-      text: string;
-      toolCalls: ChatToolCall[];
-      clarification: { question: string; options: string[] } | null;
-      /** Why the run failed, shown in place of (or after) the partial answer. */
-      error: string | null;
-      /** The user pressed stop before the answer was complete. */
-      stopped: boolean;
-    };
-
-export type ChatMessage = ChatMessageDisplay & { id: string; createdAt: string };
-
-export interface Conversation {
-  id: string;
-  title: string;
-  createdAt: string;
-  updatedAt: string;
-}
+import type { ChatMessage, ChatMessageDisplay, Conversation } from './chat-api-types.js';
 
 export interface ChatStore {
   /** Creates the chat tables when missing; returns the names it created. */

@@ -15,9 +15,10 @@ export {
   type StartBackendOptions,
   startBackend,
 } from './backend.js';
-export { type ChatEvent, chatModels, registerChatApi, registerChatPage } from './chat-routes.js';
+export type { ChatEvent, ChatMessage, Conversation } from './chat-api-types.js';
+export { chatModels, registerChatApi, registerChatPage } from './chat-routes.js';
 export { saveChatTest, TEST_NAME_PATTERN } from './chat-save-test.js';
-export { type ChatMessage, type ChatStore, type Conversation, createChatStore } from './chat-store.js';
+export { type ChatStore, createChatStore } from './chat-store.js';
 export {
   CLI_CODE_TTL_MS,
   type CliLoginCodes,

@@ -25,6 +25,36 @@ describe('parseTestRunBody', () => {
     });
   });
 
+  it('reads the fields of judged answers, answer extraction and clarification', () => {
+    expect(
+      parseTestRunBody({
+        prompt: 'Biggest customer?',
+        model,
+        extractAnswer: true,
+        expectedAnswer: 'Acme Corp',
+        judgeModel: { provider: 'anthropic ', modelId: ' claude-sonnet-4-5' },
+        allowClarification: true,
+      }),
+    ).toEqual({
+      success: true,
+      request: {
+        prompt: 'Biggest customer?',
+        model,
+        sql: null,
+        databaseId: null,
+        extractAnswer: true,
+        expectedAnswer: 'Acme Corp',
+        judgeModel: { provider: 'anthropic', modelId: 'claude-sonnet-4-5' },
+        allowClarification: true,
+      },
+    });
+    // No expected answer: a judge model alone asks for nothing.
+    expect(parseTestRunBody({ prompt: 'q', model, judgeModel: model, allowClarification: false })).toEqual({
+      success: true,
+      request: { prompt: 'q', model, sql: null, databaseId: null },
+    });
+  });
+
   it.each([
     [null, { body: ['the body must be a JSON object'] }],
     [[], { body: ['the body must be a JSON object'] }],
@@ -43,6 +73,15 @@ describe('parseTestRunBody', () => {
     ],
     [{ prompt: 'q', model, sql: 7 }, { sql: ['sql must be a string or null'] }],
     [{ prompt: 'q', model, databaseId: '' }, { databaseId: ['databaseId must not be empty'] }],
+    [{ prompt: 'q', model, expectedAnswer: ' ' }, { expectedAnswer: ['expectedAnswer must not be empty'] }],
+    [
+      { prompt: 'q', model, judgeModel: 'openai:gpt-4.1' },
+      { judgeModel: [expect.stringContaining('judgeModel must be an object')] },
+    ],
+    [
+      { prompt: 'q', model, allowClarification: 'yes' },
+      { allowClarification: ['allowClarification must be true or false'] },
+    ],
   ])('refuses %j with field messages', (body, fields) => {
     const parsed = parseTestRunBody(body);
     expect(parsed).toEqual({

@@ -30,6 +30,15 @@ export const testRunBodySchema = z.object(
     // The original nao's CLI always sends a string; "" means no reference SQL.
     sql: z.string({ error: 'sql must be a string or null' }).nullish(),
     databaseId: nonBlank('databaseId').nullish(),
+    extractAnswer: z.boolean({ error: 'extractAnswer must be true or false' }).optional(),
+    expectedAnswer: nonBlank('expectedAnswer').nullish(),
+    judgeModel: z
+      .object(
+        { provider: nonBlank('judgeModel.provider'), modelId: nonBlank('judgeModel.modelId') },
+        { error: 'judgeModel must be an object {"provider": …, "modelId": …} or null' },
+      )
+      .nullish(),
+    allowClarification: z.boolean({ error: 'allowClarification must be true or false' }).optional(),
     /** The CLI's prices for the model (the original nao's CLI sends its config's `costs`). */
     meta: z
       .object({
@@ -55,7 +64,17 @@ export type ParsedTestRunBody =
 export function parseTestRunBody(body: unknown): ParsedTestRunBody {
   const parsed = testRunBodySchema.safeParse(body);
   if (parsed.success) {
-    const { prompt, model, sql, databaseId, meta } = parsed.data;
+    const {
+      prompt,
+      model,
+      sql,
+      databaseId,
+      extractAnswer,
+      expectedAnswer,
+      judgeModel,
+      allowClarification,
+      meta,
+    } = parsed.data;
     const costs = meta?.costs;
     return {
       success: true,
@@ -64,6 +83,17 @@ export function parseTestRunBody(body: unknown): ParsedTestRunBody {
         model: { provider: model.provider.trim(), modelId: model.modelId.trim() },
         sql: sql === undefined || sql === null || sql.trim() === '' ? null : sql,
         databaseId: databaseId ?? null,
+        ...(extractAnswer === true ? { extractAnswer } : {}),
+        ...(expectedAnswer == null
+          ? {}
+          : {
+              expectedAnswer,
+              judgeModel:
+                judgeModel == null
+                  ? null
+                  : { provider: judgeModel.provider.trim(), modelId: judgeModel.modelId.trim() },
+            }),
+        ...(allowClarification === true ? { allowClarification } : {}),
         ...(costs === undefined ? {} : { costs }),
       },
     };

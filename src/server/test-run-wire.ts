@@ -10,6 +10,8 @@ import type { TableData, TestRunResponse } from '../pipeline/index.js';
 export function testRunWire(response: TestRunResponse): Record<string, unknown> {
   const { verification } = response;
   return {
+    // nao's other fields (the judge's verdict, the clarification asked, …) as they are.
+    ...response,
     text: response.text,
     toolCalls: response.toolCalls,
     usage: response.usage,
@@ -35,7 +37,6 @@ export function testRunWire(response: TestRunResponse): Record<string, unknown> 
             attempts: verification.attempts,
             cost: verification.cost ?? {},
           },
-    ...(response.replayed === undefined ? {} : { replayed: response.replayed }),
   };
 }
 

@@ -30,6 +30,8 @@ describe('parseTestFile: valid files', () => {
         prompt: 'What is the total revenue from all orders?',
         // The block scalar's trailing newline is not part of the query.
         sql: 'SELECT SUM(amount) as total_revenue\nFROM orders',
+        expectedAnswer: null,
+        allowClarification: false,
         database: null,
         assertions: [],
         ordered: false,
@@ -85,6 +87,47 @@ describe('parseTestFile: valid files', () => {
         comparison: null,
       },
     ],
+    [
+      'a judged test: expected_answer without sql',
+      'prompt: Who is our biggest customer?\nexpected_answer: Acme Corp, with about 1.2M in revenue',
+      { sql: null, expectedAnswer: 'Acme Corp, with about 1.2M in revenue', allowClarification: false },
+    ],
+    [
+      'allow_clarification with an asked_clarification assertion',
+      'prompt: Revenue of the quarter?\nallow_clarification: true\nassertions:\n  - type: asked_clarification\n',
+      { allowClarification: true, assertions: [{ type: 'asked_clarification', expected: true }] },
+    ],
+    [
+      'every new assertion type',
+      [
+        'prompt: q',
+        'assertions:',
+        '  - {type: row_count, equals: 3}',
+        '  - {type: row_count, min: 1, max: 10}',
+        '  - {type: columns, names: [month, revenue]}',
+        '  - {type: response_matches, pattern: "\\\\b42\\\\b", ignore_case: true}',
+        '  - {type: response_not_matches, pattern: sorry}',
+        '  - {type: no_error}',
+        '  - {type: max_tool_calls, max: 5}',
+        '  - {type: max_tool_calls, max: 1, tool: execute_sql}',
+        '  - {type: max_cost_usd, max: 0.05}',
+        '  - {type: max_tokens, max: 20000}',
+      ].join('\n'),
+      {
+        assertions: [
+          { type: 'row_count', equals: 3, min: null, max: null },
+          { type: 'row_count', equals: null, min: 1, max: 10 },
+          { type: 'columns', names: ['month', 'revenue'] },
+          { type: 'response_matches', pattern: '\\b42\\b', ignoreCase: true },
+          { type: 'response_not_matches', pattern: 'sorry', ignoreCase: false },
+          { type: 'no_error' },
+          { type: 'max_tool_calls', max: 5, tool: null },
+          { type: 'max_tool_calls', max: 1, tool: 'execute_sql' },
+          { type: 'max_cost_usd', max: 0.05 },
+          { type: 'max_tokens', max: 20000 },
+        ],
+      },
+    ],
     ['an empty comparison overrides nothing', 'prompt: q\ncomparison: {}', { comparison: null }],
     [
       'a partial comparison keeps only its keys',
@@ -129,14 +172,14 @@ describe('parseTestFile: problems', () => {
       'a list',
       '- prompt: q\n',
       [
-        '-: must be a mapping of fields (name, prompt, sql, database, assertions, ordered, comparison), found a list',
+        '-: must be a mapping of fields (name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification), found a list',
       ],
     ],
     [
       'a scalar',
       'just a question\n',
       [
-        '-: must be a mapping of fields (name, prompt, sql, database, assertions, ordered, comparison), found the text "just a question"',
+        '-: must be a mapping of fields (name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification), found the text "just a question"',
       ],
     ],
     ['a missing prompt', 'sql: SELECT 1', ['prompt: is required: the question the agent must answer']],
@@ -155,7 +198,9 @@ describe('parseTestFile: problems', () => {
     [
       'an empty sql',
       'prompt: q\nsql: ""',
-      ['sql: is empty: write the reference SQL, or leave `sql` out to judge the run by its assertions only'],
+      [
+        'sql: is empty: write the reference SQL, or leave `sql` out to judge the run by its assertions or an `expected_answer`',
+      ],
     ],
     [
       'a mapping as sql',
@@ -198,7 +243,9 @@ describe('parseTestFile: problems', () => {
     [
       'an unknown assertion type',
       'prompt: q\nassertions:\n  - type: llm_judge\n',
-      ['assertions[0].type: unknown assertion type "llm_judge" (supported: tool_call)'],
+      [
+        'assertions[0].type: unknown assertion type "llm_judge" (supported: tool_call, row_count, columns, response_matches, response_not_matches, no_error, max_tool_calls, max_cost_usd, max_tokens, asked_clarification)',
+      ],
     ],
     [
       'a bad min_count',
@@ -209,6 +256,50 @@ describe('parseTestFile: problems', () => {
       'an unknown assertion field',
       'prompt: q\nassertions:\n  - {type: tool_call, tool: read, arg: {}}\n',
       ['assertions[0].arg: unknown field of a tool_call assertion (allowed: type, tool, args, min_count)'],
+    ],
+    [
+      'sql and expected_answer together',
+      'prompt: q\nsql: SELECT 1\nexpected_answer: one',
+      [
+        'expected_answer: cannot be used with `sql`: a test with `sql` is verified against the reference data, one with `expected_answer` is graded by a judge model; keep one of them',
+      ],
+    ],
+    [
+      'an empty expected_answer',
+      'prompt: q\nexpected_answer: " "',
+      ['expected_answer: is empty: write what a correct answer says, or leave `expected_answer` out'],
+    ],
+    [
+      'allow_clarification as text',
+      'prompt: q\nallow_clarification: "yes"',
+      ['allow_clarification: must be true or false, found the text "yes"'],
+    ],
+    [
+      'asked_clarification without allow_clarification',
+      'prompt: q\nassertions:\n  - {type: no_error}\n  - {type: asked_clarification, expected: false}\n',
+      [
+        'assertions[1]: an asked_clarification assertion needs `allow_clarification: true`: without it the agent has no clarification tool in tests',
+      ],
+    ],
+    [
+      'row_count without a count',
+      'prompt: q\nassertions:\n  - {type: row_count}\n',
+      ['assertions[0]: needs `equals`, or `min` and/or `max` (row counts)'],
+    ],
+    [
+      'an invalid regular expression, with a hint for inline flags',
+      'prompt: q\nassertions:\n  - {type: response_matches, pattern: "(?i)total"}\n',
+      [
+        'assertions[0].pattern: is not a valid regular expression (Invalid regular expression: /(?i)total/: Invalid group); inline flags such as (?i) are not supported: use `ignore_case: true`',
+      ],
+    ],
+    [
+      'an unknown field of a new assertion type',
+      'prompt: q\nassertions:\n  - {type: max_tokens, maximum: 10}\n',
+      [
+        'assertions[0].max: must be an integer >= 1',
+        'assertions[0].maximum: unknown field of a max_tokens assertion (allowed: type, max)',
+      ],
     ],
     [
       'an unknown database',
@@ -299,7 +390,7 @@ describe('parseTestFile: problems', () => {
         },
       ],
       warnings: [
-        'orders.yml: unknown key `promt` is ignored; did you mean `prompt`? (known keys: name, prompt, sql, database, assertions, ordered, comparison)',
+        'orders.yml: unknown key `promt` is ignored; did you mean `prompt`? (known keys: name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification)',
       ],
     });
   });
@@ -310,8 +401,8 @@ describe('parseTestFile: warnings', () => {
     const parsed = parse('prompt: q\nsqll: SELECT 1\ndescription: revenue check\n');
     expect(parsed.success).toBe(true);
     expect(parsed.warnings).toEqual([
-      'orders.yml: unknown key `sqll` is ignored; did you mean `sql`? (known keys: name, prompt, sql, database, assertions, ordered, comparison)',
-      'orders.yml: unknown key `description` is ignored (known keys: name, prompt, sql, database, assertions, ordered, comparison)',
+      'orders.yml: unknown key `sqll` is ignored; did you mean `sql`? (known keys: name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification)',
+      'orders.yml: unknown key `description` is ignored (known keys: name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification)',
     ]);
   });
 

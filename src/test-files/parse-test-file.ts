@@ -72,8 +72,13 @@ const testFileSchema = z.looseObject({
     .trim()
     .min(1, 'is empty: write the question the agent must answer'),
   sql: text('text (the reference SQL)', {
-    empty: 'is empty: write the reference SQL, or leave `sql` out to judge the run by its assertions only',
+    empty:
+      'is empty: write the reference SQL, or leave `sql` out to judge the run by its assertions or an `expected_answer`',
   }).nullish(),
+  expected_answer: text('text (what a correct answer says)', {
+    empty: 'is empty: write what a correct answer says, or leave `expected_answer` out',
+  }).nullish(),
+  allow_clarification: z.boolean({ error: expected('true or false') }).nullish(),
   database: text('text (the name of a database in nao_config.yaml)', {
     empty: 'must not be empty',
   }).nullish(),
@@ -97,6 +102,34 @@ function unknownKeyHint(key: string, known: readonly string[]): string {
   const suggestion = didYouMean(key, known);
   const list = `(known keys: ${known.join(', ')})`;
   return suggestion === null ? ` ${list}` : `; did you mean \`${suggestion}\`? ${list}`;
+}
+
+/**
+ * Keys that are valid alone but not together; read from the file as written, so they are
+ * reported with the file's other problems.
+ */
+function combinationProblems(raw: Record<string, unknown>, file: string): TestFileProblem[] {
+  const problems: TestFileProblem[] = [];
+  if (raw.sql != null && raw.expected_answer != null) {
+    problems.push({
+      file,
+      field: 'expected_answer',
+      message:
+        'cannot be used with `sql`: a test with `sql` is verified against the reference data, one with ' +
+        '`expected_answer` is graded by a judge model; keep one of them',
+    });
+  }
+  const assertions = Array.isArray(raw.assertions) ? raw.assertions : [];
+  const asked = assertions.findIndex((entry) => isMapping(entry) && entry.type === 'asked_clarification');
+  if (asked >= 0 && raw.allow_clarification !== true) {
+    problems.push({
+      file,
+      field: formatFieldPath(['assertions', asked]),
+      message:
+        'an asked_clarification assertion needs `allow_clarification: true`: without it the agent has no clarification tool in tests',
+    });
+  }
+  return problems;
 }
 
 /** Reads the single YAML document of a file; YAML errors come back as problems with line and column. */
@@ -175,6 +208,8 @@ export function parseTestFile(options: {
     }
   }
 
+  problems.push(...combinationProblems(raw, file));
+
   const parsed = testFileSchema.safeParse(raw);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
@@ -217,6 +252,8 @@ export function parseTestFile(options: {
     name,
     prompt: value.prompt,
     sql: value.sql ?? null,
+    expectedAnswer: value.expected_answer ?? null,
+    allowClarification: value.allow_clarification ?? false,
     database: value.database ?? null,
     assertions: value.assertions,
     ordered: value.ordered ?? false,

@@ -6,8 +6,15 @@ export interface TestCase {
   /** `name` from the file, or the file stem; unique within a suite. */
   name: string;
   prompt: string;
-  /** Reference SQL whose rows the answer must hold; null when only assertions judge the run. */
+  /** Reference SQL whose rows the answer must hold; null when assertions or a judge decide the run. */
   sql: string | null;
+  /**
+   * What a correct answer says, in prose (`expected_answer:`), for tests whose answer is not a
+   * table: a judge model grades the final answer against it. Never set together with `sql`.
+   */
+  expectedAnswer: string | null;
+  /** `allow_clarification: true`: the agent keeps its `clarification` tool in this test. */
+  allowClarification: boolean;
   /** The configured database the reference SQL runs on; null for the default one. */
   database: string | null;
   assertions: Assertion[];
@@ -28,10 +35,12 @@ export const TEST_FILE_KEYS = [
   'name',
   'prompt',
   'sql',
+  'expected_answer',
   'database',
   'assertions',
   'ordered',
   'comparison',
+  'allow_clarification',
 ] as const;
 
 export const COMPARISON_KEYS = ['rtol', 'atol', 'decimals'] as const;

@@ -39,6 +39,8 @@ export interface RunRow {
   tool_call_count: number;
   attempt: number;
   file: string;
+  /** The verdict rests on a judge model's grading of the text, not on data (`details.judged`). */
+  judged: boolean;
 }
 
 /** GET /api/files/:name/overview: everything but the runs' details. */

@@ -27,6 +27,7 @@ export function buildOverview(options: { name: string; file: ResultsFile }): Fil
     tool_call_count: result.tool_call_count,
     attempt: result.attempt,
     file: result.file,
+    judged: result.details?.judged === true,
   }));
   return {
     name,

@@ -10,7 +10,6 @@ export type {
   RunRow,
   ViewerComparedPair,
 } from './api-types.js';
-export { formatSql } from './format-sql.js';
 export { DEFAULT_VIEWER_HOST, DEFAULT_VIEWER_PORT } from './listen-defaults.js';
 export { createResultsStore, type LoadOutcome, type ResultsStore } from './results-store.js';
 export { createViewerApp, type ViewerAppOptions } from './viewer-app.js';

@@ -13,6 +13,7 @@ function row(index: number, overrides: Partial<RunRow> = {}): RunRow {
     cost: 0.01,
     duration_ms: 1000,
     tool_call_count: 1,
+    judged: false,
     attempt: 1,
     file: `test_${index}.yml`,
     ...overrides,

@@ -98,6 +98,7 @@ describe('viewer API', () => {
       tool_call_count: 2,
       attempt: 1,
       file: 'total_revenue.yml',
+      judged: false,
     });
     expect(JSON.stringify(overview)).not.toContain('response_text');
   });

@@ -5,6 +5,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Context, Hono } from 'hono';
+import { z } from 'zod';
+import type { AppRunnerStatus } from '../app-runs/app-run-types.js';
+import type { AppRunner } from '../app-runs/index.js';
 import type { ApiError, FileListResponse, RunDetailResponse } from './api-types.js';
 import { compareForViewer } from './compare-files.js';
 import { hasDotSegments } from './file-name.js';
@@ -53,9 +56,59 @@ export interface ViewerAppOptions {
    * cannot reach a loopback server through DNS rebinding. null accepts any host.
    */
   allowedHosts: readonly string[] | null;
+  /** Runs tests for the page's Run again; without it the page says runs are not available. */
+  runner?: AppRunner;
 }
 
-function apiError(c: Context, status: 400 | 403 | 404 | 422 | 500, error: string): Response {
+const NO_RUNNER: Extract<AppRunnerStatus, { state: 'unavailable' }> = {
+  state: 'unavailable',
+  reason: 'disabled',
+  backendUrl: null,
+  message: 'This viewer cannot run tests: start it with nao test server in the project folder.',
+  command: null,
+};
+
+const runRequestSchema = z.object(
+  {
+    tests: z
+      .array(z.string().min(1).max(200), { error: 'tests must be a list of test names' })
+      .min(1)
+      .max(1000),
+    models: z
+      .array(z.string().min(1).max(200), { error: 'models must be a list of provider:model_id' })
+      .min(1, 'pick at least one model')
+      .max(20),
+  },
+  { error: 'the body must be a JSON object {tests, models}' },
+);
+
+/**
+ * Requests that change something (start a run, which costs money) must come from the viewer's
+ * own page: JSON only (a cross-site form cannot send it without a CORS preflight, which this
+ * server never grants) and, when the browser says where it comes from, from this origin.
+ */
+function crossSiteWrite(c: Context): Response | null {
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') return null;
+  if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) {
+    return apiError(c, 415, 'Send the body as JSON (Content-Type: application/json).');
+  }
+  const origin = c.req.header('origin');
+  const site = c.req.header('sec-fetch-site');
+  const sameOrigin =
+    (origin === undefined || hostOf(origin) === c.req.header('host')) &&
+    (site === undefined || site === 'same-origin');
+  return sameOrigin ? null : apiError(c, 403, 'Runs can only be started from the viewer page itself.');
+}
+
+function hostOf(origin: string): string | null {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
+}
+
+function apiError(c: Context, status: 400 | 403 | 404 | 415 | 422 | 500 | 503, error: string): Response {
   return c.json({ error } satisfies ApiError, status);
 }
 
@@ -156,6 +209,38 @@ export function createViewerApp(options: ViewerAppOptions): Hono<{ Bindings: Bin
   });
 
   app.get('/api/history', async (c) => c.json(await store.history()));
+
+  app.get('/api/app-runs/status', async (c) =>
+    c.json(options.runner ? await options.runner.status() : NO_RUNNER),
+  );
+
+  app.post('/api/app-runs', async (c) => {
+    const refused = crossSiteWrite(c);
+    if (refused !== null) return refused;
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      return apiError(c, 400, 'The body is not valid JSON.');
+    }
+    const parsed = runRequestSchema.safeParse(body);
+    if (!parsed.success) {
+      return apiError(
+        c,
+        400,
+        `Invalid run request: ${parsed.error.issues.map((issue) => issue.message).join('; ')}.`,
+      );
+    }
+    if (!options.runner) return apiError(c, 503, NO_RUNNER.message);
+    const started = await options.runner.start(parsed.data);
+    if (!started.success) return c.json({ error: started.error } satisfies ApiError, started.status);
+    return c.json({ job: started.job }, 202);
+  });
+
+  app.get('/api/app-runs/:id', (c) => {
+    const job = options.runner?.job(c.req.param('id')) ?? null;
+    return job === null ? apiError(c, 404, `No run ${c.req.param('id')} here.`) : c.json({ job });
+  });
 
   app.all('/api/*', (c) => apiError(c, 404, `No API route ${c.req.method} ${c.req.path}.`));
 

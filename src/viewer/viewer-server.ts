@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAdaptorServer } from '@hono/node-server';
+import type { AppRunner } from '../app-runs/index.js';
 import { NaoError } from '../errors/index.js';
 import { DEFAULT_VIEWER_HOST, DEFAULT_VIEWER_PORT } from './listen-defaults.js';
 import { createResultsStore } from './results-store.js';
@@ -23,6 +24,8 @@ export interface ViewerServerOptions {
   assetsDir?: string;
   /** Parsed results files kept in memory (default 3; a 20,000-run file takes a few hundred MB). */
   maxCachedFiles?: number;
+  /** Runs tests for the page's Run again (see app-runs/); closed with the server. */
+  runner?: AppRunner;
 }
 
 export interface ViewerServer {
@@ -126,6 +129,7 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
     store,
     assetsDir,
     allowedHosts: loopback ? ['127.0.0.1', 'localhost', '[::1]', host.toLowerCase()] : null,
+    ...(options.runner === undefined ? {} : { runner: options.runner }),
   });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   const address = await listen(server, { port, host });
@@ -141,11 +145,15 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
     url: `http://${urlHost(host)}:${address.port}/`,
     port: address.port,
     close() {
-      closing ??= new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        // Browsers keep connections alive; without this, close() would wait for them to idle out.
-        server.closeAllConnections();
-      });
+      // A run in flight is stopped and saves what finished before the server goes.
+      closing ??= (options.runner?.close() ?? Promise.resolve()).then(
+        () =>
+          new Promise<void>((resolve, reject) => {
+            server.close((error) => (error ? reject(error) : resolve()));
+            // Browsers keep connections alive; without this, close() would wait for them to idle out.
+            server.closeAllConnections();
+          }),
+      );
       return closing;
     },
   };

@@ -4,7 +4,7 @@
  * test-artifacts/viewer/.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -14,11 +14,12 @@ import { ensureViewerAssets, REPO_ROOT } from '../../test-support/viewer/viewer-
 import {
   CLAUDE,
   FILES,
+  fixtureRun,
   GPT,
   HOSTILE_TEXT,
   writeViewerFixtures,
 } from '../../test-support/viewer/viewer-fixtures.js';
-import { formatSql } from './format-sql.js';
+import { buildResultsFile, type RunResult } from '../report/index.js';
 import { startViewerServer, type ViewerServer } from './viewer-server.js';
 
 const CHROMIUM = CHROMIUM_PATH;
@@ -110,6 +111,17 @@ async function cards(): Promise<Record<string, string>> {
 async function screenshot(name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
+
+const ZERO_USAGE = {
+  input_total_tokens: 0,
+  input_no_cache_tokens: 0,
+  input_cache_read_tokens: 0,
+  input_cache_write_tokens: 0,
+  output_total_tokens: 0,
+  output_text_tokens: 0,
+  output_reasoning_tokens: 0,
+  total_tokens: 0,
+};
 
 const fileHash = (name: string) => `#/files/${encodeURIComponent(name)}`;
 
@@ -224,19 +236,21 @@ describe.skipIf(!hasChromium && !required)('results viewer in Chromium', () => {
       "SELECT SUM(p.amount) AS total_revenue FROM payments p JOIN orders o ON o.order_id = p.order_id WHERE o.status <> 'returned'";
     expect(await text('[data-testid="reference-sql"]')).toBe(reference);
     const toolSql = await page.locator('[data-testid="tool-sql"]').first().textContent();
-    expect(toolSql).toBe(formatSql(reference));
     expect(toolSql).toBe(
       [
-        'SELECT SUM(p.amount) AS total_revenue',
-        'FROM payments p',
-        'JOIN orders o ON o.order_id = p.order_id',
-        "WHERE o.status <> 'returned'",
+        'SELECT',
+        '  SUM(p.amount) AS total_revenue',
+        'FROM',
+        '  payments p',
+        '  JOIN orders o ON o.order_id = p.order_id',
+        'WHERE',
+        "  o.status <> 'returned'",
       ].join('\n'),
     );
     expect(await texts('.tool-call[data-tool="execute_sql"] .arg dt')).toEqual(['database_id']);
     expect(await texts('.tool-call[data-tool="execute_sql"] .arg dd')).toEqual(['shop']);
     expect(await texts('.tool-call[data-tool="list"] .arg dt')).toEqual(['path']);
-    expect(await text('[data-testid="extraction-sql"]')).toBe('SELECT *\nFROM "query_0123abcd"');
+    expect(await text('[data-testid="extraction-sql"]')).toBe('SELECT\n  *\nFROM\n  "query_0123abcd"');
 
     expect(await texts('[data-side="actual"] tr.row-unmatched td:not(.row-number)')).toEqual(['218098.37']);
     expect(await texts('[data-side="expected"] tr.row-unmatched td:not(.row-number)')).toEqual(['202201.54']);
@@ -377,5 +391,79 @@ describe.skipIf(!hasChromium && !required)('results viewer in Chromium', () => {
       const response = await fetch(`${server.url}api/files/${attempt}`);
       expect(response.status).toBe(400);
     }
+  });
+});
+
+describe.skipIf(!hasChromium && !required)('judged runs in the viewer', () => {
+  let judgedRoot: string;
+  let judgedServer: ViewerServer;
+  const JUDGED_FILE = 'results_20250104_100000.json';
+
+  beforeAll(async () => {
+    judgedRoot = await mkdtemp(path.join(tmpdir(), 'nao-viewer-judged-'));
+    const outputsDir = path.join(judgedRoot, 'tests', 'outputs');
+    await mkdir(outputsDir, { recursive: true });
+    const judge = (verdict: 'pass' | 'fail', reason: string) => ({
+      model: GPT,
+      verdict,
+      reason,
+      error: null,
+      attempts: 1,
+      usage: { ...ZERO_USAGE, total_tokens: 120 },
+      cost: 0.0004,
+    });
+    const judgedRun = (status: 'passed' | 'failed', reason: string): RunResult => {
+      const run = fixtureRun({ test: 'say_hello', model: GPT, status: 'unverified' });
+      return {
+        ...run,
+        status,
+        passed: status === 'passed',
+        message: reason,
+        details: {
+          ...run.details,
+          response_text: 'Hello!',
+          expected_answer: 'A friendly greeting',
+          judged: true,
+          judge: judge(status === 'passed' ? 'pass' : 'fail', reason),
+        },
+      };
+    };
+    const file = buildResultsFile({
+      results: [
+        judgedRun('passed', 'the answer greets the user'),
+        fixtureRun({ test: 'total_revenue', model: GPT, status: 'passed' }),
+      ],
+      now: new Date(2025, 0, 4, 10, 0, 0),
+      models: [GPT],
+    });
+    await writeFile(path.join(outputsDir, JUDGED_FILE), JSON.stringify(file));
+    judgedServer = await startViewerServer({ outputsDir, port: 0, assetsDir: await ensureViewerAssets() });
+  });
+
+  afterAll(async () => {
+    await judgedServer?.close();
+    if (judgedRoot) await rm(judgedRoot, { recursive: true, force: true });
+  });
+
+  it('marks a judged pass apart from a data-verified one, and shows what the judge said', async () => {
+    await page.goto(`${judgedServer.url}${fileHash(JUDGED_FILE)}`);
+    await page.locator('.runs-table [data-judged="true"]').first().waitFor();
+    expect(await page.locator('.runs-table [data-judged="true"]').count()).toBe(1);
+    expect(await text('.runs-table [data-judged="true"]')).toContain('judged');
+    expect(await text('[data-card="pass-rate"] .card-detail')).toContain('1 of the passes judged by a model');
+
+    await page.goto(`${judgedServer.url}${fileHash(JUDGED_FILE)}/runs/0`);
+    await page.locator('[data-testid="judge"]').waitFor();
+    expect(await page.locator('.run-head [data-judged="true"]').count()).toBe(1);
+    expect(await text('[data-testid="judge-verdict"]')).toBe('pass');
+    expect(await text('[data-testid="judge-reason"]')).toBe('the answer greets the user');
+    expect(await text('[data-section="judge"] .count')).toBe(`graded by ${GPT}, not by data`);
+
+    await page.goto(`${judgedServer.url}${fileHash(JUDGED_FILE)}/runs/1`);
+    await page.locator('[data-testid="run-name"]').waitFor();
+    expect(await page.locator('[data-judged="true"]').count()).toBe(0);
+    expect(await page.locator('[data-testid="judge"]').count()).toBe(0);
+    // This page is served by the second server, which the shared offline check counts as external.
+    expect(problems.filter((problem) => !problem.includes(judgedServer.url))).toEqual([]);
   });
 });

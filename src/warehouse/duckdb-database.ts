@@ -1,8 +1,6 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import { readDuckDbQuery } from './duckdb-query.js';
-import { runSmallQuery } from './duckdb-result.js';
-import { FreshConnections } from './fresh-connections.js';
 import { startQuery, stoppedError, watchQuery } from './query-control.js';
 import {
   connectionFailed,
@@ -14,7 +12,7 @@ import {
 } from './warehouse-error.js';
 
 /**
- * What the engine guarantees, checked by the tests beside this file:
+ * What the engine guarantees, checked by conformance/ (its DuckDB entry lists the statements):
  * - `access_mode=READ_ONLY`: every write to the database file (INSERT, CREATE, DROP, ALTER,
  *   CHECKPOINT of changes…) fails with DuckDB's "attached in read-only mode" error.
  * - `enable_external_access=false`: no file outside the opened database can be read or
@@ -23,11 +21,9 @@ import {
  *   opened before the setting takes effect.
  * - `lock_configuration=true` (set last): a query cannot undo the above with SET/PRAGMA, nor
  *   change global settings such as threads, memory or profiling output.
- * What remains allowed is harmless: temporary tables and `ATTACH ':memory:'` live in memory
- * and vanish with the query's connection, which is never reused.
- * The time zone is pinned to UTC so TIMESTAMPTZ arithmetic does not depend on the machine, and
- * insertion order is kept (DuckDB's default, pinned because the bounded read relies on it).
- * A database of small tables runs on one DuckDB thread (see `onlySmallTables`).
+ * What remains allowed is harmless: temporary tables live in memory and vanish with the
+ * query's connection, which is never reused.
+ * The time zone is pinned to UTC so TIMESTAMPTZ arithmetic does not depend on the machine.
  */
 const READ_ONLY_CONFIG: Record<string, string> = {
   access_mode: 'READ_ONLY',
@@ -56,10 +52,7 @@ export async function openDuckDbDatabase(options: { name: string; path: string }
   try {
     const connection = await instance.connect();
     try {
-      const threads = (await onlySmallTables(connection)) ? 'SET GLOBAL threads = 1; ' : '';
-      await connection.run(
-        `SET GLOBAL TimeZone = 'UTC'; SET GLOBAL preserve_insertion_order = true; ${threads}SET GLOBAL lock_configuration = true`,
-      );
+      await connection.run("SET GLOBAL TimeZone = 'UTC'; SET GLOBAL lock_configuration = true");
     } finally {
       connection.closeSync();
     }
@@ -75,39 +68,19 @@ export async function openDuckDbDatabase(options: { name: string; path: string }
   return new DuckDbDatabase(name, instance);
 }
 
-/**
- * Rows DuckDB keeps in one row group, the unit it splits a scan by: a table this small is
- * scanned by one thread whatever the setting.
- */
-const ROW_GROUP_ROWS = 122_880;
-
-/**
- * True when no table holds more than one row group. DuckDB's worker threads then have nothing
- * to share out and only cost hand-offs: a small COUNT(*) took 1.3 ms of CPU with 2 threads and
- * 0.7 ms with 1, and `SELECT 1` 0.43 ms and 0.19 ms. Concurrent queries still run in parallel,
- * each on the thread that asked for it.
- */
-async function onlySmallTables(connection: DuckDBConnection): Promise<boolean> {
-  const [row] = await runSmallQuery(connection, 'SELECT max(estimated_size) FROM duckdb_tables()');
-  // No table at all gives NULL.
-  return Number(row?.[0] ?? 0) <= ROW_GROUP_ROWS;
-}
-
 class DuckDbDatabase implements Database {
   readonly dialect = 'duckdb' as const;
   private instance: DuckDBInstance | null;
   /** Queries in flight, stopped by close(). */
   private readonly active = new Map<DuckDBConnection, Interrupter>();
-
-  /** One connection per query, the next opened ahead: the agent's queries are on each run's critical path. */
-  private readonly connections: FreshConnections;
+  /** Connections still being opened, awaited by close(). */
+  private readonly connecting = new Set<Promise<DuckDBConnection>>();
 
   constructor(
     readonly name: string,
     instance: DuckDBInstance,
   ) {
     this.instance = instance;
-    this.connections = new FreshConnections(instance);
   }
 
   async query(sql: string, options?: QueryOptions): Promise<QueryResult> {
@@ -123,8 +96,6 @@ class DuckDbDatabase implements Database {
         connection,
         sql,
         maxRows: limits.maxRows,
-        // The engine keeps insertion order (set at open), which the bounded read relies on.
-        boundedFirst: true,
         // A read of several statements would miss an interrupt or a close between two of them.
         checkpoint: () => {
           if (watch.reason !== undefined || this.instance === null) throw new Error('the query was stopped');
@@ -183,15 +154,16 @@ class DuckDbDatabase implements Database {
     if (instance === null) return;
     this.instance = null;
     for (const interrupter of this.active.values()) interrupter.start();
-    // The spare may still be connecting: the instance must outlive that, since the bindings
-    // promise nothing about a connect that is pending while its instance closes.
-    await this.connections.dispose();
+    // The bindings promise nothing about a connect that is pending while its instance closes.
+    await Promise.allSettled(this.connecting);
     instance.closeSync();
   }
 
   private async connect(): Promise<{ connection: DuckDBConnection; interrupter: Interrupter }> {
     if (this.instance === null) throw databaseClosed({ database: this.name, dialect: this.dialect });
-    const connection = await this.connections.take();
+    const connecting = this.instance.connect();
+    this.connecting.add(connecting);
+    const connection = await connecting.finally(() => this.connecting.delete(connecting));
     if (this.instance === null) {
       // Closed while connecting.
       connection.closeSync();
@@ -211,8 +183,14 @@ class DuckDbDatabase implements Database {
   }
 }
 
-// "Cannot execute statement of type "INSERT" on database "w" which is attached in read-only mode!"
-const READ_ONLY_MESSAGE = /attached in read-only mode|database is read-only|read-only mode/i;
+/**
+ * The refusals of the settings at open: writes to the file ("…which is attached in read-only
+ * mode!", "Cannot launch in-memory database in read-only mode!"), SET/PRAGMA of a setting ("the
+ * configuration has been locked") and files or extensions outside the database ("file system
+ * operations are disabled by configuration", "Loading external extensions is disabled through
+ * configuration").
+ */
+const READ_ONLY_MESSAGE = /read-only mode|configuration has been locked|disabled (by|through) configuration/i;
 
 /** How often a stopped query is interrupted again until it ends. */
 const INTERRUPT_REPEAT_MS = 25;

@@ -1,7 +1,6 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueryResult } from './database.js';
-import { BOUNDED_ROWS } from './duckdb-bounded-read.js';
 import { type ReadDuckDbQueryOptions, readDuckDbQuery } from './duckdb-query.js';
 import { readDuckDbResult } from './duckdb-result.js';
 
@@ -223,45 +222,5 @@ describe('readDuckDbQuery', () => {
     const { result, materialized } = await read('SELECT label FROM q WHERE false');
     expect(materialized).toBe(false);
     expect(result).toEqual({ columns: [{ name: 'label', type: 'VARCHAR' }], rows: [], truncated: false });
-  });
-
-  describe('with boundedFirst', () => {
-    it('reads a small result in one statement, the same rows as streaming', async () => {
-      const sql = 'SELECT label, n FROM q WHERE n < 50 ORDER BY n DESC';
-      const { result } = await read(sql, { boundedFirst: true, streamedTextRows: undefined });
-      expect(sent).toEqual([`run: SELECT * FROM (${sql}\n) LIMIT ${BOUNDED_ROWS + 1}`]);
-      expect(result).toEqual(await streamed(sql));
-    });
-
-    it('streams a result longer than the bound, with every row', async () => {
-      const sql = 'SELECT n FROM q UNION ALL SELECT n FROM q';
-      const { result } = await read(sql, { boundedFirst: true, streamedTextRows: undefined });
-      expect(sent).toEqual([`run: SELECT * FROM (${sql}\n) LIMIT ${BOUNDED_ROWS + 1}`, `prepare: ${sql}`]);
-      expect(result.rows).toHaveLength(20_000);
-    });
-
-    it("gives DuckDB's error about the SQL as written, not about the wrapper", async () => {
-      const sql = 'SELECT nope FROM q';
-      const failure = await readDuckDbQuery({ connection, sql, boundedFirst: true }).catch(
-        (error: unknown) => error,
-      );
-      expect(String(failure)).toBe(String(await streamed(sql).catch((error: unknown) => error)));
-      expect(String(failure)).not.toContain('SELECT * FROM (');
-    });
-
-    it('does not run the query again once the checkpoint says it was stopped', async () => {
-      sent = [];
-      const stop = new Error('stopped');
-      const failure = await readDuckDbQuery({
-        connection,
-        sql: "SELECT error('interrupted, say') FROM q",
-        boundedFirst: true,
-        checkpoint: () => {
-          throw stop;
-        },
-      }).catch((error: unknown) => error);
-      expect(failure).toBe(stop);
-      expect(sent).toHaveLength(1);
-    });
   });
 });

@@ -22,7 +22,6 @@ import {
 } from '@duckdb/node-api';
 import duckdb from '@duckdb/node-bindings';
 import type { CellValue, ColumnInfo, QueryResult } from './database.js';
-import { BOUNDED_ROWS, readBounded } from './duckdb-bounded-read.js';
 import { duckDbColumnReader, readChunkColumns } from './duckdb-columns.js';
 import { readDuckDbResult, runSmallQuery } from './duckdb-result.js';
 import { asSubquery, parseDuckDbSql } from './duckdb-sql-text.js';
@@ -53,11 +52,6 @@ export interface ReadDuckDbQueryOptions {
    * whole result is held by DuckDB first, `maxRows` only applies while reading.
    */
   materialize?: boolean;
-  /**
-   * Try the one-round-trip read of a small result first (duckdb-bounded-read.ts). Only for
-   * engines that keep insertion order; a result it cannot take is streamed as usual.
-   */
-  boundedFirst?: boolean;
 }
 
 const TABLE_NAME = '__nao_result';
@@ -71,7 +65,7 @@ const SLICE_ROWS = 64 * GROUP_ROWS;
  * this, reading value by value costs less than the extra statements (a few ms of CPU per
  * result, which large suites of small queries feel).
  */
-export const STREAMED_TEXT_ROWS = BOUNDED_ROWS;
+export const STREAMED_TEXT_ROWS = 16_384;
 
 /** Runs `sql` on `connection` and reads its rows; failures are DuckDB's errors, as streaming gives them. */
 export async function readDuckDbQuery(options: ReadDuckDbQueryOptions): Promise<QueryResult> {
@@ -83,12 +77,6 @@ export async function readDuckDbQuery(options: ReadDuckDbQueryOptions): Promise<
     const result = { columns: read.columns, rows: read.rows, truncated: read.truncated };
     return overflow === 'drop-rows' && result.truncated ? { ...result, rows: [] } : result;
   };
-  if (options.boundedFirst === true && options.materialize !== true) {
-    const bounded = await readBounded({ connection, sql, maxRows });
-    if (bounded !== undefined) return finish(bounded);
-    // A bounded read stopped by an interrupt must not run the query again.
-    checkpoint?.();
-  }
   // Most results are small: streamed, they cost one statement. Only a long one with text
   // switches to the temp table, running the query once more there.
   const result =

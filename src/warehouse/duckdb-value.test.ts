@@ -2,7 +2,7 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CellValue } from './database.js';
 import { readDuckDbResult } from './duckdb-result.js';
-import { duckDbValueToCell } from './duckdb-value.js';
+import { duckDbCellConverter } from './duckdb-value.js';
 
 let instance: DuckDBInstance;
 let connection: DuckDBConnection;
@@ -23,7 +23,7 @@ async function cellOf(expression: string): Promise<{ value: CellValue; type: str
   return { value: result.rows[0]![0]!, type: result.columns[0]!.type };
 }
 
-describe('duckDbValueToCell', () => {
+describe('duckDbCellConverter', () => {
   it.each<[string, CellValue]>([
     ['9223372036854775807::BIGINT', '9223372036854775807'],
     ['(-9223372036854775807 - 1)::BIGINT', '-9223372036854775808'],
@@ -85,9 +85,10 @@ describe('duckDbValueToCell', () => {
     const reader = await connection.runAndReadAll('SELECT * FROM test_all_types()');
     const types = reader.columnTypes();
     let cells = 0;
+    const converters = types.map(duckDbCellConverter);
     for (const row of reader.getRows()) {
       row.forEach((value, index) => {
-        const cell = duckDbValueToCell(value, types[index]!);
+        const cell = converters[index]!(value);
         expect(['string', 'number', 'boolean'].includes(typeof cell) || cell === null).toBe(true);
         if (typeof cell === 'number') expect(Number.isFinite(cell)).toBe(true);
         cells++;

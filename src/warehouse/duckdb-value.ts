@@ -60,11 +60,6 @@ export function duckDbCellConverter(type: DuckDBType): DuckDbCellConverter {
   }
 }
 
-/** One DuckDB value as a `CellValue`; `type` (the column's type) refines floats and nested values. */
-export function duckDbValueToCell(value: DuckDBValue, type?: DuckDBType): CellValue {
-  return safeCell(value, type);
-}
-
 function safeCell(value: DuckDBValue, type: DuckDBType | undefined): CellValue {
   try {
     return scalarCell(value, type);

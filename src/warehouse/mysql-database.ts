@@ -2,24 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import mysql from 'mysql2/promise';
 import type { DatabaseConfig } from '../config/schema.js';
-import { describeServerTarget, redactSecrets, secretsOf } from './connection-target.js';
 import type { CellValue, Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import { type MysqlField, mysqlCellConverter, mysqlTypeName } from './mysql-value.js';
-import { type QueryLimits, startQuery, stoppedError, watchQuery } from './query-control.js';
-import {
-  databaseClosed,
-  messageOf,
-  queryFailed,
-  queryTimeout,
-  readOnlyViolation,
-  serverConnectionFailed,
-  type WarehouseError,
-} from './warehouse-error.js';
+import { type QueryLimits, startQuery } from './query-control.js';
+import { ServerConnection, type ServerErrorVerdict } from './server-connection.js';
 
 export type MysqlDatabaseConfig = Extract<DatabaseConfig, { type: 'mysql' }>;
-
-/** How long past `timeoutMs` nao waits for the server's own statement limit before killing the query itself. */
-const CLIENT_GRACE_MS = 2000;
 
 /** The callback-API connection under a promise one: the only mysql2 API that streams rows as events. */
 interface StreamingConnection {
@@ -53,20 +41,20 @@ class MysqlDatabase implements Database {
   readonly name: string;
   private readonly pool: mysql.Pool;
   private readonly options: mysql.PoolOptions;
-  private readonly target: string;
-  private readonly secrets: string[];
+  private readonly server: ServerConnection;
   /** MariaDB limits statements with max_statement_time (seconds), MySQL with max_execution_time (ms, SELECT only). */
   private flavor: 'mariadb' | 'mysql' = 'mysql';
-  /** Server thread ids of queries in flight, killed by close(). */
-  private readonly running = new Set<number>();
-  /** KILL QUERY requests still on their way, awaited by close(). */
-  private readonly kills = new Set<Promise<void>>();
-  private closed = false;
 
   constructor(config: MysqlDatabaseConfig) {
     this.name = config.name;
-    this.target = describeServerTarget(config, 3306);
-    this.secrets = secretsOf(config);
+    this.server = new ServerConnection({
+      name: config.name,
+      dialect: this.dialect,
+      fields: config,
+      defaultPort: 3306,
+      cancelSession: (threadId) => this.killQuery(threadId),
+      classify: classifyError,
+    });
     this.options = {
       ...(config.url === undefined ? {} : { uri: config.url }),
       host: config.host,
@@ -86,54 +74,35 @@ class MysqlDatabase implements Database {
     this.pool = mysql.createPool({ ...this.options, connectionLimit: 4, maxIdle: 4, idleTimeout: 30_000 });
   }
 
-  async check(): Promise<void> {
-    try {
-      const [rows] = await this.pool.query<mysql.RowDataPacket[]>('SELECT VERSION() AS version');
-      this.flavor = String(rows[0]?.version ?? '').includes('MariaDB') ? 'mariadb' : 'mysql';
-    } catch (error) {
-      this.closed = true;
-      await this.pool.end().catch(() => {});
-      throw this.connectionError(error);
-    }
+  check(): Promise<void> {
+    return this.server.open(
+      async () => {
+        const [rows] = await this.pool.query<mysql.RowDataPacket[]>('SELECT VERSION() AS version');
+        this.flavor = String(rows[0]?.version ?? '').includes('MariaDB') ? 'mariadb' : 'mysql';
+      },
+      () => this.pool.end(),
+    );
   }
 
   async query(sql: string, options?: QueryOptions): Promise<QueryResult> {
     const limits = startQuery({ database: this.name, dialect: this.dialect, sql, query: options });
-    const connection = await this.connect();
+    const connection = await this.server.acquire(() => this.pool.getConnection());
     const streaming = connection.connection as unknown as StreamingConnection;
     const threadId = streaming.threadId;
-    if (threadId !== null) this.running.add(threadId);
-    let discard = false;
-    let killing: Promise<void> | undefined;
-    let capped = false;
-    const watch = watchQuery({
-      limits,
-      graceMs: CLIENT_GRACE_MS,
-      cancel: () => {
-        discard = true;
-        if (threadId !== null) killing = this.killQuery(threadId);
-      },
-    });
+    const watch = this.server.watch(limits, threadId);
     const xid = `'nao-${randomBytes(8).toString('hex')}'`;
     let started = false;
+    let capped = false;
     try {
       await connection.query('SET SESSION TRANSACTION READ ONLY');
       await connection.query(`SET autocommit = 1, time_zone = '+00:00', ${this.timeLimit(limits)}`);
       await connection.query(`XA START ${xid}`);
       started = true;
       const result = await streamRows(streaming, sql, limits.maxRows);
-      const stopped = stoppedError({
-        database: this.name,
-        dialect: this.dialect,
-        reason: watch.reason,
-        limits,
-      });
       // A killed SLEEP() returns 1 instead of failing: once nao stopped a query, its rows mean nothing.
+      const stopped = watch.stopped();
       if (stopped !== undefined) throw stopped;
-      // The server is still producing rows past the cap: drop the connection that has the rest
-      // of them in flight, then stop the statement (below).
       capped = result.truncated;
-      if (capped) discard = true;
       const converters = result.fields.map(mysqlCellConverter);
       return {
         columns: result.fields.map((field) => ({ name: field.name, type: mysqlTypeName(field) })),
@@ -141,32 +110,23 @@ class MysqlDatabase implements Database {
         truncated: result.truncated,
       };
     } catch (error) {
-      throw (
-        stoppedError({
-          database: this.name,
-          dialect: this.dialect,
-          reason: watch.reason,
-          limits,
-          cause: error,
-        }) ?? this.queryError(error, limits)
-      );
+      throw watch.failure(error);
     } finally {
-      watch.dispose();
-      if (threadId !== null) this.running.delete(threadId);
-      await killing;
-      // A failure before XA START leaves the session in a state nao did not choose.
-      if (!started) discard = true;
-      if (started && !discard) discard = !(await endTransaction(connection, xid));
+      await watch.finish();
+      // A failure before XA START leaves the session in a state nao did not choose; past the cap
+      // the server is still sending the rest of the rows.
+      const keep = started && !watch.cancelled && !capped && (await endTransaction(connection, xid));
       // A dropped connection takes its XA transaction with it: the server rolls it back.
-      if (discard) connection.destroy();
-      else connection.release();
-      // Thread ids come from an ever-growing counter: a KILL landing after the connection is gone hits nothing.
-      if (capped && threadId !== null) void this.killQuery(threadId);
+      if (keep) connection.release();
+      else connection.destroy();
+      // Then the statement is stopped. Thread ids come from an ever-growing counter: a KILL
+      // landing after the connection is gone hits nothing.
+      if (capped && threadId !== null) void this.server.cancel(threadId);
     }
   }
 
   async listTables(): Promise<TableInfo[]> {
-    const connection = await this.connect();
+    const connection = await this.server.acquire(() => this.pool.getConnection());
     try {
       const [rows] = await connection.query<mysql.RowDataPacket[]>({
         sql: `SELECT c.TABLE_SCHEMA, c.TABLE_NAME, c.COLUMN_NAME, c.COLUMN_TYPE
@@ -188,18 +148,14 @@ class MysqlDatabase implements Database {
       }
       return tables;
     } catch (error) {
-      throw this.queryError(error, undefined);
+      throw this.server.queryError(error, undefined);
     } finally {
       connection.release();
     }
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    for (const threadId of this.running) void this.killQuery(threadId);
-    await Promise.all(this.kills);
-    await this.pool.end();
+  close(): Promise<void> {
+    return this.server.close(() => this.pool.end());
   }
 
   private timeLimit(limits: QueryLimits): string {
@@ -207,73 +163,36 @@ class MysqlDatabase implements Database {
     return this.flavor === 'mariadb' ? `max_statement_time = ${ms / 1000}` : `max_execution_time = ${ms}`;
   }
 
-  private async connect(): Promise<mysql.PoolConnection> {
-    if (this.closed) throw databaseClosed({ database: this.name, dialect: this.dialect });
-    try {
-      return await this.pool.getConnection();
-    } catch (error) {
-      throw this.connectionError(error);
-    }
-  }
-
   /** Stops the statement of server thread `threadId` from a separate connection (the protocol has no cancel). */
-  private killQuery(threadId: number): Promise<void> {
-    const kill = (async () => {
-      let connection: mysql.Connection | undefined;
-      try {
-        connection = await mysql.createConnection(this.options);
-        await connection.query(`KILL QUERY ${Number(threadId)}`);
-      } catch {
-        // Best effort: the statement may have ended on its own.
-      } finally {
-        await connection?.end().catch(() => {});
-      }
-    })();
-    this.kills.add(kill);
-    void kill.finally(() => this.kills.delete(kill));
-    return kill;
-  }
-
-  private connectionError(error: unknown): WarehouseError {
-    return serverConnectionFailed({
-      database: this.name,
-      dialect: this.dialect,
-      target: this.target,
-      error,
-      secrets: this.secrets,
-    });
-  }
-
-  private queryError(error: unknown, limits: QueryLimits | undefined): WarehouseError {
-    // Whatever close() interrupted failed because of the close, not because of its SQL.
-    if (this.closed) return databaseClosed({ database: this.name, dialect: this.dialect });
-    const { errno, code } = error as { errno?: unknown; code?: unknown };
-    const message = redactSecrets(messageOf(error), this.secrets);
-    const context = { database: this.name, dialect: this.dialect, engineMessage: message, cause: error };
-    switch (errno) {
-      case 1792: // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
-      case 1568: // ER_CANT_CHANGE_TX_CHARACTERISTICS: SET TRANSACTION READ WRITE
-        return readOnlyViolation(context);
-      case 1399: // XAER_RMFAIL: a statement that would commit nao's transaction (DDL, COMMIT, LOCK…)
-        return readOnlyViolation({
-          ...context,
-          engineMessage: `statements that commit (DDL, COMMIT, LOCK TABLES, CALL of such procedures…) are not allowed (${message})`,
-        });
-      case 1969: // MariaDB ER_STATEMENT_TIMEOUT
-      case 3024: // MySQL ER_QUERY_TIMEOUT
-        if (limits?.timeoutMs !== undefined) {
-          return queryTimeout({
-            database: this.name,
-            dialect: this.dialect,
-            timeoutMs: limits.timeoutMs,
-            cause: error,
-          });
-        }
+  private async killQuery(threadId: number): Promise<void> {
+    let connection: mysql.Connection | undefined;
+    try {
+      connection = await mysql.createConnection(this.options);
+      await connection.query(`KILL QUERY ${Number(threadId)}`);
+    } catch {
+      // Best effort: the statement may have ended on its own.
+    } finally {
+      await connection?.end().catch(() => {});
     }
-    if (typeof code === 'string' && /^(E[A-Z]+|PROTOCOL_CONNECTION_LOST)$/.test(code))
-      return this.connectionError(error);
-    return queryFailed(context);
   }
+}
+
+/** The server's errors of a read-only transaction, of XA's refusal of implicit commits, and of nao's time limit. */
+function classifyError(error: unknown, message: string): ServerErrorVerdict {
+  switch ((error as { errno?: unknown }).errno) {
+    case 1792: // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
+    case 1568: // ER_CANT_CHANGE_TX_CHARACTERISTICS: SET TRANSACTION READ WRITE
+      return { kind: 'read-only', engineMessage: message };
+    case 1399: // XAER_RMFAIL: a statement that would commit nao's transaction (DDL, COMMIT, LOCK…)
+      return {
+        kind: 'read-only',
+        engineMessage: `statements that commit (DDL, COMMIT, LOCK TABLES, CALL of such procedures…) are not allowed (${message})`,
+      };
+    case 1969: // MariaDB ER_STATEMENT_TIMEOUT
+    case 3024: // MySQL ER_QUERY_TIMEOUT
+      return { kind: 'timeout', engineMessage: message };
+  }
+  return { kind: 'failed', engineMessage: message };
 }
 
 /**

@@ -1,24 +1,12 @@
 import pg from 'pg';
 import type { DatabaseConfig } from '../config/schema.js';
-import { describeServerTarget, redactSecrets, secretsOf } from './connection-target.js';
 import type { CellValue, ColumnInfo, Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import { type PortalField, PortalQuery } from './postgres-portal-query.js';
 import { postgresCellConverter } from './postgres-value.js';
-import { type QueryLimits, startQuery, stoppedError, watchQuery } from './query-control.js';
-import {
-  databaseClosed,
-  messageOf,
-  queryFailed,
-  queryTimeout,
-  readOnlyViolation,
-  serverConnectionFailed,
-  type WarehouseError,
-} from './warehouse-error.js';
+import { type QueryLimits, startQuery } from './query-control.js';
+import { ServerConnection, type ServerErrorVerdict } from './server-connection.js';
 
 export type PostgresDatabaseConfig = Extract<DatabaseConfig, { type: 'postgres' }>;
-
-/** How long past `timeoutMs` nao waits for the server's own statement_timeout before cancelling itself. */
-const CLIENT_GRACE_MS = 2000;
 
 // Every value reaches nao as text and is converted per column by postgres-value.ts; this
 // per-pool parser table keeps pg's process-wide parsers (lossy for int8, numeric, timestamps) out.
@@ -45,19 +33,21 @@ class PostgresDatabase implements Database {
   private readonly pool: pg.Pool;
   private readonly clientConfig: pg.ClientConfig;
   private readonly schema: string | undefined;
-  private readonly target: string;
-  private readonly secrets: string[];
+  private readonly server: ServerConnection;
   /** format_type() of (oid, typmod) pairs seen so far. */
   private readonly typeNames = new Map<string, string>();
-  /** Backend process ids of queries in flight, cancelled by close(). */
-  private readonly running = new Set<number>();
-  private closed = false;
 
   constructor(config: PostgresDatabaseConfig) {
     this.name = config.name;
     this.schema = config.schema;
-    this.target = describeServerTarget(config, 5432);
-    this.secrets = secretsOf(config);
+    this.server = new ServerConnection({
+      name: config.name,
+      dialect: this.dialect,
+      fields: config,
+      defaultPort: 5432,
+      cancelSession: (pid) => this.cancelBackend(pid),
+      classify: classifyError,
+    });
     this.clientConfig = {
       connectionString: config.url,
       host: config.host,
@@ -79,44 +69,32 @@ class PostgresDatabase implements Database {
     this.pool.on('error', () => {});
   }
 
-  async check(): Promise<void> {
-    try {
-      const client = await this.pool.connect();
-      try {
-        const found = await client.query({
-          text: 'SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = $1',
-          values: [this.schema ?? 'public'],
-        });
-        if (this.schema !== undefined && found.rowCount === 0) {
-          // Every unqualified name would fail later with a baffling "relation does not exist".
-          throw new Error(`schema "${this.schema}" does not exist; check \`schema\``);
+  check(): Promise<void> {
+    return this.server.open(
+      async () => {
+        const client = await this.pool.connect();
+        try {
+          const found = await client.query({
+            text: 'SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = $1',
+            values: [this.schema ?? 'public'],
+          });
+          if (this.schema !== undefined && found.rowCount === 0) {
+            // Every unqualified name would fail later with a baffling "relation does not exist".
+            throw new Error(`schema "${this.schema}" does not exist; check \`schema\``);
+          }
+        } finally {
+          client.release();
         }
-      } finally {
-        client.release();
-      }
-    } catch (error) {
-      this.closed = true;
-      await this.pool.end().catch(() => {});
-      throw this.connectionError(error);
-    }
+      },
+      () => this.pool.end(),
+    );
   }
 
   async query(sql: string, options?: QueryOptions): Promise<QueryResult> {
     const limits = startQuery({ database: this.name, dialect: this.dialect, sql, query: options });
-    const client = await this.connect();
+    const client = await this.server.acquire(() => this.pool.connect());
     const pid = (client as unknown as { processID: number | null }).processID;
-    if (pid !== null) this.running.add(pid);
-    let discard = false;
-    let cancelling: Promise<void> | undefined;
-    const watch = watchQuery({
-      limits,
-      graceMs: CLIENT_GRACE_MS,
-      cancel: () => {
-        // The cancel may land after the statement ended, on our ROLLBACK: never reuse this client.
-        discard = true;
-        if (pid !== null) cancelling = this.cancelBackend(pid);
-      },
-    });
+    const watch = this.server.watch(limits, pid);
     try {
       await client.query(this.preamble(limits));
       const portal = new PortalQuery(sql, limits.maxRows);
@@ -129,17 +107,11 @@ class PostgresDatabase implements Database {
       );
       return { columns, rows, truncated: result.truncated };
     } catch (error) {
-      throw (
-        stoppedError({
-          database: this.name,
-          dialect: this.dialect,
-          reason: watch.reason,
-          limits,
-          cause: error,
-        }) ?? this.queryError(error, limits)
-      );
+      throw watch.failure(error);
     } finally {
-      watch.dispose();
+      await watch.finish();
+      // A cancel may have landed after the statement ended, on our ROLLBACK: never reuse that client.
+      let discard = watch.cancelled;
       if (!discard) {
         try {
           await client.query('ROLLBACK');
@@ -147,16 +119,12 @@ class PostgresDatabase implements Database {
           discard = true;
         }
       }
-      if (pid !== null) this.running.delete(pid);
-      // The backend must outlive the cancel aimed at it: pg_cancel_backend names a pid, which
-      // the OS could hand to another session once this one is gone.
-      await cancelling;
       client.release(discard ? true : undefined);
     }
   }
 
   async listTables(): Promise<TableInfo[]> {
-    const client = await this.connect();
+    const client = await this.server.acquire(() => this.pool.connect());
     try {
       const result = await client.query<[string, string, string | null, string | null]>({
         rowMode: 'array',
@@ -187,17 +155,14 @@ class PostgresDatabase implements Database {
       }
       return tables;
     } catch (error) {
-      throw this.queryError(error, undefined);
+      throw this.server.queryError(error, undefined);
     } finally {
       client.release();
     }
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await Promise.all([...this.running].map((pid) => this.cancelBackend(pid)));
-    await this.pool.end();
+  close(): Promise<void> {
+    return this.server.close(() => this.pool.end());
   }
 
   private preamble(limits: QueryLimits): string {
@@ -243,15 +208,6 @@ class PostgresDatabase implements Database {
     }));
   }
 
-  private async connect(): Promise<pg.PoolClient> {
-    if (this.closed) throw databaseClosed({ database: this.name, dialect: this.dialect });
-    try {
-      return await this.pool.connect();
-    } catch (error) {
-      throw this.connectionError(error);
-    }
-  }
-
   /** Asks the server to cancel what backend `pid` runs, over a separate connection (pg has no client-side cancel). */
   private async cancelBackend(pid: number): Promise<void> {
     const client = new pg.Client(this.clientConfig);
@@ -265,35 +221,15 @@ class PostgresDatabase implements Database {
       await client.end().catch(() => {});
     }
   }
+}
 
-  private connectionError(error: unknown): WarehouseError {
-    return serverConnectionFailed({
-      database: this.name,
-      dialect: this.dialect,
-      target: this.target,
-      error,
-      secrets: this.secrets,
-    });
-  }
-
-  private queryError(error: unknown, limits: QueryLimits | undefined): WarehouseError {
-    // Whatever close() interrupted failed because of the close, not because of its SQL.
-    if (this.closed) return databaseClosed({ database: this.name, dialect: this.dialect });
-    const { code, hint } = error as { code?: unknown; hint?: unknown };
-    const message = redactSecrets(messageOf(error), this.secrets);
-    const engineMessage = typeof hint === 'string' && hint !== '' ? `${message} (hint: ${hint})` : message;
-    const context = { database: this.name, dialect: this.dialect, engineMessage, cause: error };
-    if (code === '25006') return readOnlyViolation(context);
-    if (code === '57014' && /statement timeout/.test(message) && limits?.timeoutMs !== undefined) {
-      return queryTimeout({
-        database: this.name,
-        dialect: this.dialect,
-        timeoutMs: limits.timeoutMs,
-        cause: error,
-      });
-    }
-    // A Node error code instead of an SQLSTATE: the connection itself failed (server gone, network).
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return this.connectionError(error);
-    return queryFailed(context);
-  }
+/** SQLSTATEs of the refusals of a read-only transaction and of nao's statement_timeout. */
+function classifyError(error: unknown, message: string): ServerErrorVerdict {
+  const { code, hint } = error as { code?: unknown; hint?: unknown };
+  const engineMessage = typeof hint === 'string' && hint !== '' ? `${message} (hint: ${hint})` : message;
+  // 25006: read_only_sql_transaction. 25001: active_sql_transaction, the refusal of what cannot
+  // run inside nao's transaction (VACUUM, ALTER SYSTEM, CREATE DATABASE…), all of them changes.
+  if (code === '25006' || code === '25001') return { kind: 'read-only', engineMessage };
+  if (code === '57014' && /statement timeout/.test(message)) return { kind: 'timeout', engineMessage };
+  return { kind: 'failed', engineMessage };
 }

@@ -164,8 +164,12 @@ class SqliteDatabase implements Database {
 
   private failureError(failure: SqliteFailure): WarehouseError {
     const context = { database: this.name, dialect: this.dialect, engineMessage: failure.message };
-    // SQLITE_READONLY and its extended codes (SQLITE_READONLY_DBMOVED…).
-    return failure.code?.startsWith('SQLITE_READONLY') ? readOnlyViolation(context) : queryFailed(context);
+    // SQLITE_READONLY and its extended codes (SQLITE_READONLY_DBMOVED…); SQLITE_CANTOPEN once the
+    // database is open is an ATTACH of a file that a read-only connection may not create.
+    const code = failure.code ?? '';
+    return code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN'
+      ? readOnlyViolation(context)
+      : queryFailed(context);
   }
 
   private unexpected(reply: SqliteReply): WarehouseError {

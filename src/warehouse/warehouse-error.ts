@@ -1,5 +1,4 @@
 import { NaoError } from '../errors/index.js';
-import { redactSecrets } from './connection-target.js';
 import type { DatabaseDialect } from './database.js';
 
 export type WarehouseErrorCode =
@@ -58,8 +57,8 @@ export function readOnlyViolation(
     ...context,
     code: 'READ_ONLY_VIOLATION',
     message:
-      `Database "${context.database}" (${context.dialect}) is read-only for nao; the statement tried to ` +
-      `change something and was refused: ${context.engineMessage}. Only run queries that read data.`,
+      `Database "${context.database}" (${context.dialect}) is read-only for nao and the engine refused the ` +
+      `statement: ${context.engineMessage}. Only run queries that read this database's data.`,
   });
 }
 
@@ -104,25 +103,6 @@ export function connectionFailed(
     message:
       `Could not connect to database "${context.database}" (${context.dialect} at ${context.target}): ` +
       `${context.engineMessage}. ${hint}`,
-  });
-}
-
-/**
- * CONNECTION_FAILED from a network driver's error (pg, mysql2): its message without any
- * secret of the connection settings, with the driver's code (ECONNREFUSED…) when it is not in it.
- */
-export function serverConnectionFailed(
-  context: ErrorContext & { target: string; error: unknown; secrets: readonly string[] },
-): WarehouseError {
-  const code = (context.error as { code?: unknown }).code;
-  const message = redactSecrets(messageOf(context.error), context.secrets);
-  const engineMessage =
-    typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
-  return connectionFailed({
-    database: context.database,
-    dialect: context.dialect,
-    target: context.target,
-    engineMessage,
   });
 }
 

@@ -28,8 +28,10 @@ export interface BackendProcess {
 export async function startBackendProcess(options: {
   cwd: string;
   env?: Record<string, string>;
+  /** Default: a free one. */
+  port?: number;
 }): Promise<BackendProcess> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child: ChildProcess = spawn(
     process.execPath,
     [path.join(REPO_ROOT, 'bin', 'nao.js'), 'chat', '--port', String(port)],

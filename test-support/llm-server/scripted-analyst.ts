@@ -1,3 +1,4 @@
+import { JUDGE_RUBRIC } from '../../src/answer-judge/index.js';
 import type { ScriptFunction, ScriptRequest, Turn, TurnUsage } from './index.js';
 
 /**
@@ -6,8 +7,16 @@ import type { ScriptFunction, ScriptRequest, Turn, TurnUsage } from './index.js'
  * tools, extraction and comparison without reaching any LLM.
  */
 export interface ScriptedAnswer {
-  /** The SQL the analyst runs through `execute_sql`; omitted: it answers without SQL. */
-  sql?: string;
+  /** The SQL the analyst runs through `execute_sql`, one query per step for a list; omitted: it answers without SQL. */
+  sql?: string | string[];
+  /** The clarifying question it asks before anything else, when it has the `clarification` tool. */
+  clarification?: string;
+  /**
+   * How it grades as the judge model (requests under the judge's rubric): a fixed verdict,
+   * `'unreadable'` for a reply that is not the JSON asked for, or by default "pass" exactly
+   * when the graded answer contains the expected answer (ignoring case).
+   */
+  judge?: { verdict: 'pass' | 'fail'; reason: string } | 'unreadable';
   /** Its final answer text. */
   text?: string;
   /**
@@ -28,7 +37,8 @@ const DEFAULT_USAGE: TurnUsage = { input: 1000, output: 100 };
 /**
  * A script that answers by prompt: the agent's request gets an `execute_sql` call, then a
  * text answer once the tool result is back; the extraction request (structured output) gets
- * a query over the last result table the conversation mentions.
+ * a query over the last result table the conversation mentions; the judge's request gets a
+ * verdict.
  */
 export function scriptedAnalyst(options: {
   answers: Readonly<Record<string, ScriptedAnswer>>;
@@ -54,6 +64,7 @@ export function scriptedAnalyst(options: {
         errorBody: { error: { message: 'scripted provider failure' } },
       };
     }
+    if (isJudgeRequest(request)) return { ...common, ...judgeReply(request, answer) };
     if (request.wantsJson) {
       const table = lastQueryId(request);
       if (answer.extractionSql === null || table === undefined) return { ...common, json: { sql: null } };
@@ -61,10 +72,42 @@ export function scriptedAnalyst(options: {
       return { ...common, json: { sql } };
     }
     const toolResults = request.messages.filter((message) => message.role === 'tool');
-    if (answer.sql !== undefined && toolResults.length === 0) {
-      return { ...common, toolCalls: [{ name: 'execute_sql', args: { sql_query: answer.sql } }] };
+    const offersClarification = request.tools.some((tool) => tool.name === 'clarification');
+    if (answer.clarification !== undefined && offersClarification && toolResults.length === 0) {
+      return { ...common, toolCalls: [{ name: 'clarification', args: { question: answer.clarification } }] };
+    }
+    const queries =
+      answer.sql === undefined ? [] : typeof answer.sql === 'string' ? [answer.sql] : answer.sql;
+    const next = queries[toolResults.length];
+    if (next !== undefined) {
+      return { ...common, toolCalls: [{ name: 'execute_sql', args: { sql_query: next } }] };
     }
     return { ...common, text: answer.text ?? 'Here is the answer, from the query results above.' };
+  };
+}
+
+function isJudgeRequest(request: ScriptRequest): boolean {
+  return request.messages.some((message) => message.role === 'system' && message.content === JUDGE_RUBRIC);
+}
+
+function between(text: string, tag: string): string {
+  const start = text.indexOf(`<${tag}>\n`);
+  const end = text.indexOf(`\n</${tag}>`);
+  return start < 0 || end < start ? '' : text.slice(start + tag.length + 3, end);
+}
+
+function judgeReply(request: ScriptRequest, answer: ScriptedAnswer): Pick<Turn, 'json' | 'text'> {
+  if (answer.judge === 'unreadable') return { text: 'I think it is mostly right.' };
+  if (answer.judge !== undefined) return { json: answer.judge };
+  const graded = request.messages.find((message) => message.role === 'user')?.content ?? '';
+  const expected = between(graded, 'expected_answer');
+  const given = between(graded, 'agent_answer');
+  const states = given.toLowerCase().includes(expected.toLowerCase());
+  return {
+    json: {
+      verdict: states ? 'pass' : 'fail',
+      reason: `The answer ${states ? 'states' : 'does not state'} "${expected}".`,
+    },
   };
 }
 

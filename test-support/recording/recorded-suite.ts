@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { executeRun } from '../../src/cli/execute-run.js';
 import { loadConfig } from '../../src/config/index.js';
 import { NaoError } from '../../src/errors/index.js';
 import { createLocalClient, openProjectRuntime } from '../../src/pipeline/index.js';
 import type { Recorder } from '../../src/recording/recorder.js';
 import { errorResult, type RunResult, skippedResult, spentUsd } from '../../src/report/index.js';
 import { planRuns, runSuite } from '../../src/scheduler/index.js';
+import { executeRun } from '../../src/suite/index.js';
 import { discoverTests, formatProblems } from '../../src/test-files/index.js';
 
 /**

@@ -1,5 +1,11 @@
 /** Builders of results for the report tests: only what a test sets differs from a plain passed run. */
-import type { ResultsFile, RunDetails, RunResult, RunStatus } from '../../src/report/results-file.js';
+import type {
+  JudgeRecord,
+  ResultsFile,
+  RunDetails,
+  RunResult,
+  RunStatus,
+} from '../../src/report/results-file.js';
 import { summarize, summarizeByModel } from '../../src/report/summarize.js';
 
 export function details(overrides: Partial<RunDetails> = {}): RunDetails {
@@ -62,6 +68,42 @@ export function run(
     file: 'total_revenue.yml',
     details: details(detailOverrides),
     ...rest,
+  };
+}
+
+/** The details of a run graded by the judge model (a test with `expected_answer`). */
+export function judgedDetails(judge: Partial<JudgeRecord> = {}): Partial<RunDetails> {
+  return {
+    reference_sql: null,
+    actual_data: null,
+    expected_data: null,
+    actual_columns: null,
+    expected_columns: null,
+    actual_row_count: null,
+    expected_row_count: null,
+    extraction_sql: null,
+    extraction_attempts: 0,
+    expected_answer: 'Acme Corp is the biggest customer.',
+    judged: true,
+    judge: {
+      model: 'openai:gpt-4.1',
+      verdict: 'pass',
+      reason: 'Names Acme Corp, as expected.',
+      error: null,
+      attempts: 1,
+      usage: {
+        input_total_tokens: 400,
+        input_no_cache_tokens: 400,
+        input_cache_read_tokens: 0,
+        input_cache_write_tokens: 0,
+        output_total_tokens: 30,
+        output_text_tokens: 30,
+        output_reasoning_tokens: 0,
+        total_tokens: 430,
+      },
+      cost: 0.001,
+      ...judge,
+    },
   };
 }
 

@@ -25,7 +25,7 @@ const config = {
     modulePreload: { polyfill: false },
     reportCompressedSize: false,
   },
-  // The UI shares pure modules (SQL formatter, diff highlights…) with src/viewer/ and src/server/.
+  // The page imports pure modules from web/shared/ (the SQL formatter) and src/viewer/ (cell text).
   server: { fs: { allow: [packageRoot] } },
 } satisfies UserConfig;
 

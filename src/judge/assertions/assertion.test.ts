@@ -34,11 +34,11 @@ describe('assertionsSchema', () => {
   it.each([
     ['a list is required', { type: 'tool_call', tool: 'x' }, ': must be a list of assertions'],
     ['an entry must be a mapping', ['execute_sql'], '0: must be a mapping'],
-    ['type is required', [{ tool: 'x' }], '0.type: is required (supported: tool_call)'],
+    ['type is required', [{ tool: 'x' }], '0.type: is required (supported: tool_call, row_count, columns'],
     [
       'unknown type',
       [{ type: 'llm_judge' }],
-      '0.type: unknown assertion type "llm_judge" (supported: tool_call)',
+      '0.type: unknown assertion type "llm_judge" (supported: tool_call, row_count, columns',
     ],
     ['type must be a string', [{ type: 3, tool: 'x' }], '0.type: unknown assertion type 3'],
     ['tool is required', [{ type: 'tool_call' }], '0.tool: must be a non-empty string'],

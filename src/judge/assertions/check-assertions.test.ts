@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runFacts } from '../../../test-support/judge/run-facts.js';
 import type { Assertion } from './assertion.js';
 import { checkAssertions } from './check-assertions.js';
 import type { ToolCallRecord } from './tool-call-assertion.js';
@@ -22,7 +23,7 @@ describe('checkAssertions: several assertions', () => {
   it('passes when every assertion passes and joins the messages in order', () => {
     const report = checkAssertions({
       assertions: [assertion('read'), assertion('execute_sql')],
-      toolCalls: calls,
+      facts: runFacts({ toolCalls: calls }),
     });
     expect(report.passed).toBe(true);
     expect(report.message).toBe('tool_call: read (x1, min 1); tool_call: execute_sql (x1, min 1)');
@@ -31,7 +32,7 @@ describe('checkAssertions: several assertions', () => {
   it('fails when any assertion fails and still reports every one', () => {
     const report = checkAssertions({
       assertions: [assertion('execute_sql'), assertion('grep'), assertion('read', { minCount: 3 })],
-      toolCalls: calls,
+      facts: runFacts({ toolCalls: calls }),
     });
     expect(report.passed).toBe(false);
     expect(report.results.map((result) => result.passed)).toEqual([true, false, false]);
@@ -42,10 +43,11 @@ describe('checkAssertions: several assertions', () => {
   });
 
   it('passes vacuously with an empty message when there are no assertions', () => {
-    expect(checkAssertions({ assertions: [], toolCalls: calls })).toEqual({
+    expect(checkAssertions({ assertions: [], facts: runFacts({ toolCalls: calls }) })).toEqual({
       passed: true,
       message: '',
       results: [],
+      error: null,
     });
   });
 });
@@ -55,7 +57,7 @@ describe('checkAssertions: results', () => {
     const withArgs = assertion('execute_sql', { args: SQL, minCount: 2 });
     const report = checkAssertions({
       assertions: [withArgs, assertion('read')],
-      toolCalls: [toolCall('execute_sql', SQL), toolCall('execute_sql', SQL)],
+      facts: runFacts({ toolCalls: [toolCall('execute_sql', SQL), toolCall('execute_sql', SQL)] }),
     });
     expect(report.results).toEqual([
       {
@@ -71,5 +73,22 @@ describe('checkAssertions: results', () => {
         message: 'missing tool_call: read (found 0, need >= 1)',
       },
     ]);
+  });
+});
+
+describe('checkAssertions: facts a run lacks', () => {
+  it('reports an assertion that cannot be checked as the error, beside the outcomes of the others', () => {
+    const report = checkAssertions({
+      assertions: [
+        { type: 'max_cost_usd', max: 0.01 },
+        { type: 'row_count', equals: 2, min: null, max: null },
+      ],
+      facts: runFacts({ costUsd: null, answer: { kind: 'data', columns: ['x'], rowCount: 2 } }),
+    });
+    expect(report.passed).toBe(false);
+    expect(report.results.map((result) => result.passed)).toEqual([false, true]);
+    expect(report.error).toBe(
+      'max_cost_usd cannot be checked: the model has no price (give it `costs` under llm.providers[].models in nao_config.yaml)',
+    );
   });
 });

@@ -1,12 +1,13 @@
 import { type Assertion, checkAssertion } from './assertion.js';
-import type { ToolCallRecord } from './tool-call-assertion.js';
+import type { RunFacts } from './run-facts.js';
 
 export interface AssertionResult {
   assertion: Assertion;
   passed: boolean;
-  /** Calls that satisfied the assertion. */
-  matched: number;
+  /** Calls that satisfied a `tool_call` assertion. */
+  matched?: number;
   message: string;
+  uncheckable?: true;
 }
 
 export interface AssertionReport {
@@ -15,26 +16,30 @@ export interface AssertionReport {
   /** The per-assertion messages in declaration order, joined with "; ". */
   message: string;
   results: AssertionResult[];
+  /** Why some assertion could not be checked (the run is then an error); null when all were. */
+  error: string | null;
 }
 
 /**
- * Checks a test's tool-call assertions against the tool calls of one run. Pure and
- * deterministic: the verdict never depends on a model's opinion.
+ * Checks a test's assertions against the facts of one run. Pure and deterministic: the
+ * verdict never depends on a model's opinion.
  */
 export function checkAssertions(options: {
   assertions: readonly Assertion[];
-  toolCalls: readonly ToolCallRecord[];
+  facts: RunFacts;
 }): AssertionReport {
-  const { assertions, toolCalls } = options;
+  const { assertions, facts } = options;
   const results = assertions.map(
     (assertion): AssertionResult => ({
       assertion,
-      ...checkAssertion({ assertion, toolCalls }),
+      ...checkAssertion({ assertion, facts }),
     }),
   );
+  const uncheckable = results.filter((result) => result.uncheckable === true);
   return {
     passed: results.every((result) => result.passed),
     message: results.map((result) => result.message).join('; '),
     results,
+    error: uncheckable.length === 0 ? null : uncheckable.map((result) => result.message).join('; '),
   };
 }

@@ -7,8 +7,11 @@ export {
   assertionSchema,
   assertionsSchema,
   checkAssertion,
+  describeAssertion,
+  readsAnswerData,
 } from './assertion.js';
 export { type AssertionReport, type AssertionResult, checkAssertions } from './check-assertions.js';
+export type { AnswerFacts, RunFacts } from './run-facts.js';
 export {
   checkToolCallAssertion,
   TOOL_CALL_FIELDS,

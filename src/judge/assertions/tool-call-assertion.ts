@@ -11,10 +11,12 @@ export interface ToolCallAssertion {
   minCount: number;
 }
 
-/** One tool call of a run, as the backend reports it (extra fields such as `result` are ignored). */
+/** One tool call of a run, as the backend reports it. */
 export interface ToolCallRecord {
   toolName: string;
   args: unknown;
+  /** The tool's output: `{error}` for a failed call (read by `no_error`); absent or null: never ran. */
+  result?: unknown;
 }
 
 export const TOOL_CALL_FIELDS = ['type', 'tool', 'args', 'min_count'] as const;

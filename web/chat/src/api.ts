@@ -1,7 +1,7 @@
-import type { ChatEvent } from '../../../src/server/chat-routes.js';
-import type { ChatMessage, Conversation } from '../../../src/server/chat-store.js';
+import type { AppRunJob } from '../../../src/app-runs/app-run-types.js';
+import type { ChatEvent, ChatMessage, Conversation } from '../../../src/server/chat-api-types.js';
 
-export type { ChatEvent, ChatMessage, Conversation };
+export type { AppRunJob, ChatEvent, ChatMessage, Conversation };
 
 export class ApiError extends Error {
   constructor(
@@ -39,6 +39,9 @@ export const api = {
     request<{ conversation: Conversation }>('POST', '/api/chat/conversations', { title }),
   saveTest: (body: { name: string; prompt: string; sql: string; database: string | undefined }) =>
     request<{ path: string }>('POST', '/api/tests', body),
+  runTests: (body: { tests: string[]; models: string[] }) =>
+    request<{ job: AppRunJob }>('POST', '/api/tests/runs', body),
+  testRun: (id: string) => request<{ job: AppRunJob }>('GET', `/api/tests/runs/${encodeURIComponent(id)}`),
 };
 
 /** Sends a question and calls `onEvent` for each streamed event until the run ends or `signal` aborts. */

@@ -1,7 +1,14 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { cellText } from '../../../src/viewer/display-format.js';
-import { formatSql } from '../../../src/viewer/format-sql.js';
-import { api, type ChatEvent, type ChatMessage, type Conversation, sendMessage } from './api.js';
+import { formatSql } from '../../shared/format-sql.js';
+import {
+  type AppRunJob,
+  api,
+  type ChatEvent,
+  type ChatMessage,
+  type Conversation,
+  sendMessage,
+} from './api.js';
 
 type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
 type ToolCall = AssistantMessage['toolCalls'][number];
@@ -322,6 +329,7 @@ function Answer(props: {
       {props.pending && !message.stopped && <p class="muted working">Working…</p>}
       {!props.pending && sqlCalls.length > 0 && props.question !== '' && (
         <SaveAsTest
+          model={message.model}
           question={props.question}
           queries={sqlCalls.map((call) => ({ sql: sqlOf(call), database: databaseOf(call) }))}
         />
@@ -408,13 +416,44 @@ function ToolCallView(props: { call: ToolCall }) {
   );
 }
 
-function SaveAsTest(props: { question: string; queries: { sql: string; database: string | undefined }[] }) {
+const POLL_MS = 400;
+
+/**
+ * Save as test: writes tests/<name>.yml; "Save and run" then runs it at once on the answer's
+ * model (judged like `nao test`, saved to tests/outputs/) and shows the saved test and its
+ * verdict here.
+ */
+function SaveAsTest(props: {
+  model: string;
+  question: string;
+  queries: { sql: string; database: string | undefined }[];
+}) {
   const { queries } = props;
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
   const [chosen, setChosen] = useState(queries.length - 1);
   const [sql, setSql] = useState(queries[queries.length - 1]?.sql ?? '');
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const [saved, setSaved] = useState<{ path: string; name: string; sql: string } | null>(null);
+  const [job, setJob] = useState<AppRunJob | null>(null);
+  const [runError, setRunError] = useState<string | null>(null);
+
+  const jobId = job?.state === 'running' ? job.id : null;
+  useEffect(() => {
+    if (jobId === null) return;
+    let live = true;
+    const timer = setInterval(() => {
+      api.testRun(jobId).then(
+        (answer) => live && setJob(answer.job),
+        () => undefined,
+      );
+    }, POLL_MS);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [jobId]);
+
   if (!open) {
     return (
       <button type="button" class="secondary" onClick={() => setOpen(true)}>
@@ -422,17 +461,33 @@ function SaveAsTest(props: { question: string; queries: { sql: string; database:
       </button>
     );
   }
+
+  const save = (andRun: boolean) => {
+    setStatus(null);
+    setRunError(null);
+    const testName = name.trim();
+    api
+      .saveTest({ name: testName, prompt: props.question, sql, database: queries[chosen]?.database })
+      .then((answer) => {
+        setStatus({ ok: true, text: `Saved ${answer.path}.` });
+        setSaved({ path: answer.path, name: testName, sql });
+        if (!andRun) return;
+        setJob(null);
+        return api.runTests({ tests: [testName], models: [props.model] }).then(
+          (started) => setJob(started.job),
+          (error: Error) => setRunError(error.message),
+        );
+      })
+      .catch((error: Error) => setStatus({ ok: false, text: error.message }));
+  };
+
   return (
     <form
       class="save-test"
       data-testid="save-test"
       onSubmit={(event) => {
         event.preventDefault();
-        setStatus(null);
-        api
-          .saveTest({ name, prompt: props.question, sql, database: queries[chosen]?.database })
-          .then((saved) => setStatus({ ok: true, text: `Saved ${saved.path}.` }))
-          .catch((error: Error) => setStatus({ ok: false, text: error.message }));
+        save(false);
       }}
     >
       <label>
@@ -473,6 +528,9 @@ function SaveAsTest(props: { question: string; queries: { sql: string; database:
       </label>
       <div class="controls">
         <button type="submit">Save</button>
+        <button type="button" onClick={() => save(true)} title={`Save, then run the test on ${props.model}`}>
+          Save and run
+        </button>
         <button type="button" class="secondary" onClick={() => setOpen(false)}>
           Cancel
         </button>
@@ -482,6 +540,51 @@ function SaveAsTest(props: { question: string; queries: { sql: string; database:
           {status.text}
         </p>
       )}
+      {saved !== null && (job !== null || runError !== null) && (
+        <div class="test-run" data-testid="test-run">
+          <p>
+            <strong>{saved.name}</strong> <span class="muted">{saved.path}</span>
+          </p>
+          <p class="muted">{props.question}</p>
+          <pre class="sql">{formatSql(saved.sql)}</pre>
+          {runError !== null && (
+            <p class="error" role="alert" data-testid="test-run-status">
+              {runError}
+            </p>
+          )}
+          {job !== null && <TestRunStatus job={job} />}
+        </div>
+      )}
     </form>
+  );
+}
+
+function TestRunStatus(props: { job: AppRunJob }) {
+  const { job } = props;
+  if (job.state === 'running') {
+    return (
+      <p class="muted working" data-testid="test-run-status">
+        Running on {job.models.join(', ')}…
+      </p>
+    );
+  }
+  if (job.state === 'failed') {
+    return (
+      <p class="error" role="alert" data-testid="test-run-status">
+        The run could not be saved: {job.error}
+      </p>
+    );
+  }
+  return (
+    <div data-testid="test-run-status">
+      {job.runs.map((run, index) => (
+        <p key={index} class={run.status === 'passed' ? 'ok' : 'error'} data-testid="test-run-verdict">
+          {run.status} on {run.model}: {run.message}
+        </p>
+      ))}
+      <p class="muted">
+        Results saved to <code>{job.path}</code>; open them with <code>nao test server</code>.
+      </p>
+    </div>
   );
 }

@@ -1,4 +1,5 @@
 /** The viewer API as the UI calls it; every failure becomes an ApiFailure with the server's message. */
+import type { AppRunJob, AppRunnerStatus, AppRunRequest } from '../../../src/app-runs/app-run-types.js';
 import type {
   ApiError,
   CompareResponse,
@@ -17,10 +18,10 @@ export class ApiFailure extends Error {
   }
 }
 
-async function getJson<T>(url: string): Promise<T> {
+async function getJson<T>(url: string, init: RequestInit = {}): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(url, { headers: { accept: 'application/json' } });
+    response = await fetch(url, { ...init, headers: { accept: 'application/json', ...init.headers } });
   } catch {
     throw new ApiFailure(0, 'The viewer server does not answer. Is `nao test server` still running?');
   }
@@ -60,4 +61,12 @@ export const api = {
       `api/compare?before=${encodeURIComponent(before)}&after=${encodeURIComponent(after)}`,
     ),
   history: () => getJson<HistoryResponse>('api/history'),
+  runnerStatus: () => getJson<AppRunnerStatus>('api/app-runs/status'),
+  startRun: (request: AppRunRequest) =>
+    getJson<{ job: AppRunJob }>('api/app-runs', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+    }),
+  runJob: (id: string) => getJson<{ job: AppRunJob }>(`api/app-runs/${encodeURIComponent(id)}`),
 };

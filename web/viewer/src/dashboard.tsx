@@ -6,6 +6,7 @@ import { ModelTable } from './model-table.js';
 import { PassFailGrid } from './pass-fail-grid.js';
 import { RepeatsTable } from './repeats-table.js';
 import { type DashboardRoute, dashboardHref, replaceHash } from './route.js';
+import { RunAgain } from './run-again.js';
 import { type RunsFilterState, RunsTable } from './runs-table.js';
 import { SummaryCards } from './summary-cards.js';
 import { useLoad } from './use-load.js';
@@ -53,6 +54,19 @@ function FileDashboard(props: { overview: FileOverview; route: DashboardRoute })
       {overview.recounted !== null ? (
         <div class="notice notice-warn" data-testid="recount-notice">
           {overview.recounted}
+        </div>
+      ) : null}
+      {overview.tests.length > 0 ? (
+        <div class="file-actions">
+          <RunAgain
+            tests={overview.tests}
+            models={overview.models}
+            label={
+              overview.tests.length === 1
+                ? 'Run this test again'
+                : `Run these ${overview.tests.length} tests again`
+            }
+          />
         </div>
       ) : null}
       <SummaryCards

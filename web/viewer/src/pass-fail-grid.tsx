@@ -38,7 +38,7 @@ function GridCell(props: { file: string; runs: readonly RunRow[] | undefined; te
         data-run={run.index}
         data-status={run.status}
       >
-        <StatusBadge status={run.status} compact />
+        <StatusBadge status={run.status} compact judged={run.judged} />
         <span class="cell-duration">{secondsText(run.duration_ms)}</span>
       </a>
     );

@@ -1,15 +1,16 @@
 import type { ComponentChildren } from 'preact';
 import { useMemo } from 'preact/hooks';
-import type { UsageRecord } from '../../../src/report/index.js';
+import type { JudgeRecord, RunDetails, UsageRecord } from '../../../src/report/index.js';
 import type { RunDetailResponse } from '../../../src/viewer/api-types.js';
 import { diffHighlights } from '../../../src/viewer/diff-highlights.js';
 import { costText, integerText, secondsText } from '../../../src/viewer/display-format.js';
-import { formatSql } from '../../../src/viewer/format-sql.js';
+import { formatSql } from '../../shared/format-sql.js';
 import { api } from './api.js';
 import { DataComparison } from './data-comparison.js';
 import { DiffView } from './diff-view.js';
 import { Failure, Loading } from './message-box.js';
 import { dashboardHref, runHref } from './route.js';
+import { RunAgain } from './run-again.js';
 import { StatusBadge } from './status-badge.js';
 import { ToolCallView } from './tool-call-view.js';
 import { useLoad } from './use-load.js';
@@ -28,6 +29,34 @@ function Section(props: {
       </div>
       {props.children}
     </section>
+  );
+}
+
+/**
+ * What the judge model said of a test with `expected_answer`: a judged verdict rests on its
+ * grading of the text, not on data, and says so.
+ */
+function JudgeSection(props: { details: RunDetails; judge: JudgeRecord }) {
+  const { details, judge } = props;
+  const verdict = judge.verdict === null ? 'no verdict' : judge.verdict === 'pass' ? 'pass' : 'fail';
+  return (
+    <Section id="judge" title="Judged answer" aside={`graded by ${judge.model}, not by data`}>
+      <dl class="judge" data-testid="judge">
+        <dt>Expected answer</dt>
+        <dd>
+          <pre class="prose">{details.expected_answer ?? '(not saved)'}</pre>
+        </dd>
+        <dt>Verdict</dt>
+        <dd data-testid="judge-verdict">{verdict}</dd>
+        <dt>Reason</dt>
+        <dd data-testid="judge-reason">{judge.error ?? (judge.reason || '(none given)')}</dd>
+        <dt>Judge tokens</dt>
+        <dd>
+          {integerText(judge.usage.total_tokens)}
+          {judge.cost === null ? ' · no price for this model' : ` · ${costText(judge.cost)}`}
+        </dd>
+      </dl>
+    </Section>
   );
 }
 
@@ -81,7 +110,8 @@ function RunView(props: { response: RunDetailResponse }) {
       </nav>
       <header class="run-head">
         <h1>
-          <span data-testid="run-name">{run.name}</span> <StatusBadge status={run.status} />
+          <span data-testid="run-name">{run.name}</span>{' '}
+          <StatusBadge status={run.status} judged={details.judged === true} />
         </h1>
         <p class="run-meta">
           <span data-testid="run-model">{run.model}</span>
@@ -92,6 +122,9 @@ function RunView(props: { response: RunDetailResponse }) {
         <p class={`run-message message-${run.status}`} data-testid="run-message">
           {run.message || '(no message)'}
         </p>
+        <div class="run-actions">
+          <RunAgain key={`${file}:${index}`} tests={[run.name]} models={[run.model]} label="Run again" />
+        </div>
       </header>
 
       <section class="cards" aria-label="Run metrics">
@@ -154,6 +187,7 @@ function RunView(props: { response: RunDetailResponse }) {
           </pre>
         )}
       </Section>
+      {details.judge ? <JudgeSection details={details} judge={details.judge} /> : null}
       <Section id="reference-sql" title="Reference SQL" aside="from the test file">
         {details.reference_sql === null ? (
           <p class="notice">The test has no reference SQL.</p>

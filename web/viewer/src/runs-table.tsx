@@ -34,7 +34,7 @@ function columnsFor(showAttempt: boolean): ColumnSpec[] {
 function cellOf(run: RunRow, column: RunColumn) {
   switch (column) {
     case 'status':
-      return <StatusBadge status={run.status} />;
+      return <StatusBadge status={run.status} judged={run.judged} />;
     case 'name':
     case 'model':
     case 'message':

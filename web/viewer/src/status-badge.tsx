@@ -5,13 +5,27 @@ import { STATUS_MARK } from '../../../src/report/run-status.js';
 
 export { STATUS_MARK };
 
-export function StatusBadge(props: { status: RunStatus; compact?: boolean }) {
+const JUDGED_TITLE =
+  'judged: a judge model graded the answer text against expected_answer; no data was compared';
+
+/**
+ * A run's status as the console marks it. A judged run (its verdict a judge model's grading,
+ * not data) carries a `*` and the word "judged", as in the console tables.
+ */
+export function StatusBadge(props: { status: RunStatus; compact?: boolean; judged?: boolean }) {
+  const judged = props.judged === true;
   return (
-    <span class={`status status-${props.status}`} title={props.status}>
+    <span
+      class={`status status-${props.status}${judged ? ' status-judged' : ''}`}
+      title={judged ? `${props.status} — ${JUDGED_TITLE}` : props.status}
+      data-judged={judged ? 'true' : undefined}
+    >
       <span class="status-mark" aria-hidden="true">
         {STATUS_MARK[props.status]}
+        {judged ? '*' : null}
       </span>
       {props.compact ? null : <span class="status-label">{props.status}</span>}
+      {judged && !props.compact ? <span class="judged-tag">judged</span> : null}
     </span>
   );
 }

@@ -42,6 +42,7 @@ export function SummaryCards(props: {
       ? `${summary.runs_without_cost} run${summary.runs_without_cost === 1 ? '' : 's'} without a price`
       : null,
     summary.total_extraction_cost !== null ? `+ ${costText(summary.total_extraction_cost)} extraction` : null,
+    summary.total_judge_cost != null ? `+ ${costText(summary.total_judge_cost)} judge` : null,
   ].filter((part) => part !== null);
   const runDetails = [
     overview.interrupted ? 'interrupted' : null,
@@ -53,7 +54,15 @@ export function SummaryCards(props: {
         id="pass-rate"
         label="Pass rate"
         value={summary.total === 0 ? '—' : percentText(props.passRate)}
-        detail={`${integerText(summary.passed)} of ${integerText(summary.total)} runs`}
+        detail={[
+          `${integerText(summary.passed)} of ${integerText(summary.total)} runs`,
+          // Judged passes rest on a judge model's grading of the text: never show them as data-verified.
+          (summary.judged ?? 0) > 0
+            ? `${integerText(summary.judged_passed ?? 0)} of the passes judged by a model`
+            : null,
+        ]
+          .filter((part) => part !== null)
+          .join(' · ')}
         tone={passRateTone(summary)}
       />
       <Card id="passed" label="Passed" value={integerText(summary.passed)} tone="good" />

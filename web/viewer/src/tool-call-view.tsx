@@ -1,6 +1,6 @@
 import type { ToolCallRecord } from '../../../src/report/index.js';
 import { cellText, integerText } from '../../../src/viewer/display-format.js';
-import { formatSql } from '../../../src/viewer/format-sql.js';
+import { formatSql } from '../../shared/format-sql.js';
 
 /** Longest JSON shown for a tool result before it is cut (the file keeps it whole). */
 const MAX_JSON_CHARS = 20_000;

@@ -14,6 +14,8 @@ export async function executeRun(options: {
   run: PlannedRun<TestCase>;
   client: TestRunClient;
   comparison: ComparisonOptions;
+  /** `--judge-model` or `test.judge_model`; null: each model judges its own answers. */
+  judgeModel?: string | null;
   signal: AbortSignal;
   now?: () => number;
 }): Promise<RunResult> {
@@ -23,7 +25,7 @@ export async function executeRun(options: {
   let response: TestRunResponse;
   try {
     response = await client.runTest({
-      request: testRunRequest(run.test, run.model),
+      request: testRunRequest({ test: run.test, model: run.model, judgeModel: options.judgeModel ?? null }),
       signal,
       run: { test: run.test.name, file: run.test.relativePath, model: run.model, attempt: run.attempt },
     });

@@ -1,0 +1,168 @@
+/**
+ * The judge model call of a test with `expected_answer:`: one structured-output call that
+ * grades the agent's final text against the expected answer with a fixed rubric. It runs
+ * where the agent runs (it needs the provider keys); the verdict is then read by judgeRun.
+ */
+import {
+  generateText,
+  jsonSchema,
+  type LanguageModel,
+  type ModelMessage,
+  NoObjectGeneratedError,
+  Output,
+} from 'ai';
+import {
+  addUsage,
+  type Cost,
+  costOf,
+  EMPTY_USAGE,
+  type ModelPrices,
+  type TokenUsage,
+  usageFromSdk,
+  usageFromSteps,
+} from '../llm/usage.js';
+import { JUDGE_OUTPUT_NAME, JUDGE_REPAIR_REQUEST, JUDGE_RUBRIC, judgeRequest } from './judge-prompt.js';
+
+/** The judge model, resolved and priced like the model under test. */
+export interface JudgeModel {
+  /** `provider:model_id`. */
+  id: string;
+  model: LanguageModel;
+  prices: ModelPrices | null;
+}
+
+export type JudgeVerdict = 'pass' | 'fail';
+
+/** What the judge said, with what it cost; carried in the run's response next to the extraction's. */
+export interface AnswerJudgement {
+  /** `provider:model_id` of the judge. */
+  model: string;
+  /** null when no reply could be read as `{verdict, reason}` (then `error` says so). */
+  verdict: JudgeVerdict | null;
+  /** The judge's reason; empty without a verdict. */
+  reason: string;
+  /** Why there is no verdict (the call failed, the reply was unreadable): the run cannot be judged. */
+  error: string | null;
+  /** Model calls made: 1, or 2 after an unreadable reply. */
+  attempts: number;
+  /** The judge's usage only; the agent's and the extraction's are reported apart. */
+  usage: TokenUsage;
+  cost: Cost | null;
+}
+
+export const MAX_JUDGE_ATTEMPTS = 2;
+
+interface JudgeReply {
+  verdict: JudgeVerdict;
+  reason: string;
+}
+
+/**
+ * The reply's schema, written out as providers receive it (a generated one would change its
+ * spelling with zod's version and make every recorded judge call stale).
+ */
+const judgeSchema = jsonSchema<JudgeReply>(
+  {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    type: 'object',
+    properties: {
+      verdict: {
+        description: '"pass" when the answer is correct according to the expected answer, else "fail".',
+        type: 'string',
+        enum: ['pass', 'fail'],
+      },
+      reason: {
+        description: 'One or two sentences: what matched, or what was missing or wrong.',
+        type: 'string',
+      },
+    },
+    required: ['verdict', 'reason'],
+    additionalProperties: false,
+  },
+  {
+    validate: (value) => {
+      const reply = value as Partial<JudgeReply> | null;
+      return typeof reply === 'object' &&
+        reply !== null &&
+        (reply.verdict === 'pass' || reply.verdict === 'fail') &&
+        typeof reply.reason === 'string'
+        ? { success: true, value: { verdict: reply.verdict, reason: reply.reason.trim() } }
+        : {
+            success: false,
+            error: new TypeError('Expected {"verdict": "pass" | "fail", "reason": string}.'),
+          };
+    },
+  },
+);
+
+/**
+ * Grades `answer`. A failed call or an unreadable reply is data (no verdict, with the reason),
+ * so the run keeps the agent's answer in its results; only an abort rejects.
+ */
+export async function judgeAnswer(options: {
+  model: JudgeModel;
+  question: string;
+  expectedAnswer: string;
+  /** The agent's final answer text. */
+  answer: string;
+  signal?: AbortSignal;
+}): Promise<AnswerJudgement> {
+  const { model, signal } = options;
+  const messages: ModelMessage[] = [{ role: 'user', content: judgeRequest(options) }];
+  let usage: TokenUsage = { ...EMPTY_USAGE };
+  const noVerdict = (error: string, attempts: number): AnswerJudgement => ({
+    model: model.id,
+    verdict: null,
+    reason: '',
+    error,
+    attempts,
+    usage,
+    cost: costOf(usage, model.prices),
+  });
+  for (let attempt = 1; attempt <= MAX_JUDGE_ATTEMPTS; attempt++) {
+    let reply: { kind: 'verdict'; value: JudgeReply } | { kind: 'unreadable'; text: string };
+    try {
+      const result = await generateText({
+        model: model.model,
+        system: JUDGE_RUBRIC,
+        messages: [...messages],
+        output: Output.object({ schema: judgeSchema, name: JUDGE_OUTPUT_NAME }),
+        // Provider retries happen in nao's fetch layer; a second SDK loop would multiply them.
+        maxRetries: 0,
+        ...(signal === undefined ? {} : { abortSignal: signal }),
+      });
+      usage = addUsage(usage, usageFromSteps(result.steps));
+      reply = { kind: 'verdict', value: result.output };
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      if (!NoObjectGeneratedError.isInstance(error)) {
+        return noVerdict(
+          `its call failed (attempt ${attempt}): ${error instanceof Error ? error.message : String(error)}`,
+          attempt,
+        );
+      }
+      usage = addUsage(usage, usageFromSdk(error.usage));
+      reply = { kind: 'unreadable', text: error.text ?? '' };
+    }
+    if (reply.kind === 'verdict') {
+      return {
+        model: model.id,
+        verdict: reply.value.verdict,
+        reason:
+          reply.value.reason === ''
+            ? `(the judge gave no reason for "${reply.value.verdict}")`
+            : reply.value.reason,
+        error: null,
+        attempts: attempt,
+        usage,
+        cost: costOf(usage, model.prices),
+      };
+    }
+    messages.push({ role: 'assistant', content: reply.text || '(empty reply)' });
+    messages.push({ role: 'user', content: JUDGE_REPAIR_REQUEST });
+  }
+  return noVerdict(
+    `its reply was not {"verdict", "reason"} after ${MAX_JUDGE_ATTEMPTS} attempts`,
+    MAX_JUDGE_ATTEMPTS,
+  );
+}

@@ -1,0 +1,246 @@
+/**
+ * The viewer's runs: `nao test server` runs tests the way `nao test` does without --local —
+ * each run through the backend's `POST /api/test/run` under the CLI's session (the one
+ * `nao login` saved, or NAO_USERNAME / NAO_PASSWORD), judged here, saved to tests/outputs/.
+ * The page never holds a backend credential: it talks to its own server only.
+ */
+import path from 'node:path';
+import {
+  BackendUnreachableError,
+  callBackend,
+  checkBackend,
+  createBackendClient,
+  createBackendSession,
+  createCredentialStore,
+  loginWithPassword,
+  normalizeBackendUrl,
+  type StoredLogin,
+} from '../client/index.js';
+import { loadConfig, type NaoConfig } from '../config/index.js';
+import { NaoError } from '../errors/index.js';
+import type { AppRunJob, AppRunnerStatus, AppRunRequest } from './app-run-types.js';
+import { equivalentCommand } from './equivalent-command.js';
+import { createRunJobs } from './run-jobs.js';
+import { readRunTests } from './run-tests.js';
+
+export type StartOutcome =
+  | { success: true; job: AppRunJob }
+  | { success: false; status: 400 | 409 | 503; error: string };
+
+/** What the viewer's routes need to run tests; `disabledRunner` when it must not. */
+export interface AppRunner {
+  status(): Promise<AppRunnerStatus>;
+  start(request: AppRunRequest): Promise<StartOutcome>;
+  job(id: string): AppRunJob | null;
+  close(): Promise<void>;
+}
+
+/** A runner that only says why runs are off (a viewer listening beyond this machine). */
+export function disabledRunner(message: string): AppRunner {
+  const status: AppRunnerStatus = {
+    state: 'unavailable',
+    reason: 'disabled',
+    backendUrl: null,
+    message,
+    command: null,
+  };
+  return {
+    status: async () => status,
+    start: async () => ({ success: false, status: 503, error: message }),
+    job: () => null,
+    close: async () => {},
+  };
+}
+
+type Session = { login: StoredLogin; user: string };
+
+export function createBackendRunner(options: {
+  projectDir: string;
+  backendUrl: string;
+  env: Record<string, string | undefined>;
+  naoVersion: string;
+  /** Whether the URL is the default one, so the hint can leave out --backend. */
+  defaultBackend: boolean;
+}): AppRunner {
+  const backendUrl = normalizeBackendUrl(options.backendUrl);
+  const { env } = options;
+  const store = createCredentialStore({ env });
+  const jobs = createRunJobs();
+  const loginCommand = options.defaultBackend ? 'nao login' : `nao login --backend ${backendUrl}`;
+
+  const credentials = () =>
+    env.NAO_USERNAME && env.NAO_PASSWORD ? { email: env.NAO_USERNAME, password: env.NAO_PASSWORD } : null;
+
+  async function passwordLogin(): Promise<StoredLogin | null> {
+    const given = credentials();
+    if (given === null) return null;
+    const result = await loginWithPassword({ backendUrl, ...given });
+    if (!result.success) return null;
+    await store.save(backendUrl, result.login);
+    return result.login;
+  }
+
+  async function accepted(login: StoredLogin): Promise<Session | null> {
+    const reply = await callBackend({
+      backendUrl,
+      method: 'GET',
+      path: '/api/auth/session',
+      token: login.token,
+    });
+    const email = (reply.body as { user?: { email?: unknown } } | null)?.user?.email;
+    return reply.status === 200 && typeof email === 'string' ? { login, user: email } : null;
+  }
+
+  /** The stored session if the backend still accepts it, else a password log-in from the environment. */
+  async function session(): Promise<Session | null> {
+    const stored = await store.get(backendUrl);
+    const current = stored === null ? null : await accepted(stored);
+    if (current !== null) return current;
+    const fresh = await passwordLogin();
+    return fresh === null ? null : accepted(fresh);
+  }
+
+  async function models(token: string, config: NaoConfig): Promise<string[]> {
+    const reply = await callBackend({ backendUrl, method: 'GET', path: '/api/chat/models', token });
+    const listed = (reply.body as { models?: unknown } | null)?.models;
+    return reply.status === 200 && Array.isArray(listed) && listed.every((model) => typeof model === 'string')
+      ? listed
+      : config.test.models;
+  }
+
+  async function check(): Promise<{
+    status: AppRunnerStatus;
+    config: NaoConfig | null;
+    session: Session | null;
+  }> {
+    const config = await loadConfig({ projectDir: options.projectDir, env });
+    let health: { project: string };
+    try {
+      health = await checkBackend({ backendUrl });
+    } catch (error) {
+      if (!(error instanceof BackendUnreachableError) && !(error instanceof NaoError)) throw error;
+      return {
+        config,
+        session: null,
+        status: {
+          state: 'unavailable',
+          reason: 'no-backend',
+          backendUrl,
+          message: `No nao backend answers at ${backendUrl}. Start it in ${options.projectDir}, then check again:`,
+          command: 'nao chat',
+        },
+      };
+    }
+    if (health.project !== config.projectName) {
+      return {
+        config,
+        session: null,
+        status: {
+          state: 'unavailable',
+          reason: 'other-project',
+          backendUrl,
+          message: `The backend at ${backendUrl} serves project "${health.project}", not "${config.projectName}". Start the backend of this project in ${options.projectDir}, or start this viewer with --backend and the URL of its backend:`,
+          command: 'nao chat',
+        },
+      };
+    }
+    const current = await session();
+    if (current === null) {
+      return {
+        config,
+        session: null,
+        status: {
+          state: 'unavailable',
+          reason: 'not-logged-in',
+          backendUrl,
+          message: `Not logged in to ${backendUrl}: the viewer runs tests under the CLI's session. Log in once in a terminal, then check again:`,
+          command: loginCommand,
+        },
+      };
+    }
+    return {
+      config,
+      session: current,
+      status: {
+        state: 'ready',
+        backendUrl,
+        user: current.user,
+        models: await models(current.login.token, config),
+      },
+    };
+  }
+
+  return {
+    async status() {
+      return (await check()).status;
+    },
+    async start(request) {
+      const { status, config, session: current } = await check();
+      if (status.state !== 'ready' || config === null || current === null) {
+        return {
+          success: false,
+          status: 503,
+          error: status.state === 'ready' ? 'not ready' : status.message,
+        };
+      }
+      const unknown = request.models.filter((model) => !status.models.includes(model));
+      if (unknown.length > 0) {
+        return {
+          success: false,
+          status: 400,
+          error: `Model ${unknown.join(', ')} is not configured on the backend; pick one of ${status.models.join(', ')}.`,
+        };
+      }
+      let tests: Awaited<ReturnType<typeof readRunTests>>;
+      try {
+        tests = await readRunTests({ config, names: request.tests });
+      } catch (error) {
+        if (!(error instanceof NaoError)) throw error;
+        return { success: false, status: 400, error: error.message };
+      }
+      const backendSession = createBackendSession({
+        backendUrl,
+        store,
+        initial: current.login,
+        login: async () => {
+          const login = await passwordLogin();
+          if (login === null) {
+            throw new NaoError({
+              code: 'NOT_LOGGED_IN',
+              message: `The session for ${backendUrl} was refused; log in again with \`${loginCommand}\`.`,
+            });
+          }
+          return login;
+        },
+      });
+      const client = createBackendClient({ backendUrl, session: backendSession });
+      const started = jobs.start({
+        tests: tests.map((test) => test.name),
+        models: request.models,
+        total: tests.length * request.models.length,
+        projectDir: config.projectDir,
+        // The engines and the SDK load with the first run, not with the viewer.
+        run: async ({ signal, onRunFinished }) =>
+          (await import('./run-and-save.js')).runAndSave({
+            tests,
+            models: request.models,
+            client,
+            settings: config.test,
+            testsDir: path.join(config.projectDir, 'tests'),
+            command: equivalentCommand({
+              tests: tests.map((test) => test.name),
+              models: request.models,
+              local: false,
+            }),
+            startedFrom: 'viewer',
+            naoVersion: options.naoVersion,
+            signal,
+            onRunFinished,
+          }),
+      });
+      return started.success ? started : { success: false, status: 409, error: started.error };
+    },
+    job: (id) => jobs.get(id),
+    close: () => jobs.close(),
+  };
+}

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import type { AssertionOutcome } from './assertion.js';
+import type { RunFacts } from './run-facts.js';
+
+/** `{type: columns, names: [...]}`: the answer's data has these columns (by exact name; others may follow). */
+export interface ColumnsAssertion {
+  type: 'columns';
+  names: string[];
+}
+
+export const COLUMNS_FIELDS = ['type', 'names'] as const;
+
+const NAMES_MESSAGE = 'must be a non-empty list of column names, e.g. [month, revenue]';
+
+export const columnsAssertionSchema = z
+  .looseObject({
+    type: z.literal('columns'),
+    names: z
+      .array(z.string({ error: 'must be a column name (text)' }).trim().min(1, 'must not be empty'), {
+        error: NAMES_MESSAGE,
+      })
+      .min(1, NAMES_MESSAGE),
+  })
+  .transform((value): ColumnsAssertion => ({ type: 'columns', names: [...new Set(value.names)] }));
+
+function list(names: readonly string[]): string {
+  return names.length === 0 ? '(none)' : names.join(', ');
+}
+
+/** Looks for each named column in the extracted answer's columns. */
+export function checkColumnsAssertion(options: {
+  assertion: ColumnsAssertion;
+  facts: RunFacts;
+}): AssertionOutcome {
+  const { assertion, facts } = options;
+  const { answer } = facts;
+  if (answer.kind === 'unavailable') {
+    return { passed: false, uncheckable: true, message: `columns cannot be checked: ${answer.reason}` };
+  }
+  if (answer.kind === 'none') {
+    return {
+      passed: false,
+      message: `columns: the answer has no data, expected columns ${list(assertion.names)} (${answer.reason})`,
+    };
+  }
+  const missing = assertion.names.filter((name) => !answer.columns.includes(name));
+  if (missing.length === 0) return { passed: true, message: `columns: ${list(assertion.names)}` };
+  return {
+    passed: false,
+    message: `missing column${missing.length === 1 ? '' : 's'}: ${list(missing)} (the answer has ${list(answer.columns)})`,
+  };
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import type { AssertionOutcome } from './assertion.js';
+import { integerField, toolNameField } from './assertion-fields.js';
+import type { RunFacts } from './run-facts.js';
+
+/** `{type: max_tool_calls, max, tool?}`: the agent made at most `max` tool calls (of `tool`, when given). */
+export interface MaxToolCallsAssertion {
+  type: 'max_tool_calls';
+  max: number;
+  /** Only calls of this tool count; null: every call counts. */
+  tool: string | null;
+}
+
+export const MAX_TOOL_CALLS_FIELDS = ['type', 'max', 'tool'] as const;
+
+export const maxToolCallsAssertionSchema = z
+  .looseObject({
+    type: z.literal('max_tool_calls'),
+    max: integerField(0),
+    tool: toolNameField.optional(),
+  })
+  .transform(
+    (value): MaxToolCallsAssertion => ({ type: 'max_tool_calls', max: value.max, tool: value.tool ?? null }),
+  );
+
+/** Counts the calls (of one tool, or all). */
+export function checkMaxToolCallsAssertion(options: {
+  assertion: MaxToolCallsAssertion;
+  facts: RunFacts;
+}): AssertionOutcome {
+  const { assertion, facts } = options;
+  const { tool, max } = assertion;
+  const count = facts.toolCalls.filter((call) => tool === null || call.toolName === tool).length;
+  const what = `${count} ${tool === null ? '' : `${tool} `}call${count === 1 ? '' : 's'}`;
+  return count <= max
+    ? { passed: true, message: `max_tool_calls: ${what} (max ${max})` }
+    : { passed: false, message: `too many tool calls: ${what}, max ${max}` };
+}

@@ -1,0 +1,31 @@
+import type { AssertionOutcome } from './assertion.js';
+import { excerpt } from './assertion-fields.js';
+import {
+  compilePattern,
+  RESPONSE_PATTERN_FIELDS,
+  type ResponsePattern,
+  responsePatternFields,
+  showPattern,
+} from './response-pattern.js';
+import type { RunFacts } from './run-facts.js';
+
+/** `{type: response_not_matches, pattern, ignore_case?}`: the final answer text has no match. */
+export interface ResponseNotMatchesAssertion extends ResponsePattern {
+  type: 'response_not_matches';
+}
+
+export const RESPONSE_NOT_MATCHES_FIELDS = RESPONSE_PATTERN_FIELDS;
+
+export const responseNotMatchesAssertionSchema = responsePatternFields('response_not_matches');
+
+/** Fails on the first match, quoting it. */
+export function checkResponseNotMatchesAssertion(options: {
+  assertion: ResponseNotMatchesAssertion;
+  facts: RunFacts;
+}): AssertionOutcome {
+  const { assertion, facts } = options;
+  const shown = showPattern(assertion);
+  const match = compilePattern(assertion).exec(facts.responseText);
+  if (match === null) return { passed: true, message: `response_not_matches ${shown}` };
+  return { passed: false, message: `response matches ${shown}, which it must not ("${excerpt(match[0])}")` };
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import type { AssertionOutcome } from './assertion.js';
+import { integerField } from './assertion-fields.js';
+import type { RunFacts } from './run-facts.js';
+
+/** `{type: row_count, equals?, min?, max?}`: the answer's data has that many rows. */
+export interface RowCountAssertion {
+  type: 'row_count';
+  equals: number | null;
+  min: number | null;
+  max: number | null;
+}
+
+export const ROW_COUNT_FIELDS = ['type', 'equals', 'min', 'max'] as const;
+
+export const rowCountAssertionSchema = z
+  .looseObject({
+    type: z.literal('row_count'),
+    equals: integerField(0).optional(),
+    min: integerField(0).optional(),
+    max: integerField(0).optional(),
+  })
+  .superRefine((value, ctx) => {
+    const { equals, min, max } = value;
+    if (equals === undefined && min === undefined && max === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'needs `equals`, or `min` and/or `max` (row counts)' });
+    } else if (equals !== undefined && (min !== undefined || max !== undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'give either `equals` or `min`/`max`, not both' });
+    } else if (min !== undefined && max !== undefined && min > max) {
+      ctx.addIssue({ code: 'custom', path: ['min'], message: `must not be larger than max (${max})` });
+    }
+  })
+  .transform(
+    (value): RowCountAssertion => ({
+      type: 'row_count',
+      equals: value.equals ?? null,
+      min: value.min ?? null,
+      max: value.max ?? null,
+    }),
+  );
+
+/** `exactly 5`, `at least 1`, `at most 10`, `between 1 and 10`. */
+export function describeRowCount(assertion: RowCountAssertion): string {
+  const { equals, min, max } = assertion;
+  if (equals !== null) return `exactly ${equals}`;
+  if (min !== null && max !== null) return `between ${min} and ${max}`;
+  return min !== null ? `at least ${min}` : `at most ${max}`;
+}
+
+function rows(count: number): string {
+  return `${count} row${count === 1 ? '' : 's'}`;
+}
+
+/** Counts the rows of the extracted answer; without data the agent failed, or it cannot be checked. */
+export function checkRowCountAssertion(options: {
+  assertion: RowCountAssertion;
+  facts: RunFacts;
+}): AssertionOutcome {
+  const { assertion, facts } = options;
+  const expected = describeRowCount(assertion);
+  const { answer } = facts;
+  if (answer.kind === 'unavailable') {
+    return { passed: false, uncheckable: true, message: `row_count cannot be checked: ${answer.reason}` };
+  }
+  if (answer.kind === 'none') {
+    return {
+      passed: false,
+      message: `row_count: the answer has no data, expected ${expected} rows (${answer.reason})`,
+    };
+  }
+  const count = answer.rowCount;
+  const { equals, min, max } = assertion;
+  const passed =
+    equals !== null ? count === equals : (min === null || count >= min) && (max === null || count <= max);
+  return passed
+    ? { passed, message: `row_count: ${rows(count)} (${expected})` }
+    : { passed, message: `row_count: the answer has ${rows(count)}, expected ${expected}` };
+}

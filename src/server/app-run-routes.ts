@@ -1,0 +1,116 @@
+import path from 'node:path';
+import type { Context, Hono } from 'hono';
+import { z } from 'zod';
+import { equivalentCommand, type RunJobs, readRunTests, runAndSave } from '../app-runs/index.js';
+import { NaoError } from '../errors/index.js';
+import { type ProjectRuntime, runTestRequest, type TestRunClient } from '../pipeline/index.js';
+import type { SessionInfo } from './accounts.js';
+import { chatModels } from './chat-routes.js';
+
+type Env = { Variables: { session: SessionInfo } };
+
+const runRequestSchema = z.object(
+  {
+    tests: z
+      .array(z.string().min(1).max(200), { error: 'tests must be a list of test names' })
+      .min(1)
+      .max(1000),
+    models: z
+      .array(z.string().min(1).max(200), { error: 'models must be a list of provider:model_id' })
+      .min(1, 'pick at least one model')
+      .max(20),
+  },
+  { error: 'the body must be a JSON object {tests, models}' },
+);
+
+/**
+ * `POST /api/tests/runs` and `GET /api/tests/runs/:id`: the chat's Save as test runs the new
+ * test at once. Each run goes through `runTestRequest` on this backend's runtime — what
+ * `POST /api/test/run` answers with — is judged by the same code as `nao test`, and lands
+ * in tests/outputs/. A job is visible to the user who started it only.
+ */
+export function registerAppRunRoutes(
+  app: Hono<Env>,
+  options: { runtime: ProjectRuntime; jobs: RunJobs; version: string; log: (line: string) => void },
+): void {
+  const { runtime, jobs, log } = options;
+  // The runtime is the server's: a job must never close it.
+  const client: TestRunClient = {
+    runTest: ({ request, signal }) => runTestRequest({ runtime, request, signal }),
+    close: async () => {},
+  };
+
+  app.post('/api/tests/runs', async (c) => {
+    const body = await parseBody(c);
+    if (!body.success) return body.response;
+    const { tests: names, models } = body.data;
+    const offered = chatModels(runtime.config);
+    for (const model of models) {
+      if (!offered.includes(model)) {
+        return c.json({ error: `Model ${model} is not configured; pick one of ${offered.join(', ')}.` }, 400);
+      }
+      try {
+        runtime.model(model);
+      } catch (error) {
+        if (!(error instanceof NaoError)) throw error;
+        return c.json({ error: error.message }, 400);
+      }
+    }
+    let tests: Awaited<ReturnType<typeof readRunTests>>;
+    try {
+      tests = await readRunTests({ config: runtime.config, names });
+    } catch (error) {
+      if (!(error instanceof NaoError)) throw error;
+      return c.json({ error: error.message }, 400);
+    }
+    const user = c.get('session').user;
+    const testNames = tests.map((test) => test.name);
+    const started = jobs.start({
+      tests: testNames,
+      models,
+      total: tests.length * models.length,
+      owner: user.id,
+      projectDir: runtime.config.projectDir,
+      run: ({ signal, onRunFinished }) =>
+        runAndSave({
+          tests,
+          models,
+          client,
+          settings: runtime.config.test,
+          testsDir: path.join(runtime.config.projectDir, 'tests'),
+          command: equivalentCommand({ tests: testNames, models, local: true }),
+          startedFrom: 'chat',
+          naoVersion: options.version,
+          signal,
+          onRunFinished,
+        }),
+    });
+    if (!started.success) return c.json({ error: started.error }, 409);
+    log(
+      `${user.email} started ${started.job.total} test run(s): ${testNames.join(', ')} on ${models.join(', ')}`,
+    );
+    return c.json({ job: started.job }, 202);
+  });
+
+  app.get('/api/tests/runs/:id', (c) => {
+    const job = jobs.get(c.req.param('id'), c.get('session').user.id);
+    return job === null ? c.json({ error: `No test run ${c.req.param('id')}.` }, 404) : c.json({ job });
+  });
+}
+
+type Parsed =
+  | { success: true; data: z.infer<typeof runRequestSchema> }
+  | { success: false; response: Response };
+
+async function parseBody(c: Context<Env>): Promise<Parsed> {
+  let raw: unknown;
+  try {
+    raw = await c.req.json();
+  } catch {
+    return { success: false, response: c.json({ error: 'The body is not valid JSON.' }, 400) };
+  }
+  const parsed = runRequestSchema.safeParse(raw);
+  if (parsed.success) return { success: true, data: parsed.data };
+  const summary = parsed.error.issues.map((issue) => issue.message).join('; ');
+  return { success: false, response: c.json({ error: `Invalid request body: ${summary}.` }, 400) };
+}

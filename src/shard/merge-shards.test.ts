@@ -1,0 +1,221 @@
+import { describe, expect, it } from 'vitest';
+import { run } from '../../test-support/report/run-fixture.js';
+import {
+  buildResultsFile,
+  type ResultsFile,
+  type RunStatus,
+  type SuiteFingerprint,
+  summarize,
+} from '../report/index.js';
+import { toJUnitXml } from '../reporters/junit.js';
+import { planRuns } from '../scheduler/index.js';
+import { mergeShardFiles, type ShardFile } from './merge-shards.js';
+import { assignShards } from './shard-spec.js';
+import { withDigest } from './suite-fingerprint.js';
+
+const NOW = new Date(2025, 1, 9, 14, 30, 22, 123);
+const MODELS = ['openai:gpt-4.1', 'anthropic:claude-sonnet-4-5'];
+const STATUSES: RunStatus[] = ['passed', 'failed', 'passed', 'error', 'unverified', 'passed', 'skipped'];
+const hash = (seed: string) => seed.repeat(64).slice(0, 64);
+
+function suiteOf(overrides: Partial<Omit<SuiteFingerprint, 'sha256'>> = {}): SuiteFingerprint {
+  const names = [
+    'total_revenue',
+    'finance/aov',
+    'finance/payments',
+    'return_rate',
+    'top_customers',
+    'orders',
+  ];
+  return withDigest({
+    config_sha256: hash('c'),
+    models: MODELS,
+    repeat: 2,
+    tests: names.map((name, k) => ({
+      name: name.split('/').at(-1)!,
+      file: `${name}.yml`,
+      sha256: hash(String(k)),
+    })),
+    ...overrides,
+  });
+}
+
+/** The results of a whole run of the suite: statuses, costs and durations vary by run. */
+function wholeRun(suite: SuiteFingerprint): ResultsFile {
+  const results = planRuns({ tests: suite.tests, models: suite.models, repeat: suite.repeat }).map(
+    (planned) =>
+      run({
+        name: planned.test.name,
+        file: planned.test.file,
+        model: planned.model,
+        attempt: planned.attempt,
+        status: STATUSES[planned.index % STATUSES.length]!,
+        ...(STATUSES[planned.index % STATUSES.length] === 'skipped'
+          ? {}
+          : { cost: 0.001 * (planned.index + 1) }),
+      }),
+  );
+  return buildResultsFile({
+    results,
+    now: NOW,
+    models: suite.models,
+    repeat: suite.repeat,
+    naoVersion: '0.1.0',
+  });
+}
+
+/** The same runs split as `nao test --shard k/count` would have written them. */
+function shardFiles(suite: SuiteFingerprint, count: number): ShardFile[] {
+  const whole = wholeRun(suite);
+  const shardOf = assignShards({ tests: suite.tests, count, fileOf: (test) => test.file });
+  const owner = new Map([...shardOf].map(([test, index]) => [test.name, index]));
+  return Array.from({ length: count }, (_, k) => ({
+    source: `shard-${k + 1}/results.json`,
+    file: buildResultsFile({
+      results: whole.results.filter((result) => owner.get(result.name) === k + 1),
+      now: new Date(2025, 1, 9, 14, 0, k),
+      startedAt: new Date(2025, 1, 9, 13, 50 + k),
+      models: suite.models,
+      repeat: suite.repeat,
+      naoVersion: '0.1.0',
+      command: `nao test --shard ${k + 1}/${count}`,
+      shard: { index: k + 1, count, suite },
+    }),
+  }));
+}
+
+const merge = (shards: ShardFile[], allowPartial = false) =>
+  mergeShardFiles({ shards, allowPartial, now: NOW, command: 'nao test merge' });
+
+describe('mergeShardFiles', () => {
+  it('gives the results, summary, by_model, repeats and JUnit of the suite run once', () => {
+    const suite = suiteOf();
+    const whole = wholeRun(suite);
+    // Given in any order: the merge orders them.
+    const merged = merge(shardFiles(suite, 4).reverse());
+    expect(merged.results).toEqual(whole.results);
+    expect(merged.summary).toEqual(whole.summary);
+    expect(merged.by_model).toEqual(whole.by_model);
+    expect(merged.repeats).toEqual(whole.repeats);
+    expect(toJUnitXml({ file: merged })).toBe(toJUnitXml({ file: whole }));
+    expect(merged).toMatchObject({
+      models: MODELS,
+      repeat: 2,
+      nao_version: '0.1.0',
+      command: 'nao test merge',
+    });
+    expect(merged).not.toHaveProperty('shard');
+    expect(merged.started_at).toBe('2025-02-09T13:50:00.000000');
+    expect(merged.finished_at).toBe('2025-02-09T14:00:03.000000');
+    expect(merged.merged).toMatchObject({
+      shard_count: 4,
+      missing: [],
+      suite: { sha256: suite.sha256 },
+      shards: [1, 2, 3, 4].map((index) => ({
+        index,
+        source: `shard-${index}/results.json`,
+        command: `nao test --shard ${index}/4`,
+      })),
+    });
+  });
+
+  it('merges an empty shard (more shards than tests)', () => {
+    const suite = suiteOf({ tests: suiteOf().tests.slice(0, 2) });
+    const shards = shardFiles(suite, 3);
+    expect(shards[2]!.file.results).toEqual([]);
+    expect(merge(shards).results).toEqual(wholeRun(suite).results);
+  });
+
+  it('refuses a missing shard; --allow-partial records its runs as skipped', () => {
+    const suite = suiteOf();
+    const shards = shardFiles(suite, 4);
+    const partial = [shards[0]!, shards[1]!, shards[3]!];
+    expect(() => merge(partial)).toThrow(expect.objectContaining({ code: 'SHARD_MISSING' }));
+    expect(() => merge(partial)).toThrow(/Shard 3\/4 is missing.*--allow-partial/);
+    const merged = merge(partial, true);
+    expect(merged.merged?.missing).toEqual([3]);
+    const third = shards[2]!.file.results;
+    const skipped = merged.results.filter((result) => result.message === 'skipped: shard 3/4 was not merged');
+    expect(skipped.map((result) => [result.name, result.model, result.attempt])).toEqual(
+      third.map((result) => [result.name, result.model, result.attempt]),
+    );
+    expect(skipped.every((result) => result.status === 'skipped' && result.file !== '')).toBe(true);
+    expect(merged.results).toHaveLength(wholeRun(suite).results.length);
+    // Counted like every skipped run: the summary shows the gap.
+    expect(merged.summary).toEqual(summarize(merged.results));
+    expect(merged.summary.skipped).toBeGreaterThanOrEqual(skipped.length);
+  });
+
+  it('refuses two files of one shard', () => {
+    const shards = shardFiles(suiteOf(), 2);
+    expect(() => merge([shards[0]!, shards[1]!, { ...shards[0]!, source: 'copy.json' }])).toThrow(
+      'shard-1/results.json and copy.json are both shard 1/2: the shards overlap',
+    );
+  });
+
+  it('refuses a shard holding a test of another shard', () => {
+    const shards = shardFiles(suiteOf(), 2);
+    const stray = shards[1]!.file.results[0]!;
+    shards[0]!.file.results.push(stray);
+    expect(() => merge(shards)).toThrow(expect.objectContaining({ code: 'SHARD_OVERLAP' }));
+    expect(() => merge(shards)).toThrow(`holds runs of ${stray.name}, a test of shard 2/2`);
+  });
+
+  it('refuses a shard that lacks runs of its own tests', () => {
+    const shards = shardFiles(suiteOf(), 2);
+    const lost = shards[0]!.file.results.pop()!;
+    expect(() => merge(shards)).toThrow(expect.objectContaining({ code: 'SHARD_CONTENTS_MISMATCH' }));
+    expect(() => merge(shards)).toThrow(`1 run(s) are missing, the first ${lost.name} on ${lost.model}`);
+  });
+
+  it.each([
+    ['nao_config.yaml', { config_sha256: hash('d') }, 'nao_config.yaml differs'],
+    [
+      'the models',
+      { models: [MODELS[0]!] },
+      'models openai:gpt-4.1, anthropic:claude-sonnet-4-5 vs openai:gpt-4.1',
+    ],
+    ['--repeat', { repeat: 3 }, '--repeat 2 vs 3'],
+    [
+      'a test file',
+      { tests: suiteOf().tests.map((test, k) => (k === 1 ? { ...test, sha256: hash('e') } : test)) },
+      'test files changed: aov',
+    ],
+    ['the tests', { tests: suiteOf().tests.slice(1) }, 'tests only in the first: total_revenue'],
+  ])('refuses shards of suites whose %s differ', (_what, change, difference) => {
+    const [first] = shardFiles(suiteOf(), 2);
+    const [, second] = shardFiles(suiteOf(change), 2);
+    expect(() => merge([first!, second!])).toThrow(expect.objectContaining({ code: 'SHARD_SUITE_MISMATCH' }));
+    expect(() => merge([first!, second!])).toThrow(
+      `shard-2/results.json is a shard of another suite than shard-1/results.json: ${difference}`,
+    );
+  });
+
+  it('refuses different shard counts and nao versions', () => {
+    const [ofTwo] = shardFiles(suiteOf(), 2);
+    const [, ofThree] = shardFiles(suiteOf(), 3);
+    expect(() => merge([ofTwo!, ofThree!])).toThrow(
+      expect.objectContaining({ code: 'SHARD_COUNT_MISMATCH' }),
+    );
+    const [a, b] = shardFiles(suiteOf(), 2);
+    b!.file.nao_version = '0.2.0';
+    expect(() => merge([a!, b!])).toThrow('written by nao 0.1.0 and shard-2/results.json by nao 0.2.0');
+  });
+
+  it('refuses a whole run, a merged file and an edited shard record', () => {
+    const suite = suiteOf();
+    const shards = shardFiles(suite, 2);
+    expect(() => merge([{ source: 'whole.json', file: wholeRun(suite) }])).toThrow(
+      'whole.json is a whole run, not a shard',
+    );
+    expect(() => merge([{ source: 'merged.json', file: merge(shards) }])).toThrow(
+      'merged.json is already a merge of shards, not a shard',
+    );
+    const edited = shardFiles(suite, 2);
+    edited[0]!.file.shard!.suite.repeat = 1;
+    expect(() => merge(edited)).toThrow(expect.objectContaining({ code: 'SHARD_RECORD_INVALID' }));
+    const broken = shardFiles(suite, 2);
+    (broken[0]!.file.shard as { index: unknown }).index = 'one';
+    expect(() => merge(broken)).toThrow(/shard-1\/results.json has a broken shard record \(shard.index/);
+  });
+});

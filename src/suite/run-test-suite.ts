@@ -1,0 +1,87 @@
+import type { ComparisonOptions } from '../config/index.js';
+import { PRICE_TABLE_VERSION } from '../llm/index.js';
+import type { TestRunClient } from '../pipeline/index.js';
+import {
+  buildResultsFile,
+  errorResult,
+  type ResultsFile,
+  type RunResult,
+  type ShardRecord,
+  skippedResult,
+  spentUsd,
+} from '../report/index.js';
+import { planRuns, runSuite, type StopReason } from '../scheduler/index.js';
+import type { TestCase } from '../test-files/index.js';
+import { executeRun } from './execute-run.js';
+
+/** What a suite tells its listener while it runs. */
+export type TestSuiteEvent = { type: 'finish'; result: RunResult } | { type: 'stop'; reason: StopReason };
+
+/**
+ * A suite end to end, as `nao test` and the apps' runs share it: models × tests × repeats
+ * scheduled through the client, each answer judged and made a row, then the results file
+ * (summary, by_model and repeats computed from the rows). Writing and printing are the caller's.
+ */
+export async function runTestSuite(options: {
+  tests: readonly TestCase[];
+  models: readonly string[];
+  repeat: number;
+  client: TestRunClient;
+  /** `test.comparison` of nao_config.yaml. */
+  comparison: ComparisonOptions;
+  /** `--judge-model` or `test.judge_model`; null: each model judges its own answers. */
+  judgeModel?: string | null;
+  threads: number;
+  startSpacingMs?: number;
+  timeoutMs?: number;
+  maxCostUsd?: number;
+  failFast?: boolean;
+  /** Aborting it (Ctrl-C) stops the suite; what finished is kept. */
+  signal?: AbortSignal;
+  onEvent?: (event: TestSuiteEvent) => void;
+  /** What the results file records of the run. */
+  record: { command: string; naoVersion: string; shard?: ShardRecord };
+  now?: () => Date;
+}): Promise<{ file: ResultsFile; stoppedBy: StopReason | null; finishedAt: Date }> {
+  const now = options.now ?? (() => new Date());
+  const startedAt = now();
+  const outcome = await runSuite({
+    runs: planRuns({ tests: options.tests, models: options.models, repeat: options.repeat }),
+    concurrency: options.threads,
+    ...(options.startSpacingMs === undefined ? {} : { startSpacingMs: options.startSpacingMs }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }),
+    failFast: options.failFast ?? false,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    execute: (run, signal) =>
+      executeRun({
+        run,
+        client: options.client,
+        comparison: options.comparison,
+        judgeModel: options.judgeModel ?? null,
+        signal,
+      }),
+    spentUsd,
+    skipped: skippedResult,
+    crashed: (run, error) =>
+      errorResult({ run, message: error instanceof Error ? error.message : String(error), durationMs: 0 }),
+    onEvent: (event) => {
+      if (event.type === 'finish') options.onEvent?.({ type: 'finish', result: event.result });
+      if (event.type === 'stop') options.onEvent?.({ type: 'stop', reason: event.reason });
+    },
+  });
+  const finishedAt = now();
+  const file = buildResultsFile({
+    results: outcome.results,
+    now: finishedAt,
+    startedAt,
+    models: [...options.models],
+    repeat: options.repeat,
+    command: options.record.command,
+    naoVersion: options.record.naoVersion,
+    priceTableVersion: PRICE_TABLE_VERSION,
+    interrupted: outcome.stoppedBy === 'interrupted',
+    ...(options.record.shard === undefined ? {} : { shard: options.record.shard }),
+  });
+  return { file, stoppedBy: outcome.stoppedBy, finishedAt };
+}
