@@ -60,13 +60,14 @@ describe('summarize', () => {
     ]);
     expect(summary).toMatchObject({
       passed: 2,
-      failed: 1,
+      failed: 2,
       errors: 1,
       judged: 2,
       judged_passed: 1,
       total_cost: 0.04,
       total_judge_cost: 0.003,
     });
+    expect(judgedFailures(summary)).toBe(1);
   });
 
   it.each<[string, Array<number | null>, number | null, number]>([
