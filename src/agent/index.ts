@@ -29,5 +29,6 @@ export {
 } from './run-agent.js';
 export { DEFAULT_SCHEMA_LIMITS, type SchemaSummaryLimits } from './schema-summary.js';
 export { type AgentMode, buildSystemPrompt, type DatabaseSchema } from './system-prompt.js';
+export { loadSyncedTables, type TableAccess, tableAccess } from './table-access.js';
 export { isToolError, type ToolError } from './tool-error.js';
 export { type AgentToolName, createAgentTools } from './toolset.js';

@@ -115,7 +115,7 @@ export function resolveTestRunOptions(options: {
     timeoutMs:
       flags.timeout === undefined ? undefined : positiveNumberFlag('--timeout', flags.timeout) * 1000,
     maxCostUsd: flags.maxCost === undefined ? undefined : positiveNumberFlag('--max-cost', flags.maxCost),
-    failFast: flags.failFast ?? false,
+    failFast: flags.failFast ?? config.test.failFast,
     verbose: flags.verbose ?? false,
     quiet: flags.quiet ?? false,
     junitPath: flags.junit,

@@ -1,4 +1,3 @@
-export { MissingEnvError } from './env-template.js';
 export {
   CONFIG_FILE,
   ConfigInvalidError,
@@ -6,7 +5,7 @@ export {
   loadConfig,
   parseConfig,
 } from './load-config.js';
-export type { NaoConfig } from './nao-config.js';
+export { configuredDatabaseNames, type NaoConfig, type UnavailableDatabase } from './nao-config.js';
 export {
   type ComparisonOptions,
   type Costs,
@@ -20,4 +19,5 @@ export {
   type ProviderConfig,
   type ProviderKind,
 } from './schema.js';
+export type { SecretRef, UnresolvedValue } from './secret-refs.js';
 export { formatYamlPath, parseYamlSource, type YamlPath, type YamlSource } from './yaml-source.js';

@@ -1,5 +1,5 @@
 export { DEFAULT_CALL_SETTINGS, isRetryableStatus, type ModelCallSettings } from './call-settings.js';
-export { parseModelString } from './model-string.js';
+export { parseModelString, UnsupportedProviderError } from './model-string.js';
 export { PRICE_TABLE_VERSION } from './price-table.js';
 export { ProviderError, ProviderTimeoutError, redactSecrets } from './provider-error.js';
 export type { OpenAIApi } from './providers.js';

@@ -75,7 +75,7 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
   const id = `${parsed.provider}:${parsed.modelId}`;
   const configFile = config.configPath ?? 'nao_config.yaml';
   const entryLabel =
-    parsed.kind === 'openaiCompatible'
+    parsed.kind === 'openaiCompatible' && parsed.name !== undefined
       ? `the openaiCompatible entry named ${parsed.name}`
       : `the ${parsed.kind} entry`;
 
@@ -84,11 +84,14 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
   const apiKey = configuredKey ?? (envKeyName === undefined ? undefined : present(env[envKeyName]));
   if (apiKey === undefined && definition.keyRequired && options.allowMissingKey !== true) {
     const envNames = definition.keyEnv.join(' or ');
+    const unresolved = entry?.unresolved?.api_key;
     throw new UsageError({
       code: 'MISSING_API_KEY',
       message:
-        `No API key for ${id}. Set \`api_key\` on ${entryLabel} under llm.providers in ${configFile} ` +
-        `(e.g. api_key: {{ env('${definition.keyEnv[0]}') }}), or set the ${envNames} environment variable.`,
+        unresolved === undefined
+          ? `No API key for ${id}. Set \`api_key\` on ${entryLabel} under llm.providers in ${configFile} ` +
+            `(e.g. api_key: {{ env('${definition.keyEnv[0]}') }}), or set the ${envNames} environment variable.`
+          : `No API key for ${id}: ${unresolved} in ${configFile}, and ${envNames} is not set either. Set it and run again.`,
     });
   }
 
@@ -96,7 +99,10 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
   if (baseUrl === '') {
     throw new UsageError({
       code: 'MISSING_BASE_URL',
-      message: `${id} needs a base_url: set \`base_url\` on ${entryLabel} under llm.providers in ${configFile}.`,
+      message:
+        entry?.unresolved?.base_url === undefined
+          ? `${id} needs a base_url: set \`base_url\` on ${entryLabel} under llm.providers in ${configFile}.`
+          : `${id} needs a base_url: ${entry.unresolved.base_url} in ${configFile}. Set it and run again.`,
     });
   }
 

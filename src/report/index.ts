@@ -17,6 +17,7 @@ export type {
   MergedRecord,
   MismatchRecord,
   ModelSummary,
+  Recount,
   RepeatStats,
   ResultsFile,
   RunDetails,
@@ -42,6 +43,7 @@ export { RUN_STATUSES, STATUS_MARK, statusOf } from './run-status.js';
 export {
   compareModelSummaries,
   ensureByModel,
+  judgedFailures,
   orderedModels,
   passRate,
   summarize,

@@ -8,8 +8,9 @@ function config(models: string[], providers: NaoConfig['llm']['providers']): Nao
     configPath: '/p/nao_config.yaml',
     projectName: 'p',
     databases: [],
+    unavailableDatabases: [],
     llm: { providers },
-    test: { models, threads: 1, comparison: {} as NaoConfig['test']['comparison'] },
+    test: { models, threads: 1, failFast: false, comparison: {} as NaoConfig['test']['comparison'] },
     agent: { maxSteps: 20, maxResultRows: 1000 },
     warnings: [],
   };

@@ -37,7 +37,10 @@ export async function openDuckDbDatabase(options: { name: string; path: string }
   const { name, path } = options;
   let instance: DuckDBInstance;
   try {
-    instance = await DuckDBInstance.create(path, READ_ONLY_CONFIG);
+    // An in-memory database (a DuckDB entry without `path`, as the original nao's `nao init`
+    // writes it) is empty and private to this process; DuckDB cannot open one read-only.
+    const { access_mode: _readOnly, ...inMemory } = READ_ONLY_CONFIG;
+    instance = await DuckDBInstance.create(path, path === ':memory:' ? inMemory : READ_ONLY_CONFIG);
   } catch (error) {
     throw connectionFailed({
       database: name,
