@@ -544,14 +544,15 @@ describe('resolveModel failures through the AI SDK', () => {
 
   it('ends a hung provider with a PROVIDER_TIMEOUT', async () => {
     await serve(() => ({ hang: true }));
+    // Long enough for the request to reach the server on a loaded machine: the hang is what times out.
     const resolved = resolve('openai:gpt-4.1', {
-      callSettings: { ...DEFAULT_CALL_SETTINGS, timeout: { stepMs: 200 } },
+      callSettings: { ...DEFAULT_CALL_SETTINGS, timeout: { stepMs: 1500 } },
     });
     const error = await failureOf(resolved, { prompt: 'hi' });
     expect(error).toBeInstanceOf(ProviderTimeoutError);
     expect(error).toMatchObject({ code: 'PROVIDER_TIMEOUT', failure: 'timeout' });
     expect((error as ProviderTimeoutError).message).toBe(
-      'openai:gpt-4.1 did not finish a step within 0.2 s (step timeout: the model call with its retries, and the tools it asked for).',
+      'openai:gpt-4.1 did not finish a step within 1.5 s (step timeout: the model call with its retries, and the tools it asked for).',
     );
     expect(server?.requests).toHaveLength(1);
   });

@@ -43,7 +43,7 @@ export { RUN_STATUSES, STATUS_MARK, statusOf } from './run-status.js';
 export {
   compareModelSummaries,
   ensureByModel,
-  judgedFailures,
+  failedRuns,
   orderedModels,
   passRate,
   summarize,

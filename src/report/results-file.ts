@@ -152,7 +152,7 @@ export interface Summary {
   passed: number;
   /**
    * `total - passed`, as the original nao counts it: errors and unverified runs are in it;
-   * `errors` and `unverified` say how many, and the rest were judged wrong (`judgedFailures`).
+   * `errors` and `unverified` say how many, and the rest were judged wrong (`failedRuns`).
    */
   failed: number;
   errors: number;

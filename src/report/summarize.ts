@@ -88,10 +88,11 @@ export function summarize(results: readonly RunResult[]): Summary {
 }
 
 /**
- * Runs judged and found wrong: `failed` counts every run that did not pass (as the original
- * nao does), errors and unverified runs included.
+ * Runs whose status is `failed` (wrong data, a failed assertion, a judge's fail): the file's
+ * `failed` counts every run that did not pass, as the original nao does, errors and unverified
+ * runs included.
  */
-export function judgedFailures(summary: Pick<Summary, 'failed' | 'errors' | 'unverified'>): number {
+export function failedRuns(summary: Pick<Summary, 'failed' | 'errors' | 'unverified'>): number {
   return summary.failed - summary.errors - summary.unverified;
 }
 
