@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { lenientBoolean, lenientNumber } from './databases/fields.js';
 import { costsSchema } from './llm-providers.js';
 
-export { DATABASE_TYPES, type DatabaseConfig, type DatabaseType } from './databases/index.js';
-export { type Costs, PROVIDER_KINDS, type ProviderConfig, type ProviderKind } from './llm-providers.js';
+export type { DatabaseConfig, DatabaseType } from './databases/index.js';
+export type { Costs, ProviderConfig, ProviderKind } from './llm-providers.js';
 
 const nonEmpty = z.string().trim().min(1, 'must not be empty');
 const integer = (min: number) =>

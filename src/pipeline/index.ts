@@ -1,5 +1,5 @@
-export { createLocalClient, type LocalClientRecording } from './local-client.js';
+export { createLocalClient } from './local-client.js';
 export { openProjectRuntime, type ProjectRuntime } from './project-runtime.js';
 export { runTestRequest } from './run-test-request.js';
-export { type RunIdentity, type TestRunClient, testRunRequest } from './test-run-client.js';
+export { type TestRunClient, testRunRequest } from './test-run-client.js';
 export type { TableData, TestRunRequest, TestRunResponse, Verification } from './test-run-types.js';

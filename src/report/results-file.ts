@@ -44,7 +44,7 @@ export interface CostRecord {
   total_cost: number;
 }
 
-export interface MismatchRecord {
+interface MismatchRecord {
   row: number;
   column: string;
   actual: CellValue;

@@ -2,10 +2,19 @@
  * The README's flag tables are generated from the command specs: each sits between
  * `<!-- flags: nao test run -->` and `<!-- /flags -->`, and `npm run readme:flags` rewrites it.
  */
-import { flagTable } from './command-spec.js';
-import { COMMANDS } from './commands.js';
+import type { CommandSpec } from '../../src/cli/command-spec.js';
+import { COMMANDS } from '../../src/cli/commands.js';
 
 const BLOCK = /<!-- flags: nao ([a-z ]+) -->\n[\s\S]*?<!-- \/flags -->/g;
+
+/** The README table of a command's flags: `| flag | meaning |`, one row per option. */
+export function flagTable(spec: Pick<CommandSpec<unknown>, 'options'>): string {
+  const rows = (spec.options ?? []).map((option) => {
+    const meaning = (option.readme ?? option.help).replaceAll('|', '\\|');
+    return `| \`${option.flags}\` | ${meaning} |`;
+  });
+  return ['| flag | meaning |', '|---|---|', ...rows].join('\n');
+}
 
 /** The README text with every flag table made anew from the specs; an unknown command throws. */
 export function replaceFlagTables(readme: string): string {

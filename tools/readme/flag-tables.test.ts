@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../test-support/cli/example-project.js';
-import { replaceFlagTables } from './readme-flags.js';
+import { replaceFlagTables } from './flag-tables.js';
 
 const README = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
 
