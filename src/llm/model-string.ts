@@ -1,21 +1,12 @@
-import { canonicalProvider, isUnsupportedProviderKind } from '../config/llm-providers.js';
+import { canonicalProvider, isUnsupportedProviderKind, PROVIDER_KINDS } from '../config/llm-providers.js';
 import type { ProviderConfig, ProviderKind } from '../config/schema.js';
 import { NaoError, UsageError } from '../errors/index.js';
 
 /** Providers usable without a config entry (their key comes from the environment, or none is needed). */
-export const BUILT_IN_PROVIDERS = [
-  'openai',
-  'anthropic',
-  'google',
-  'mistral',
-  'openrouter',
-  'ollama',
-  'requesty',
-  'qwen',
-  'minimax',
-  'moonshot',
-] as const;
-export type BuiltInProvider = (typeof BUILT_IN_PROVIDERS)[number];
+export type BuiltInProvider = Exclude<ProviderKind, 'openaiCompatible'>;
+export const BUILT_IN_PROVIDERS = PROVIDER_KINDS.filter(
+  (kind): kind is BuiltInProvider => kind !== 'openaiCompatible',
+);
 
 const COMPATIBLE_PREFIX = 'openaiCompatible/';
 
