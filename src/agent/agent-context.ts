@@ -1,12 +1,13 @@
 import { realpath, stat } from 'node:fs/promises';
 import { DEFAULT_AGENT } from '../config/schema.js';
 import { NaoError } from '../errors/index.js';
-import type { Database } from '../warehouse/index.js';
+import type { Database, TableInfo } from '../warehouse/index.js';
 import { type ContextListing, walkContextFiles } from './context-files.js';
 import { resolveContextPath } from './context-paths.js';
 import { readContextText } from './context-text.js';
 import { DEFAULT_SCHEMA_LIMITS, type SchemaSummaryLimits } from './schema-summary.js';
 import { type AgentMode, buildSystemPrompt, type DatabaseSchema } from './system-prompt.js';
+import { OPEN_ACCESS, type TableAccess, visibleTables } from './table-access.js';
 
 export const DEFAULT_PREVIEW_ROWS = 20;
 /** Context files walked for the system prompt; the `list` tool reaches the rest. */
@@ -24,6 +25,10 @@ export interface AgentContextOptions {
   /** Per-query wall-clock limit handed to the database. Default: the database's own. */
   queryTimeoutMs?: number;
   schemaLimits?: Partial<SchemaSummaryLimits>;
+  /** What the agent may read of each database (by name); a database without an entry is open. */
+  access?: Readonly<Record<string, TableAccess>>;
+  /** Configured databases that cannot be opened: the agent is told why when it asks for one. */
+  unavailableDatabases?: readonly { name: string; reason: string }[];
 }
 
 export interface AgentLimits {
@@ -37,6 +42,11 @@ export interface AgentContext {
   /** Real path (symlinks resolved) of the project folder. */
   readonly projectDir: string;
   readonly databases: readonly Database[];
+  /** Each database's whole catalog, before the access rules (the query check resolves names in it). */
+  readonly catalogs: Readonly<Record<string, readonly TableInfo[]>>;
+  readonly access: Readonly<Record<string, TableAccess>>;
+  readonly unavailableDatabases: readonly { name: string; reason: string }[];
+  /** The schemas shown to the agent: only what the access rules let it read. */
   readonly schemas: readonly DatabaseSchema[];
   /** RULES.md as read, or null when the project has none. */
   readonly rules: string | null;
@@ -64,11 +74,16 @@ export async function createAgentContext(options: AgentContextOptions): Promise<
   const projectDir = await realProjectDir(options.projectDir);
   checkDatabaseNames(options.databases);
 
-  const [schemas, rules, contextFiles] = await Promise.all([
+  const access = options.access ?? {};
+  const [catalogs, rules, contextFiles] = await Promise.all([
     Promise.all(options.databases.map(loadSchema)),
     loadRules(projectDir),
     walkContextFiles({ projectDir, startDir: projectDir, maxEntries: PROMPT_WALK_ENTRIES }),
   ]);
+  const schemas = catalogs.map((schema) => ({
+    ...schema,
+    tables: visibleTables(schema.tables, access[schema.databaseId] ?? OPEN_ACCESS),
+  }));
   const prompt = (mode: AgentMode) =>
     buildSystemPrompt({
       mode,
@@ -82,6 +97,9 @@ export async function createAgentContext(options: AgentContextOptions): Promise<
   return {
     projectDir,
     databases: [...options.databases],
+    catalogs: Object.fromEntries(catalogs.map((schema) => [schema.databaseId, schema.tables])),
+    access,
+    unavailableDatabases: [...(options.unavailableDatabases ?? [])],
     schemas,
     rules,
     contextFiles,

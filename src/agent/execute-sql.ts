@@ -1,8 +1,16 @@
 import { type Tool, tool } from 'ai';
 import { z } from 'zod';
 import { NaoError } from '../errors/index.js';
-import { type CellValue, type ColumnInfo, type Database, WarehouseError } from '../warehouse/index.js';
+import {
+  type CellValue,
+  type ColumnInfo,
+  type Database,
+  type TableInfo,
+  WarehouseError,
+} from '../warehouse/index.js';
+import { checkQueryAccess } from './query-access.js';
 import { QUERY_ID_PATTERN, type QueryResults } from './query-results.js';
+import type { TableAccess } from './table-access.js';
 import { type ToolError, toModelOutput, toolError } from './tool-error.js';
 import { toolInputSchema } from './tool-schema.js';
 
@@ -36,6 +44,12 @@ export interface ExecuteSqlOutput {
 
 export interface ExecuteSqlToolOptions {
   databases: readonly Database[];
+  /** Configured databases that cannot be opened, with the reason the agent is given. */
+  unavailableDatabases?: readonly { name: string; reason: string }[];
+  /** Each database's whole catalog, by name, for checking queries against `access`. */
+  catalogs?: Readonly<Record<string, readonly TableInfo[]>>;
+  /** The access rules by database name; a query on a restricted database is checked first. */
+  access?: Readonly<Record<string, TableAccess>>;
   /** Where every successful result is kept whole; shared with the run. */
   queryResults: QueryResults;
   previewRows: number;
@@ -93,8 +107,22 @@ export function createExecuteSqlTool(
     async execute(input, { abortSignal }): Promise<ExecuteSqlOutput | ToolError> {
       const sql = input.sql_query.trim();
       if (sql === '') return toolError('sql_query is empty; give the SQL query to run.');
+      const unavailable = options.unavailableDatabases?.find(
+        (entry) => entry.name === input.database_id?.trim(),
+      );
+      if (unavailable !== undefined) return toolError(unavailable.reason);
       const database = pickDatabase(databases, input.database_id);
       if ('error' in database) return database;
+      const access = options.access?.[database.name];
+      if (access?.restricted === true) {
+        const checked = await checkQueryAccess({
+          sql,
+          databaseName: database.name,
+          tables: options.catalogs?.[database.name] ?? [],
+          access,
+        });
+        if (!checked.allowed) return toolError(checked.reason);
+      }
 
       let result: Awaited<ReturnType<Database['query']>>;
       try {

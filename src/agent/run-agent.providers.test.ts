@@ -11,7 +11,7 @@ import {
   type TestLlmServer,
   type Turn,
 } from '../../test-support/llm-server/index.js';
-import { resolveModel } from '../llm/index.js';
+import { DEFAULT_CALL_SETTINGS, ProviderError, ProviderTimeoutError, resolveModel } from '../llm/index.js';
 import type { Database } from '../warehouse/index.js';
 import { type AgentContext, createAgentContext } from './agent-context.js';
 import { type AgentModel, runAgent } from './run-agent.js';
@@ -160,5 +160,57 @@ describe('runAgent through the real provider packages and a wire-protocol test s
     expect(result.text).toBe('Hello.');
     expect(server.requests[0]?.tools.map((tool) => tool.name)).toContain('clarification');
     expect(result.cost).not.toBeNull();
+  });
+
+  /** The openai model as nao_config.yaml would give it, pointed at the test server. */
+  function configured(url: string, callSettings = DEFAULT_CALL_SETTINGS) {
+    return resolveModel({
+      modelString: 'openai:gpt-4.1',
+      config: { llm: { providers: [{ provider: 'openai', base_url: url, models: [] }] } },
+      env: { OPENAI_API_KEY: 'sk-test-SECRET-0123456789abcdef' },
+      callSettings,
+    });
+  }
+
+  it("reports a provider failure with nao's message, naming the model and the key's origin", async () => {
+    server = await startTestLlmServer({
+      script: [
+        {
+          status: 401,
+          errorBody: { error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } },
+        },
+      ],
+    });
+    const error = await runAgent({
+      prompt: 'Hi',
+      model: configured(server.url),
+      mode: 'test',
+      context,
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).message).toBe(
+      'openai:gpt-4.1 failed with HTTP 401: Incorrect API key provided (invalid_api_key) Check the API key (it came from the OPENAI_API_KEY environment variable).',
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('ends a streamed answer that stalls with a timeout error instead of hanging', async () => {
+    server = await startTestLlmServer({
+      script: [{ text: 'A long answer that never ends.', hang: 'mid-body' }],
+    });
+    const deltas: string[] = [];
+    const error = await runAgent({
+      prompt: 'Hi',
+      // Long enough for the first half to come in time on a loaded machine, so the stall is what times out.
+      model: configured(server.url, { ...DEFAULT_CALL_SETTINGS, timeout: { stepMs: 60_000, chunkMs: 1000 } }),
+      mode: 'chat',
+      context,
+      onTextDelta: (delta) => deltas.push(delta),
+    }).catch((caught: unknown) => caught);
+    expect(deltas.length).toBeGreaterThan(0);
+    expect(error).toBeInstanceOf(ProviderTimeoutError);
+    expect((error as ProviderTimeoutError).message).toBe(
+      'openai:gpt-4.1 stopped sending its streamed answer for 1 s (chunk timeout).',
+    );
   });
 });

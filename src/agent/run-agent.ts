@@ -17,6 +17,7 @@ import { NaoError } from '../errors/index.js';
 import {
   type Cost,
   costOf,
+  type ModelCallSettings,
   type ModelPrices,
   type TokenUsage,
   usageFromSdk,
@@ -35,6 +36,10 @@ export interface AgentModel {
   model: LanguageModel;
   /** `null`: no price known anywhere, the run's cost is unknown (not zero). */
   prices: ModelPrices | null;
+  /** Retries and timeouts of each model call (default: the SDK's). */
+  callSettings?: ModelCallSettings;
+  /** Turns a failed call's error into the one to report (nao's provider messages). */
+  explainError?: (error: unknown) => unknown;
 }
 
 export interface AgentToolCall {
@@ -157,8 +162,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         messages: [...(options.history ?? []), { role: 'user', content: options.prompt }],
         tools,
         stopWhen,
-        // Retries with backoff live in llm/'s fetch wrapper; retrying here too would multiply them.
-        maxRetries: 0,
+        ...options.model.callSettings,
         abortSignal: signal,
         ...(options.onStep === undefined
           ? {}
@@ -168,7 +172,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
     );
   } catch (error) {
     throwIfAborted(fatal.signal, options.signal);
-    throw error;
+    throw options.model.explainError?.(error) ?? error;
   }
   // The last step's tools may have been cut short by an abort that generateText, having
   // met a stop condition, did not notice.

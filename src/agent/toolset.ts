@@ -36,6 +36,9 @@ const TOOLS: Record<
     create: (deps) =>
       createExecuteSqlTool({
         databases: deps.context.databases,
+        unavailableDatabases: deps.context.unavailableDatabases,
+        catalogs: deps.context.catalogs,
+        access: deps.context.access,
         queryResults: deps.queryResults,
         previewRows: deps.context.limits.previewRows,
         maxResultRows: deps.context.limits.maxResultRows,

@@ -4,6 +4,7 @@ import type { LanguageModel } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
+import { resolveModel } from '../llm/index.js';
 import { judgeAnswer } from './judge-answer.js';
 import { JUDGE_RUBRIC } from './judge-prompt.js';
 
@@ -154,5 +155,28 @@ describe('judgeAnswer over the wire', () => {
     const [request] = server.requests;
     expect(request?.wantsJson).toBe(true);
     expect(request?.messages[0]).toEqual({ role: 'system', content: JUDGE_RUBRIC });
+  });
+
+  it("reports a provider error with nao's message, after the retries", async () => {
+    server = await startTestLlmServer({
+      script: () => ({
+        status: 503,
+        headers: { 'retry-after-ms': '0' },
+        errorBody: { error: { message: 'Service Unavailable', type: 'server_error' } },
+      }),
+    });
+    const resolved = resolveModel({
+      modelString: 'openai:gpt-4.1',
+      config: { llm: { providers: [{ provider: 'openai', base_url: server.url, models: [] }] } },
+      env: { OPENAI_API_KEY: 'sk-test-0123456789abcdef' },
+    });
+    const result = await judgeAnswer({ model: resolved, question: 'q', expectedAnswer: 'a', answer: 'b' });
+    expect(result).toMatchObject({
+      verdict: null,
+      attempts: 1,
+      error:
+        'its call failed (attempt 1): openai:gpt-4.1 failed with HTTP 503 after 5 attempts: Service Unavailable (server_error) The provider had a server error; try again later.',
+    });
+    expect(server.requests).toHaveLength(5);
   });
 });

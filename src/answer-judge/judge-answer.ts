@@ -11,6 +11,7 @@ import {
   NoObjectGeneratedError,
   Output,
 } from 'ai';
+import type { ModelCallSettings } from '../llm/call-settings.js';
 import {
   addUsage,
   type Cost,
@@ -29,6 +30,10 @@ export interface JudgeModel {
   id: string;
   model: LanguageModel;
   prices: ModelPrices | null;
+  /** Retries and timeouts of each model call (default: the SDK's). */
+  callSettings?: ModelCallSettings;
+  /** Turns a failed call's error into the one to report (nao's provider messages). */
+  explainError?: (error: unknown) => unknown;
 }
 
 export type JudgeVerdict = 'pass' | 'fail';
@@ -127,8 +132,7 @@ export async function judgeAnswer(options: {
         system: JUDGE_RUBRIC,
         messages: [...messages],
         output: Output.object({ schema: judgeSchema, name: JUDGE_OUTPUT_NAME }),
-        // Provider retries happen in nao's fetch layer; a second SDK loop would multiply them.
-        maxRetries: 0,
+        ...model.callSettings,
         ...(signal === undefined ? {} : { abortSignal: signal }),
       });
       usage = addUsage(usage, usageFromSteps(result.steps));
@@ -136,8 +140,9 @@ export async function judgeAnswer(options: {
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (!NoObjectGeneratedError.isInstance(error)) {
+        const explained = model.explainError?.(error) ?? error;
         return noVerdict(
-          `its call failed (attempt ${attempt}): ${error instanceof Error ? error.message : String(error)}`,
+          `its call failed (attempt ${attempt}): ${explained instanceof Error ? explained.message : String(explained)}`,
           attempt,
         );
       }

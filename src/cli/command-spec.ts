@@ -50,12 +50,3 @@ export interface CommandSpec<Deps> {
   /** Imports the command's code; called only when the command runs. */
   load: () => Promise<CommandAction<Deps>>;
 }
-
-/** The README table of a command's flags: `| flag | meaning |`, one row per option. */
-export function flagTable(spec: Pick<CommandSpec<unknown>, 'options'>): string {
-  const rows = (spec.options ?? []).map((option) => {
-    const meaning = (option.readme ?? option.help).replaceAll('|', '\\|');
-    return `| \`${option.flags}\` | ${meaning} |`;
-  });
-  return ['| flag | meaning |', '|---|---|', ...rows].join('\n');
-}

@@ -75,7 +75,11 @@ export const TEST_RUN_OPTIONS: readonly OptionSpec[] = [
     help: 'stop starting new runs once this many USD were spent; the rest are skipped',
     readme: 'stop starting runs once this much was spent (agent, extraction and judge); the rest are skipped',
   },
-  { flags: '--fail-fast', help: 'stop starting new runs after the first failure or error' },
+  {
+    flags: '-x, --fail-fast',
+    help: 'stop starting new runs after the first failure or error (default: test.fail_fast)',
+    readme: 'stop starting new runs after the first failure or error; default `test.fail_fast`',
+  },
   {
     flags: '--shard <i/n>',
     help: 'run only slice i of n of the tests (CI matrices); merge the files with `nao test merge`',
@@ -214,7 +218,7 @@ export const COMMANDS: readonly CommandSpec<CliDependencies>[] = [
     description: `Start the results viewer (http://${DEFAULT_VIEWER_HOST}:${DEFAULT_VIEWER_PORT}) over tests/outputs/; Ctrl-C stops it.`,
     options: [
       {
-        flags: '--port <port>',
+        flags: '-p, --port <port>',
         help: 'port to listen on (0 picks a free one)',
         default: String(DEFAULT_VIEWER_PORT),
       },

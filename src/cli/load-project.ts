@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadConfig, type NaoConfig } from '../config/index.js';
+import { configuredDatabaseNames, loadConfig, type NaoConfig } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import { discoverTests, formatProblems, selectTests, type TestCase } from '../test-files/index.js';
 import type { CliIO } from './io.js';
@@ -31,7 +31,7 @@ export async function loadProjectTests(io: CliIO, config: NaoConfig): Promise<Lo
   const testsDir = projectTestsDir(config);
   const discovered = await discoverTests({
     testsDir,
-    databaseNames: config.databases.map((database) => database.name),
+    databaseNames: configuredDatabaseNames(config),
   });
   for (const warning of discovered.warnings) io.stderr.write(`Warning: ${warning}\n`);
   if (discovered.problems.length > 0) {

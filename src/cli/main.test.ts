@@ -17,18 +17,24 @@ async function project(config: string): Promise<string> {
 }
 
 describe('main: exit codes of a config that cannot be used', () => {
-  it('exits 2, like every config error, when the config uses an environment variable that is not set', async () => {
+  it('exits 2, like every config error, when a value the run needs comes from an environment variable that is not set', async () => {
     const dir = await project(
       [
-        'databases:',
-        '  - name: warehouse',
-        '    type: postgres',
-        '    url: "{{ env(\'NAO_TEST_UNSET_WAREHOUSE_URL\') }}"',
+        'llm:',
+        '  providers:',
+        '    - provider: openai',
+        '      api_key: "{{ env(\'NAO_TEST_UNSET_API_KEY\') }}"',
         '',
       ].join('\n'),
     );
-    const { code, stderr } = await runNao({ args: ['test', '--local'], cwd: dir, env: {} });
-    expect(stderr).toContain('NAO_TEST_UNSET_WAREHOUSE_URL');
+    await mkdir(path.join(dir, 'tests'));
+    await writeFile(path.join(dir, 'tests', 'q.yml'), 'prompt: How many orders?\n');
+    const { code, stderr } = await runNao({
+      args: ['test', '--local', '-m', 'openai:gpt-4.1'],
+      cwd: dir,
+      env: {},
+    });
+    expect(stderr).toContain('NAO_TEST_UNSET_API_KEY');
     expect(code).toBe(2);
   });
 });

@@ -1,5 +1,11 @@
 import path from 'node:path';
-import { ConfigInvalidError, ConfigNotFoundError, loadConfig, MissingEnvError } from '../config/index.js';
+import {
+  ConfigInvalidError,
+  ConfigNotFoundError,
+  configuredDatabaseNames,
+  loadConfig,
+} from '../config/index.js';
+import { NaoError } from '../errors/index.js';
 import { describeAssertion } from '../judge/assertions/index.js';
 import { discoverTests, formatProblems } from '../test-files/index.js';
 import type { CommandAction } from './command-spec.js';
@@ -12,9 +18,20 @@ function truncate(text: string, width: number): string {
   return flat.length <= width ? flat : `${flat.slice(0, Math.max(0, width - 1))}…`;
 }
 
-/** `nao test list`: name, file and prompt of every selected test. */
+/**
+ * `nao test list`: name, file and prompt of every selected test. A project without a
+ * `tests/` folder lists none (as the original nao does), with a word on where they go.
+ */
 export const listTests: CommandAction<CliDependencies> = async ({ io, flags }) => {
-  const project = await loadProject(io);
+  let project: Awaited<ReturnType<typeof loadProject>>;
+  try {
+    project = await loadProject(io);
+  } catch (error) {
+    if (!(error instanceof NaoError) || error.code !== 'TESTS_DIR_NOT_FOUND') throw error;
+    io.stderr.write(`${error.message}\n`);
+    io.stdout.write('0 test(s)\n');
+    return EXIT.ok;
+  }
   const tests = selectProjectTests(project, (flags.select as string[] | undefined) ?? []);
   const nameWidth = Math.max(4, ...tests.map((t) => t.name.length));
   const fileWidth = Math.max(4, ...tests.map((t) => t.relativePath.length));
@@ -66,18 +83,18 @@ export const validateProject: CommandAction<CliDependencies> = async ({ io }) =>
     for (const warning of config.warnings) io.stderr.write(`Warning: ${warning}\n`);
   } catch (error) {
     if (error instanceof ConfigNotFoundError) throw error;
-    if (error instanceof ConfigInvalidError || error instanceof MissingEnvError) problems.push(error.message);
+    if (error instanceof ConfigInvalidError) problems.push(error.message);
     else throw error;
   }
   const testsDir = path.join(config?.projectDir ?? io.cwd, 'tests');
   const discovered = await discoverTests({
     testsDir,
-    ...(config === undefined ? {} : { databaseNames: config.databases.map((database) => database.name) }),
+    ...(config === undefined ? {} : { databaseNames: configuredDatabaseNames(config) }),
   });
   for (const warning of discovered.warnings) io.stderr.write(`Warning: ${warning}\n`);
   if (discovered.problems.length > 0) problems.push(formatProblems(discovered.problems));
   if (config !== undefined) {
-    const names = config.databases.map((database) => database.name);
+    const names = configuredDatabaseNames(config);
     for (const t of discovered.tests) {
       if (t.sql !== null && t.database === null && names.length > 1) {
         problems.push(

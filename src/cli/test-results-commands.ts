@@ -37,6 +37,8 @@ export const printSummary: CommandAction<CliDependencies> = async ({ io, args, f
     target = files.at(-1)!;
   }
   const results = ensureByModel(await readResultsFile(target));
+  // Never a different pass rate without saying why (a file of the original nao).
+  if (results.recounted !== undefined) io.stderr.write(`Note: ${results.recounted.reason}\n`);
   if (flags.json === true) {
     const { summary, by_model, repeats, timestamp } = results;
     io.stdout.write(`${JSON.stringify({ file: target, timestamp, summary, by_model, repeats }, null, 2)}\n`);

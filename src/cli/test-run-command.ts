@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { checkBackend, createBackendClient, normalizeBackendUrl } from '../client/index.js';
 import type { NaoConfig } from '../config/index.js';
-import { parseModelString } from '../llm/index.js';
+import { parseModelString, UnsupportedProviderError } from '../llm/index.js';
 import { createLocalClient, openProjectRuntime, type TestRunClient } from '../pipeline/index.js';
 import { createRecorder } from '../recording/index.js';
 import type { ShardRecord } from '../report/index.js';
@@ -35,7 +35,7 @@ const START_SPACING_MS = 4;
 export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps }) => {
   const config = await loadProjectConfig(io);
   const settings = resolveTestRunOptions({ flags: flags as RawTestRunFlags, config, env: io.env });
-  for (const model of settings.models) parseModelString(model, { providers: config.llm.providers });
+  for (const model of settings.models) checkModel(model, config, io);
   if (settings.judgeModel !== null)
     parseModelString(settings.judgeModel, { providers: config.llm.providers });
   // In this process, the databases and the sandbox engine open while the test files are read
@@ -148,6 +148,19 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
   return broken || skipped || (settings.strict && unverified > 0) ? EXIT.failed : EXIT.ok;
 };
 
+/**
+ * A bad model string stops the command; a provider of the original nao that nao cannot call
+ * is said once here and fails only the runs of that model.
+ */
+function checkModel(model: string, config: NaoConfig, io: CliIO): void {
+  try {
+    parseModelString(model, { providers: config.llm.providers });
+  } catch (error) {
+    if (!(error instanceof UnsupportedProviderError)) throw error;
+    io.stderr.write(`Warning: ${error.message} Its runs are errors; the other models run.\n`);
+  }
+}
+
 /** `--local`, or recording and replay, which always run the agent in this process. */
 function runsInProcess(settings: TestRunOptions): boolean {
   return settings.local || settings.recording !== null;
@@ -200,7 +213,14 @@ async function openClient(options: {
   });
   try {
     // Resolve every model before the first run: a missing key should stop the command, not fail each run.
-    for (const model of settings.models) runtime.model(model);
+    // A provider nao cannot call (said once, above) fails only its own runs.
+    for (const model of settings.models) {
+      try {
+        runtime.model(model);
+      } catch (error) {
+        if (!(error instanceof UnsupportedProviderError)) throw error;
+      }
+    }
   } catch (error) {
     await runtime.close();
     throw error;

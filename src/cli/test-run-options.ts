@@ -118,7 +118,7 @@ export function resolveTestRunOptions(options: {
         ? config.test.timeoutMs
         : positiveNumberFlag('--timeout', flags.timeout) * 1000,
     maxCostUsd: flags.maxCost === undefined ? undefined : positiveNumberFlag('--max-cost', flags.maxCost),
-    failFast: flags.failFast ?? false,
+    failFast: flags.failFast ?? config.test.failFast,
     verbose: flags.verbose ?? false,
     quiet: flags.quiet ?? false,
     junitPath: flags.junit,

@@ -27,6 +27,8 @@ export interface BackendReply {
   status: number;
   /** The parsed JSON body; null when the body was empty or not JSON. */
   body: unknown;
+  /** `name=value` of every cookie the answer set (a session cookie after a log-in). */
+  cookies: string[];
 }
 
 const HEALTH_TIMEOUT_MS = 10_000;
@@ -42,6 +44,8 @@ export async function callBackend(
     method: 'GET' | 'POST';
     path: string;
     token?: string;
+    /** Sent as the Cookie header: the original nao's backend knows sessions by cookie only. */
+    cookie?: string;
     body?: unknown;
     signal?: AbortSignal;
     timeoutMs?: number;
@@ -52,6 +56,7 @@ export async function callBackend(
   const payload = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body));
   const headers: Record<string, string | number> = { accept: 'application/json' };
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  if (options.cookie !== undefined && options.cookie !== '') headers.cookie = options.cookie;
   if (payload !== undefined) {
     headers['content-type'] = 'application/json';
     headers['content-length'] = payload.length;
@@ -94,20 +99,26 @@ export async function callBackend(
             body = null;
           }
         }
-        resolve({ status: response.statusCode ?? 0, body });
+        const cookies = (response.headers['set-cookie'] ?? []).map((line) => line.split(';')[0]!.trim());
+        resolve({ status: response.statusCode ?? 0, body, cookies });
       });
     });
     request.end(payload);
   });
 }
 
-/** The `error` of a JSON error body, else a description of the status. */
+/** The `error` (or better-auth's `message`) of a JSON error body, else a description of the status. */
 export function errorOf(reply: BackendReply): string {
-  const error = (reply.body as { error?: unknown } | null)?.error;
-  return typeof error === 'string' && error !== '' ? error : `the backend answered HTTP ${reply.status}`;
+  const body = reply.body as { error?: unknown; message?: unknown } | null;
+  for (const text of [body?.error, body?.message]) if (typeof text === 'string' && text !== '') return text;
+  return `the backend answered HTTP ${reply.status}`;
 }
 
-/** Checks that a nao backend answers at the URL before anything else is sent to it. */
+/**
+ * Checks that a backend answers at the URL before anything else is sent to it. `nao chat`
+ * says who it is at `/api/health`; the original nao's backend has no such route (404), so a
+ * 404 is no error: the log-in and the runs then say what is wrong, if anything is.
+ */
 export async function checkBackend(
   options: BackendCallOptions,
 ): Promise<{ project: string; version: string }> {
@@ -118,6 +129,7 @@ export async function checkBackend(
     timeoutMs: HEALTH_TIMEOUT_MS,
   });
   const body = reply.body as { service?: unknown; project?: unknown; version?: unknown } | null;
+  if (reply.status === 404 && isFastifyNotFound(reply.body)) return { project: '', version: '' };
   if (reply.status !== 200 || body?.service !== 'nao') {
     throw new NaoError({
       code: 'NOT_A_NAO_BACKEND',
@@ -127,20 +139,41 @@ export async function checkBackend(
   return { project: String(body.project ?? ''), version: String(body.version ?? '') };
 }
 
+/** The 404 body of the original nao's backend (Fastify): `{statusCode, error, message: "Route GET:… not found"}`. */
+function isFastifyNotFound(body: unknown): boolean {
+  const record = body as { statusCode?: unknown; message?: unknown } | null;
+  return (
+    record?.statusCode === 404 && typeof record.message === 'string' && /^Route \w+:/.test(record.message)
+  );
+}
+
 export type LoginResult =
   | { success: true; login: StoredLogin }
   | { success: false; status: number; error: string };
 
-/** Email + password log-in; a wrong password or a rate limit is a failed result, not an exception. */
+/**
+ * Email + password log-in; a wrong password or a rate limit is a failed result, not an
+ * exception. A backend without nao's `/api/auth/login` (the original nao's) is asked at
+ * better-auth's standard route, which `nao chat` answers too.
+ */
 export async function loginWithPassword(
   options: BackendCallOptions & { email: string; password: string; now?: () => Date },
 ): Promise<LoginResult> {
-  const reply = await callBackend({
+  const body = { email: options.email, password: options.password };
+  let reply = await callBackend({
     backendUrl: options.backendUrl,
     method: 'POST',
     path: '/api/auth/login',
-    body: { email: options.email, password: options.password },
+    body,
   });
+  if (reply.status === 404) {
+    reply = await callBackend({
+      backendUrl: options.backendUrl,
+      method: 'POST',
+      path: '/api/auth/sign-in/email',
+      body,
+    });
+  }
   return loginResult(reply, options.now);
 }
 
@@ -175,16 +208,26 @@ export async function revokeSession(
   return { revoked: (reply.body as { revoked?: unknown } | null)?.revoked !== false };
 }
 
-/** `POST /api/test/run` with a session token; the caller reads the status. */
+/**
+ * `POST /api/test/run` with a session token (and its cookie); the caller reads the status. The
+ * body also validates under the original nao's schema: `sql` is always a string ("" for none).
+ */
 export function postTestRun(
-  options: BackendCallOptions & { token: string; request: TestRunRequest; signal: AbortSignal },
+  options: BackendCallOptions & {
+    token: string;
+    cookie?: string | undefined;
+    request: TestRunRequest;
+    signal: AbortSignal;
+  },
 ): Promise<BackendReply> {
+  const { request } = options;
   return callBackend({
     backendUrl: options.backendUrl,
     method: 'POST',
     path: '/api/test/run',
     token: options.token,
-    body: options.request,
+    ...(options.cookie === undefined ? {} : { cookie: options.cookie }),
+    body: { ...request, sql: request.sql ?? '' },
     signal: options.signal,
   });
 }
@@ -198,6 +241,7 @@ function loginResult(reply: BackendReply, now: () => Date = () => new Date()): L
         token: body.token,
         email: typeof body.user?.email === 'string' ? body.user.email : '',
         savedAt: now().toISOString(),
+        ...(reply.cookies.length === 0 ? {} : { cookie: reply.cookies.join('; ') }),
       },
     };
   }

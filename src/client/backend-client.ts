@@ -23,7 +23,14 @@ export function createBackendClient(
   const { session } = options;
   return {
     async runTest({ request, signal }) {
-      const send = (token: string) => postTestRun({ backendUrl: options.backendUrl, token, request, signal });
+      const send = (token: string) =>
+        postTestRun({
+          backendUrl: options.backendUrl,
+          token,
+          cookie: session.cookieFor(token),
+          request,
+          signal,
+        });
       let token = await session.token();
       let reply = await send(token);
       if (reply.status === 401) {

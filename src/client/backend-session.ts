@@ -8,6 +8,8 @@ export interface BackendSession {
    * stale token share one log-in; a caller whose token was already replaced gets the new one.
    */
   renew(staleToken: string): Promise<string>;
+  /** The session cookie that came with `token`'s log-in, if any. */
+  cookieFor(token: string): string | undefined;
 }
 
 /**
@@ -23,6 +25,8 @@ export function createBackendSession(options: {
   login: () => Promise<StoredLogin>;
 }): BackendSession {
   let current: string | null = options.initial?.token ?? null;
+  const cookies = new Map<string, string>();
+  if (options.initial?.cookie !== undefined) cookies.set(options.initial.token, options.initial.cookie);
   // The log-in in flight and the token it replaces (null: the first log-in).
   let pending: { replaces: string | null; promise: Promise<string> } | null = null;
 
@@ -31,6 +35,7 @@ export function createBackendSession(options: {
     const promise = (async () => {
       const login = await options.login();
       await options.store.save(options.backendUrl, login);
+      if (login.cookie !== undefined) cookies.set(login.token, login.cookie);
       current = login.token;
       return login.token;
     })();
@@ -47,6 +52,9 @@ export function createBackendSession(options: {
     renew(staleToken) {
       if (current !== null && current !== staleToken) return Promise.resolve(current);
       return loginReplacing(staleToken);
+    },
+    cookieFor(token) {
+      return cookies.get(token);
     },
   };
 }

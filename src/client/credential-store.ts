@@ -12,9 +12,16 @@ export interface StoredLogin {
   email: string;
   /** ISO time of the log-in. */
   savedAt: string;
+  /** The session cookie the log-in set (`name=value`), for backends that know sessions by cookie only. */
+  cookie?: string;
 }
 
-const storedLoginSchema = z.object({ token: z.string().min(1), email: z.string(), savedAt: z.string() });
+const storedLoginSchema = z.object({
+  token: z.string().min(1),
+  email: z.string(),
+  savedAt: z.string(),
+  cookie: z.string().optional(),
+});
 const fileSchema = z.object({ backends: z.record(z.string(), storedLoginSchema) });
 type CredentialsFile = z.infer<typeof fileSchema>;
 

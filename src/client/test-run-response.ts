@@ -1,39 +1,60 @@
 import { z } from 'zod';
-import type { TestRunResponse } from '../pipeline/index.js';
+import { type Cost, EMPTY_USAGE, type TokenUsage } from '../llm/usage.js';
+import type { TableData, TestRunResponse, Verification } from '../pipeline/index.js';
 
 const count = z.number().finite().nonnegative();
+/** The original nao's backend leaves out counts it does not know: they read as 0. */
 const usageSchema = z.object({
-  inputTotalTokens: count,
-  inputNoCacheTokens: count,
-  inputCacheReadTokens: count,
-  inputCacheWriteTokens: count,
-  outputTotalTokens: count,
-  outputTextTokens: count,
-  outputReasoningTokens: count,
-  totalTokens: count,
+  inputTotalTokens: count.default(0),
+  inputNoCacheTokens: count.default(0),
+  inputCacheReadTokens: count.default(0),
+  inputCacheWriteTokens: count.default(0),
+  outputTotalTokens: count.default(0),
+  outputTextTokens: count.default(0),
+  outputReasoningTokens: count.default(0),
+  totalTokens: count.default(0),
 });
-const costSchema = z.object({
-  inputNoCache: z.number().finite(),
-  inputCacheRead: z.number().finite(),
-  inputCacheWrite: z.number().finite(),
-  output: z.number().finite(),
-  totalCost: z.number().finite(),
-});
+/** A cost object; one without `totalCost` (`{}`: an unpriced model) reads as no known cost. */
+const costSchema = z
+  .object({
+    inputNoCache: z.number().finite().optional(),
+    inputCacheRead: z.number().finite().optional(),
+    inputCacheWrite: z.number().finite().optional(),
+    output: z.number().finite().optional(),
+    totalCost: z.number().finite().nullable().optional(),
+  })
+  .nullable()
+  .optional()
+  .transform((cost): Cost | null =>
+    cost === null || cost === undefined || typeof cost.totalCost !== 'number'
+      ? null
+      : {
+          inputNoCache: cost.inputNoCache ?? 0,
+          inputCacheRead: cost.inputCacheRead ?? 0,
+          inputCacheWrite: cost.inputCacheWrite ?? 0,
+          output: cost.output ?? 0,
+          totalCost: cost.totalCost,
+        },
+  );
 const cellSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const tableSchema = z.object({ columns: z.array(z.string()), rows: z.array(z.array(cellSchema)) });
+/** Rows as objects, as the original nao's backend sends them (and nao's beside `table`). */
+const rowObjectsSchema = z.array(z.record(z.string(), cellSchema));
 
 const verificationSchema = z.object({
-  data: tableSchema.nullable(),
-  sql: z.string().nullable(),
-  error: z.string().nullable(),
-  errorKind: z.enum(['no-queries', 'cannot-answer', 'extraction-failed']).nullable(),
-  expectedData: tableSchema.nullable(),
+  data: z.union([tableSchema, rowObjectsSchema]).nullable(),
+  sql: z.string().nullable().optional(),
+  error: z.string().nullable().optional(),
+  errorKind: z.enum(['no-queries', 'cannot-answer', 'extraction-failed']).nullable().optional(),
+  expectedData: z.union([tableSchema, rowObjectsSchema]).nullable(),
   expectedColumns: z.array(z.string()),
-  referenceError: z.string().nullable(),
-  snapshotConsistent: z.boolean().nullable(),
-  attempts: count,
-  usage: usageSchema,
-  cost: costSchema.nullable(),
+  /** nao's backend: both data sets with their columns in order. */
+  table: z.object({ data: tableSchema.nullable(), expected: tableSchema.nullable() }).optional(),
+  referenceError: z.string().nullable().optional(),
+  snapshotConsistent: z.boolean().nullable().optional(),
+  attempts: count.optional(),
+  usage: usageSchema.nullable().optional(),
+  cost: costSchema,
 });
 
 const judgementSchema = z.object({
@@ -43,20 +64,20 @@ const judgementSchema = z.object({
   error: z.string().nullable(),
   attempts: count,
   usage: usageSchema,
-  cost: costSchema.nullable(),
+  cost: costSchema,
 });
 
-/** `POST /api/test/run`'s answer; extra keys from a newer backend are ignored. */
+/** `POST /api/test/run`'s answer, from nao's backend or the original nao's; extra keys are ignored. */
 const responseSchema = z.object({
   text: z.string(),
   toolCalls: z.array(
     z.object({ toolName: z.string(), toolCallId: z.string(), args: z.unknown(), result: z.unknown() }),
   ),
   usage: usageSchema,
-  cost: costSchema.nullable(),
+  cost: costSchema,
   finishReason: z.string(),
-  durationMs: count,
-  verification: verificationSchema.nullable(),
+  durationMs: count.default(0),
+  verification: verificationSchema.nullable().optional(),
   replayed: z.boolean().optional(),
   // Absent from backends that predate them: the judge then reports the run as not judged.
   clarification: z
@@ -65,6 +86,37 @@ const responseSchema = z.object({
     .optional(),
   judgement: judgementSchema.nullable().optional(),
 });
+
+/** Rows as objects become a table in the order of `columns` (then any other key of the first row). */
+function asTable(
+  data: z.infer<typeof tableSchema> | z.infer<typeof rowObjectsSchema> | null,
+  columns: readonly string[],
+): TableData | null {
+  if (data === null) return null;
+  if (!Array.isArray(data)) return data;
+  const keys = [...columns.filter((column) => data[0] === undefined || column in data[0])];
+  for (const key of Object.keys(data[0] ?? {})) if (!keys.includes(key)) keys.push(key);
+  return { columns: keys, rows: data.map((row) => keys.map((key) => row[key] ?? null)) };
+}
+
+function readVerification(raw: z.infer<typeof verificationSchema>, usage: TokenUsage): Verification {
+  const expectedColumns = raw.expectedColumns;
+  const error = raw.error ?? null;
+  return {
+    data: raw.table?.data ?? asTable(raw.data, expectedColumns),
+    sql: raw.sql ?? null,
+    error: raw.referenceError === undefined || raw.referenceError === null ? error : null,
+    // The original's backend says only `error`: without data that is a failed extraction.
+    errorKind: raw.errorKind ?? (error !== null && raw.data === null ? 'extraction-failed' : null),
+    expectedData: raw.table?.expected ?? asTable(raw.expectedData, expectedColumns),
+    expectedColumns,
+    referenceError: raw.referenceError ?? null,
+    snapshotConsistent: raw.snapshotConsistent ?? null,
+    attempts: raw.attempts ?? 1,
+    usage: raw.usage ?? usage,
+    cost: raw.cost,
+  };
+}
 
 export type ParsedTestRunResponse =
   | { success: true; response: TestRunResponse }
@@ -83,10 +135,15 @@ export function parseTestRunResponse(body: unknown): ParsedTestRunResponse {
     };
   }
   const data = parsed.data;
+  const { verification, ...rest } = data;
   return {
     success: true,
     response: {
-      ...data,
+      ...rest,
+      verification:
+        verification === null || verification === undefined
+          ? null
+          : readVerification(verification, { ...EMPTY_USAGE }),
       toolCalls: data.toolCalls.map((call) => ({
         toolName: call.toolName,
         toolCallId: call.toolCallId,

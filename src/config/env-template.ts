@@ -1,55 +1,60 @@
-import { UsageError } from '../errors/index.js';
+import type { SecretRef } from './secret-refs.js';
+import type { SecretResolver } from './secret-stores.js';
 
-/** `{{ env('NAME') }}` or `${{ env('NAME') }}`, single or double quotes, any inner spacing. */
-const PLACEHOLDER = /\$?\{\{\s*env\(\s*(['"])([A-Za-z_][A-Za-z0-9_]*)\1\s*\)\s*\}\}/g;
+/**
+ * `{{ env('NAME') }}`, `{{ aws('secret/field') }}` or `{{ k8s('ns/secret/field') }}`, with an
+ * optional leading `$`, single or double quotes and any inner spacing: the placeholders the
+ * original nao reads.
+ */
+const PLACEHOLDER = /\$?\{\{\s*(env|aws|k8s)\(\s*(['"])([^'"]+)\2\s*\)\s*\}\}/g;
 
-/** A config that cannot be read until the variables are set: a usage error (exit code 2), like every config error. */
-export class MissingEnvError extends UsageError {
-  readonly names: string[];
-
-  constructor(options: { names: string[]; file: string }) {
-    const list = options.names.join(', ');
-    super({
-      code: 'CONFIG_ENV_MISSING',
-      message:
-        `${options.file} uses environment variable${options.names.length > 1 ? 's' : ''} that ` +
-        `${options.names.length > 1 ? 'are' : 'is'} not set: ${list}. ` +
-        'Export them (or put them in your CI secrets) and run again.',
-    });
-    this.names = options.names;
-  }
-}
+const TOKEN = /__nao_(?:env|ref)_\d+__/g;
 
 export interface TemplatedText {
   /** The text with each placeholder replaced by a token that is a plain YAML scalar. */
   text: string;
   /** token → the variable's value; the loader puts values back after parsing. */
   values: Map<string, string>;
+  /** token → the placeholder whose value is not known (an unset variable, a secret-store reference). */
+  unresolved: Map<string, SecretRef>;
 }
 
 /**
- * Replaces env placeholders by opaque tokens before YAML parsing. Substituting the values
+ * Replaces placeholders by opaque tokens before YAML parsing. Substituting the values
  * textually would let a secret containing `#`, `: ` or quotes change the YAML structure (or
  * be cut at a comment); tokens keep the document's shape and line numbers, and the values are
- * put back into the parsed scalars. Every missing variable is reported at once.
+ * put back into the parsed scalars. A variable that is not set (or is empty, as the original
+ * nao counts it) reads as `""` and is reported only where its value is needed, so a project
+ * loads without the secrets of the parts a command does not use.
  */
 export function templateEnv(options: {
   text: string;
   env: Record<string, string | undefined>;
-  file: string;
+  /** Reads `{{ aws(...) }}` / `{{ k8s(...) }}` references; without it they stay unresolved. */
+  resolveSecret?: SecretResolver;
 }): TemplatedText {
-  const missing = new Set<string>();
   const values = new Map<string, string>();
+  const unresolved = new Map<string, SecretRef>();
   let counter = 0;
   const substitute = (code: string) =>
-    code.replace(PLACEHOLDER, (_match, _quote: string, name: string) => {
-      const value = options.env[name];
-      if (value === undefined) {
-        missing.add(name);
-        return '';
+    code.replace(PLACEHOLDER, (_match, kind: 'env' | 'aws' | 'k8s', _quote: string, id: string) => {
+      const known = (value: string) => {
+        const token = `__nao_env_${counter++}__`;
+        values.set(token, value);
+        return token;
+      };
+      let ref: SecretRef;
+      if (kind === 'env') {
+        const value = options.env[id];
+        if (value !== undefined && value !== '') return known(value);
+        ref = { kind, name: id };
+      } else {
+        const lookup = options.resolveSecret?.(kind, id);
+        if (lookup !== undefined && 'value' in lookup) return known(lookup.value);
+        ref = lookup === undefined ? { kind, id } : { kind, id, reason: lookup.reason };
       }
-      const token = `__nao_env_${counter++}__`;
-      values.set(token, value);
+      const token = `__nao_ref_${counter++}__`;
+      unresolved.set(token, ref);
       return token;
     });
   // Placeholders in comments are documentation (`# password: {{ env('PGPASSWORD') }}`), not uses.
@@ -60,8 +65,7 @@ export function templateEnv(options: {
       return comment === -1 ? substitute(line) : substitute(line.slice(0, comment)) + line.slice(comment);
     })
     .join('\n');
-  if (missing.size > 0) throw new MissingEnvError({ names: [...missing].sort(), file: options.file });
-  return { text, values };
+  return { text, values, unresolved };
 }
 
 /** Index of the `#` that starts a YAML comment on this line (outside quotes), or -1. */
@@ -89,4 +93,20 @@ export function restoreEnv(value: string, values: Map<string, string>): { value:
     value: value.replace(/__nao_env_\d+__/g, (token) => values.get(token) ?? token),
     whole: false,
   };
+}
+
+/** The unresolved placeholders of a parsed string, and the string with each read as `""`. */
+export function takeUnresolved(
+  value: string,
+  unresolved: Map<string, SecretRef>,
+): { value: string; refs: SecretRef[] } {
+  if (unresolved.size === 0 || !value.includes('__nao_ref_')) return { value, refs: [] };
+  const refs: SecretRef[] = [];
+  const rest = value.replace(TOKEN, (token) => {
+    const ref = unresolved.get(token);
+    if (ref === undefined) return token;
+    refs.push(ref);
+    return '';
+  });
+  return { value: rest, refs };
 }

@@ -1,23 +1,3 @@
-export { MissingEnvError } from './env-template.js';
-export {
-  CONFIG_FILE,
-  ConfigInvalidError,
-  ConfigNotFoundError,
-  loadConfig,
-  parseConfig,
-} from './load-config.js';
-export type { NaoConfig } from './nao-config.js';
-export {
-  type ComparisonOptions,
-  type Costs,
-  DATABASE_TYPES,
-  type DatabaseConfig,
-  type DatabaseType,
-  DEFAULT_COMPARISON,
-  DEFAULT_MODELS,
-  modelStringSchema,
-  PROVIDER_KINDS,
-  type ProviderConfig,
-  type ProviderKind,
-} from './schema.js';
-export { formatYamlPath, parseYamlSource, type YamlPath, type YamlSource } from './yaml-source.js';
+export { ConfigInvalidError, ConfigNotFoundError, loadConfig, parseConfig } from './load-config.js';
+export { configuredDatabaseNames, type NaoConfig } from './nao-config.js';
+export { type ComparisonOptions, type DatabaseConfig, modelStringSchema } from './schema.js';

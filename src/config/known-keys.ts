@@ -1,55 +1,61 @@
 import { didYouMean } from '../errors/index.js';
+import { DATABASE_TYPES, databaseKeys, isDatabaseType, isOriginalOnlyType } from './databases/index.js';
+import { ORIGINAL_MODEL_KEYS, ORIGINAL_PROVIDER_KEYS } from './llm-providers.js';
 import { formatYamlPath, type YamlPath } from './yaml-source.js';
 
-/** A mapping's known keys; a value describes the key's own content (null: a leaf). */
+/** A mapping's known keys; a value describes the key's own content (null: a leaf, or a block read as a whole). */
 type KeyTree = { [key: string]: KeyTree | KeyList | null };
-/** A list whose items are mappings of this shape (or, for databases, chosen by `type`). */
+/** A list whose items are mappings of this shape (or, for databases, chosen by `type`; null: not walked). */
 class KeyList {
-  constructor(readonly items: KeyTree | ((item: Record<string, unknown>) => KeyTree)) {}
+  constructor(readonly items: KeyTree | ((item: Record<string, unknown>) => KeyTree | null)) {}
 }
 const listOf = (items: KeyList['items']) => new KeyList(items);
+const leaves = (keys: readonly string[]): KeyTree => Object.fromEntries(keys.map((key) => [key, null]));
 
-const COSTS: KeyTree = {
-  input_no_cache: null,
-  input_cache_read: null,
-  input_cache_write: null,
-  output: null,
+const COSTS: KeyTree = leaves(['input_no_cache', 'input_cache_read', 'input_cache_write', 'output']);
+const PROVIDER_KEYS: KeyTree = {
+  ...leaves(['provider', 'name', 'api_key', 'base_url', ...ORIGINAL_PROVIDER_KEYS]),
+  models: listOf({ id: null, costs: COSTS, ...leaves(ORIGINAL_MODEL_KEYS) }),
 };
-const SERVER_DB = {
-  name: null,
-  type: null,
-  url: null,
-  host: null,
-  port: null,
-  user: null,
-  password: null,
-  database: null,
-};
-const DATABASE_KEYS: Record<string, KeyTree> = {
-  duckdb: { name: null, type: null, path: null },
-  sqlite: { name: null, type: null, path: null },
-  postgres: { ...SERVER_DB, schema: null },
-  mysql: SERVER_DB,
-};
-const ALL_DATABASE_KEYS: KeyTree = Object.assign({}, ...Object.values(DATABASE_KEYS));
+const ALL_DATABASE_KEYS: KeyTree = leaves([...new Set(DATABASE_TYPES.flatMap(databaseKeys))]);
+
+/**
+ * The original nao's blocks that `nao test` does not read (context sources, integrations, the
+ * chat app's settings): known, so a project written for it loads without warnings.
+ */
+const ORIGINAL_BLOCKS = [
+  'threads',
+  'repos',
+  'notion',
+  'confluence',
+  'obsidian',
+  'slack',
+  'mcp',
+  'skills',
+  'semantic_layer',
+  'tableau',
+] as const;
 
 const CONFIG_KEYS: KeyTree = {
   project_name: null,
-  databases: listOf((item) => DATABASE_KEYS[String(item.type)] ?? ALL_DATABASE_KEYS),
+  ...leaves(ORIGINAL_BLOCKS),
+  databases: listOf((item) => {
+    if (isDatabaseType(item.type)) return leaves(databaseKeys(item.type));
+    // Entries of the original's other types load as placeholders; their keys are its business.
+    return isOriginalOnlyType(item.type) ? null : ALL_DATABASE_KEYS;
+  }),
   llm: {
-    providers: listOf({
-      provider: null,
-      name: null,
-      api_key: null,
-      base_url: null,
-      models: listOf({ id: null, costs: COSTS }),
-    }),
+    providers: listOf(PROVIDER_KEYS),
     meta: { costs: COSTS },
+    annotation_model: null,
+    // The single-provider layout of older projects: `llm: {provider, api_key, …}`.
+    ...PROVIDER_KEYS,
   },
   test: {
     models: null,
     threads: null,
-    comparison: { rtol: null, atol: null, decimals: null },
+    fail_fast: null,
+    comparison: leaves(['rtol', 'atol', 'decimals']),
     judge_model: null,
     timeout_s: null,
   },
@@ -84,7 +90,7 @@ function walkMapping(value: unknown, tree: KeyTree, path: YamlPath, found: Unkno
         if (item === null || typeof item !== 'object') return;
         const itemTree =
           typeof shape.items === 'function' ? shape.items(item as Record<string, unknown>) : shape.items;
-        walkMapping(item, itemTree, [...path, key, index], found);
+        if (itemTree !== null) walkMapping(item, itemTree, [...path, key, index], found);
       });
     } else {
       walkMapping(child, shape, [...path, key], found);

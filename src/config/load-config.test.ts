@@ -2,13 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  ConfigInvalidError,
-  ConfigNotFoundError,
-  loadConfig,
-  MissingEnvError,
-  parseConfig,
-} from './index.js';
+import { ConfigInvalidError, ConfigNotFoundError, loadConfig, parseConfig } from './index.js';
 
 const projectDir = '/projects/shop';
 
@@ -34,6 +28,7 @@ describe('parseConfig: valid files', () => {
     expect(config.test).toEqual({
       models: ['openai:gpt-4.1'],
       threads: 1,
+      failFast: false,
       comparison: { rtol: 0.00001, atol: 0.00000001, decimals: 2 },
       timeoutMs: 900_000,
     });
@@ -108,6 +103,7 @@ agent:
     expect(config.test).toEqual({
       models: ['openai:gpt-4.1', 'anthropic:claude-sonnet-4-5'],
       threads: 4,
+      failFast: false,
       comparison: { rtol: 0.001, atol: 0, decimals: 3 },
       timeoutMs: 600_000,
     });
@@ -179,6 +175,119 @@ describe('parseConfig: resource limits', () => {
   });
 });
 
+describe('parseConfig: projects written for the original nao', () => {
+  it.each(['llm', 'slack', 'test', 'databases', 'notion', 'mcp', 'agent'])(
+    'reads `%s: null` as left out',
+    (block) => {
+      const config = parse(`${block}: null\n`);
+      expect(config.databases).toEqual([]);
+      expect(config.test.models).toEqual(['openai:gpt-4.1']);
+      expect(config.warnings).toEqual([]);
+    },
+  );
+
+  it.each([
+    ['port: "5433"', 5433],
+    ['port: 5433', 5433],
+    ['port: "{{ env(\'PGPORT\') }}"', 6543],
+    ["port: {{ env('PGPORT') }}", 6543],
+  ])('reads %s as a number', (line, port) => {
+    const config = parse(`databases:\n  - name: pg\n    type: postgres\n    database: d\n    ${line}\n`, {
+      PGPORT: '6543',
+    });
+    expect(config.databases[0]).toMatchObject({ port });
+  });
+
+  it('reads the postgres `schema_name` as the schema searched first', () => {
+    const config = parse(
+      'databases:\n  - name: pg\n    type: postgres\n    database: d\n    schema_name: analytics\n',
+    );
+    expect(config.databases[0]).toMatchObject({ schema: 'analytics' });
+    expect(config.databases[0]).not.toHaveProperty('schema_name');
+  });
+
+  it('opens a duckdb entry without `path` in memory, as the original does', () => {
+    expect(parse('databases:\n  - name: mem\n    type: duckdb\n').databases[0]).toMatchObject({
+      path: ':memory:',
+    });
+  });
+
+  it('keeps include, exclude, exclude_columns and allow_listed_only', () => {
+    const config = parse(
+      'databases:\n  - name: w\n    type: duckdb\n    path: w.duckdb\n    include: ["main.*"]\n    exclude: [main.secret]\n    exclude_columns: ["*.email"]\n    allow_listed_only: true\n',
+    );
+    expect(config.databases[0]).toMatchObject({
+      include: ['main.*'],
+      exclude: ['main.secret'],
+      exclude_columns: ['*.email'],
+      allow_listed_only: true,
+    });
+  });
+
+  it('reads the single-provider `llm` block as providers[0], its key included', () => {
+    const config = parse(
+      "llm:\n  provider: anthropic\n  api_key: {{ env('ANTHROPIC_API_KEY') }}\n  annotation_model: claude-sonnet-4-6\n",
+      { ANTHROPIC_API_KEY: 'sk-ant-1' },
+    );
+    expect(config.llm.providers).toEqual([{ provider: 'anthropic', api_key: 'sk-ant-1', models: [] }]);
+    expect(config.warnings.join('\n')).toContain('`llm` declares a single provider inline (line 1)');
+    expect(config.warnings.join('\n')).not.toContain('unknown key');
+  });
+
+  it('names an unset key of the single-provider block by its place in providers[0]', () => {
+    const config = parse("llm:\n  provider: openai\n  api_key: {{ env('OPENAI_API_KEY') }}\n");
+    expect(config.llm.providers[0]?.unresolved?.api_key).toContain('OPENAI_API_KEY is not set');
+  });
+
+  it.each([
+    ['gemini', { provider: 'google' }],
+    ['google', { provider: 'google' }],
+    ['openai-compatible/my-vllm', { provider: 'openaiCompatible', name: 'my-vllm' }],
+    ['openai_compatible', { provider: 'openaiCompatible' }],
+    ['requesty', { provider: 'requesty' }],
+    ['qwen', { provider: 'qwen' }],
+    ['minimax', { provider: 'minimax' }],
+    ['moonshot', { provider: 'moonshot' }],
+  ])('reads provider %s', (provider, expected) => {
+    const config = parse(`llm:\n  providers:\n    - provider: ${provider}\n      base_url: http://x/v1\n`);
+    expect(config.llm.providers[0]).toMatchObject(expected);
+    expect(config.warnings).toEqual([]);
+  });
+
+  it.each(['bedrock', 'vertex'])('loads a %s provider with a warning: only its runs fail', (provider) => {
+    const config = parse(`llm:\n  providers:\n    - provider: ${provider}\n      aws_region: us-east-1\n`);
+    expect(config.llm.providers[0]).toMatchObject({ provider });
+    expect(config.warnings.join('\n')).toContain(
+      `llm.providers[0] is ${provider} (line 3), which nao cannot call yet`,
+    );
+  });
+
+  it('keeps a database of a type only the original runs, as a warning and a placeholder', () => {
+    const config = parse(
+      'databases:\n  - name: sf\n    type: snowflake\n    account_id: x\n    warehouse: w\n  - name: w\n    type: duckdb\n    path: w.duckdb\n',
+    );
+    expect(config.databases.map((database) => database.name)).toEqual(['w']);
+    expect(config.unavailableDatabases).toEqual([
+      {
+        name: 'sf',
+        type: 'snowflake',
+        reason: expect.stringContaining('type snowflake, which the original nao connects to'),
+      },
+    ]);
+    expect(config.warnings).toEqual([
+      'nao_config.yaml: databases[0] "sf" (line 3) is of type snowflake, which nao cannot query yet; runs that need it fail, the others run.',
+    ]);
+  });
+
+  it('reads the original blocks nao test does not use without warnings', () => {
+    const config = parse(
+      'project_name: p\nthreads: 4\nrepos:\n  - name: dbt\n    url: https://x\nnotion:\n  api_key: k\nslack: null\nmcp:\n  json_file_path: m.json\nskills: null\nsemantic_layer: null\ntest:\n  fail_fast: true\ndatabases:\n  - name: d\n    type: duckdb\n    path: d.duckdb\n    templates: [columns, preview]\n    accessors: [columns]\n    profiling:\n      refresh_policy: interval\nllm:\n  annotation_model: m\n  providers:\n    - provider: openai\n      api_key: k\n      models:\n        - id: gpt-4.1\n          name: GPT\n          default: true\n',
+    );
+    expect(config.warnings).toEqual([]);
+    expect(config.test.failFast).toBe(true);
+  });
+});
+
 describe('parseConfig: env substitution', () => {
   it.each([
     ["api_key: {{ env('KEY') }}", 'sk-123'],
@@ -207,23 +316,58 @@ describe('parseConfig: env substitution', () => {
     expect(config.databases[0]).toMatchObject({ host: 'db-eu.local', port: 5433 });
   });
 
-  it('names every missing variable at once', () => {
-    const text =
-      "llm:\n  providers:\n    - provider: openai\n      api_key: {{ env('B_KEY') }}\n      base_url: ${{ env('A_URL') }}\n";
-    let caught: unknown;
-    try {
-      parse(text, { OTHER: 'x' });
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(MissingEnvError);
-    expect((caught as MissingEnvError).names).toEqual(['A_URL', 'B_KEY']);
-    expect((caught as Error).message).toContain('A_URL, B_KEY');
-    expect((caught as MissingEnvError).code).toBe('CONFIG_ENV_MISSING');
+  it('reads an unset variable as "" and keeps the database, naming the variable and the key for its runs', () => {
+    const config = parse(
+      "databases:\n  - name: pg\n    type: postgres\n    host: {{ env('PGHOST') }}\n    database: test\n    password: \"{{ env('PGPASSWORD') }}\"\n",
+      { OTHER: 'x' },
+    );
+    expect(config.databases).toEqual([]);
+    expect(config.unavailableDatabases).toHaveLength(1);
+    const [database] = config.unavailableDatabases;
+    expect(database).toMatchObject({ name: 'pg', type: 'postgres' });
+    expect(database?.reason).toContain("databases[0].host uses {{ env('PGHOST') }} (PGHOST is not set)");
+    expect(database?.reason).toContain(
+      "databases[0].password uses {{ env('PGPASSWORD') }} (PGPASSWORD is not set)",
+    );
+    expect(database?.reason).toContain('export PGHOST, PGPASSWORD');
+    expect(config.warnings).toEqual([]);
   });
 
-  it('does not treat an empty variable as missing', () => {
-    expect(parse("project_name: x{{ env('EMPTY') }}\n", { EMPTY: '' }).projectName).toBe('x');
+  it('counts an empty variable as unset, as the original nao does', () => {
+    const config = parse("databases:\n  - name: pg\n    type: postgres\n    database: {{ env('DB') }}\n", {
+      DB: '',
+    });
+    expect(config.unavailableDatabases[0]?.reason).toContain('DB is not set');
+  });
+
+  it('leaves out a top-level value that was only an unset variable', () => {
+    const config = parse("project_name: {{ env('PROJECT') }}\ntest:\n  threads: \"{{ env('THREADS') }}\"\n");
+    expect(config.projectName).toBe('shop');
+    expect(config.test.threads).toBe(1);
+  });
+
+  it('keeps a provider whose key is unset: the key reads as not given and says why', () => {
+    const config = parse(
+      "llm:\n  providers:\n    - provider: anthropic\n      api_key: {{ env('ANTHROPIC_API_KEY') }}\n",
+    );
+    expect(config.llm.providers[0]).toMatchObject({
+      provider: 'anthropic',
+      unresolved: {
+        api_key:
+          "llm.providers[0].api_key uses {{ env('ANTHROPIC_API_KEY') }} (ANTHROPIC_API_KEY is not set)",
+      },
+    });
+    expect(config.llm.providers[0]?.api_key).toBeUndefined();
+  });
+
+  it.each([
+    ["{{ aws('prod/db.password') }}", "{{ aws('prod/db.password') }}"],
+    ["{{ k8s('analytics/pg/password') }}", "{{ k8s('analytics/pg/password') }}"],
+  ])('keeps a secret-store reference %s unresolved at load time', (placeholder, described) => {
+    const config = parse(
+      `databases:\n  - name: pg\n    type: postgres\n    database: test\n    password: "${placeholder}"\n`,
+    );
+    expect(config.unavailableDatabases[0]?.reason).toContain(`databases[0].password uses ${described}`);
   });
 });
 
@@ -231,10 +375,14 @@ describe('parseConfig: invalid files', () => {
   it.each([
     [
       'databases:\n  - name: a\n    type: duckdb\n    path: x\n  - name: b\n    type: oracle\n',
-      'databases[1].type: expected one of duckdb, sqlite, postgres, mysql (line 6)',
+      'databases[1].type: unknown database type "oracle": expected one of duckdb, sqlite, postgres, mysql (or a type of the original nao: athena,',
     ],
+    ['databases:\n  - name: b\n    type: postgress\n', 'did you mean `postgres`?'],
+    ['databases:\n  - name: b\n    type: snowflak\n', 'did you mean `snowflake`?'],
+    ['databases:\n  - name: b\n', 'databases[0].type: missing: expected one of'],
+    ['databases: yes\n', 'databases: expected a list of databases'],
     ['databases:\n  - type: duckdb\n    path: x\n', 'databases[0].name:'],
-    ['databases:\n  - name: a\n    type: duckdb\n', 'databases[0].path:'],
+    ['databases:\n  - name: a\n    type: sqlite\n', 'databases[0].path:'],
     [
       'databases:\n  - name: a\n    type: postgres\n    host: localhost\n',
       'databases[0]: give either `url` or `host`/`database`',
@@ -245,12 +393,20 @@ describe('parseConfig: invalid files', () => {
       'databases[1].name: duplicate database name "a" (also databases[0]) (line 5)',
     ],
     [
-      'llm:\n  providers:\n    - provider: bedrock\n',
-      'llm.providers[0].provider: expected one of openai, anthropic, google, mistral, openrouter, ollama, openaiCompatible (line 3)',
+      'llm:\n  providers:\n    - provider: azure\n',
+      'llm.providers[0].provider: expected one of openai, anthropic, google, mistral, openrouter, ollama, openaiCompatible, requesty, qwen, minimax, moonshot, bedrock, vertex (line 3)',
     ],
     [
-      'llm:\n  providers:\n    - provider: openaiCompatible\n      base_url: http://x\n',
-      'llm.providers[0].name: an openaiCompatible provider needs a `name`',
+      'llm:\n  providers:\n    - provider: openai\n      name: x\n',
+      'llm.providers[0].name: only openaiCompatible providers are named',
+    ],
+    [
+      'llm:\n  providers:\n    - provider: openai\n    - provider: openai\n',
+      'llm.providers[1].provider: provider openai is configured more than once (also llm.providers[0])',
+    ],
+    [
+      'llm:\n  providers:\n    - provider: openaiCompatible/a\n      base_url: http://x\n    - provider: openaiCompatible\n      name: a\n      base_url: http://y\n',
+      'llm.providers[1].name: provider openaiCompatible/a is configured more than once',
     ],
     [
       'llm:\n  providers:\n    - provider: openaiCompatible\n      name: x\n',
@@ -268,7 +424,9 @@ describe('parseConfig: invalid files', () => {
     ['test:\n  judge_model: gpt-4.1\n', 'test.judge_model: expected `provider:model_id`'],
     ['test:\n  threads: 0\n', 'test.threads: must be >= 1 (line 2)'],
     ['test:\n  threads: 2.5\n', 'test.threads: must be an integer'],
-    ['test:\n  threads: "4"\n', 'test.threads:'],
+    ['test:\n  threads: "four"\n', 'test.threads:'],
+    ['test:\n  fail_fast: maybe\n', 'test.fail_fast:'],
+    ['databases:\n  - name: a\n    type: postgres\n    database: d\n    port: "54x"\n', 'databases[0].port:'],
     ['test:\n  comparison:\n    rtol: -0.1\n', 'test.comparison.rtol: must be >= 0 (line 3)'],
     ['test:\n  comparison:\n    atol: -1\n', 'test.comparison.atol: must be >= 0'],
     ['test:\n  comparison:\n    decimals: 1.5\n', 'test.comparison.decimals: must be an integer'],

@@ -1,6 +1,18 @@
 import type { ComparisonOptions, Costs, DatabaseConfig, ProviderConfig } from './schema.js';
 
 /**
+ * A database entry nao keeps but cannot open: a type only the original nao runs, or
+ * connection values whose placeholders had no value. Runs that need it fail with `reason`;
+ * everything else in the project runs.
+ */
+export interface UnavailableDatabase {
+  name: string;
+  /** As written (`snowflake`, or a type nao runs when the values are what is missing). */
+  type: string;
+  reason: string;
+}
+
+/**
  * A loaded, validated project configuration. Paths of file databases are absolute.
  * It is read once by the CLI and passed down as a value; nothing below `cli/` reads the file.
  */
@@ -11,6 +23,8 @@ export interface NaoConfig {
   configPath: string;
   projectName: string;
   databases: DatabaseConfig[];
+  /** Entries of `databases` that cannot be opened; their names are still valid in tests. */
+  unavailableDatabases: UnavailableDatabase[];
   llm: {
     providers: ProviderConfig[];
     /** The deprecated `llm.meta.costs` block: the last-resort price for every model. */
@@ -19,6 +33,8 @@ export interface NaoConfig {
   test: {
     models: string[];
     threads: number;
+    /** `test.fail_fast`: stop starting runs after the first failure or error. */
+    failFast: boolean;
     comparison: ComparisonOptions;
     /** `test.judge_model`: grades the answers of tests with `expected_answer`; absent: the model under test. */
     judgeModel?: string;
@@ -33,6 +49,13 @@ export interface NaoConfig {
     /** `agent.query_memory_limit`: the memory a DuckDB warehouse may use, `25%` of the machine or a size like `4GB`. */
     queryMemoryLimit: string;
   };
-  /** Non-fatal remarks (unknown keys, deprecated blocks) for the CLI to print. */
+  /** Non-fatal remarks (unknown keys, deprecated blocks, types nao cannot run) for the CLI to print. */
   warnings: string[];
+}
+
+/** Every configured database name, those that cannot be opened included (tests may name them). */
+export function configuredDatabaseNames(
+  config: Pick<NaoConfig, 'databases' | 'unavailableDatabases'>,
+): string[] {
+  return [...config.databases, ...config.unavailableDatabases].map((database) => database.name);
 }

@@ -1,5 +1,6 @@
 import { type Document, isCollection, isMap, isScalar, LineCounter, parseAllDocuments, visit } from 'yaml';
-import { restoreEnv } from './env-template.js';
+import { restoreEnv, takeUnresolved } from './env-template.js';
+import type { SecretRef, UnresolvedValue } from './secret-refs.js';
 
 export type YamlPath = ReadonlyArray<string | number>;
 
@@ -26,6 +27,8 @@ export interface YamlSource {
   empty: boolean;
   /** 1-based line of the node at `path`, or of its nearest existing parent. */
   lineOf(path: YamlPath): number | null;
+  /** Values that held placeholders with no known value; each reads as `""` in `value`. */
+  unresolved: UnresolvedValue[];
 }
 
 /** Anchors and aliases past this count are refused: a small file must not expand to gigabytes. */
@@ -33,9 +36,14 @@ const MAX_ALIAS_COUNT = 100;
 
 /**
  * Parses YAML text with duplicate keys refused and positions kept. With `envValues`, the env
- * values that templating put in are restored into the scalars that held their tokens.
+ * values that templating put in are restored into the scalars that held their tokens; with
+ * `unresolved`, the placeholders without a value are taken out and listed by path.
  */
-export function parseYamlSource(options: { text: string; envValues?: Map<string, string> }): YamlSource {
+export function parseYamlSource(options: {
+  text: string;
+  envValues?: Map<string, string>;
+  unresolved?: Map<string, SecretRef>;
+}): YamlSource {
   const lineCounter = new LineCounter();
   const position = (offset: number | undefined) => {
     if (offset === undefined) return null;
@@ -87,12 +95,16 @@ export function parseYamlSource(options: { text: string; envValues?: Map<string,
     warnings,
     empty: errors.length === 0 && document === undefined,
     lineOf: (path: YamlPath) => (document === undefined ? null : lineOfPath(document, lineCounter, path)),
+    unresolved: [] as UnresolvedValue[],
   };
   if (errors.length > 0 || document === undefined) return source;
   const envValues = options.envValues ?? new Map<string, string>();
   if (envValues.size > 0) restoreEnvValues(document, envValues);
   try {
     source.value = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    if (options.unresolved !== undefined && options.unresolved.size > 0) {
+      source.value = takeUnresolvedValues(source.value, [], options.unresolved, source.unresolved);
+    }
   } catch (error) {
     errors.push({ kind: 'syntax', message: (error as Error).message, position: null });
   }
@@ -110,6 +122,31 @@ function restoreEnvValues(document: Document, envValues: Map<string, string>): v
         restored.whole && node.type === 'PLAIN' ? plainScalarValue(restored.value) : restored.value;
     },
   });
+}
+
+/** Reads every unresolved placeholder as `""`, noting the path of each value that held one. */
+function takeUnresolvedValues(
+  value: unknown,
+  path: Array<string | number>,
+  unresolved: Map<string, SecretRef>,
+  found: UnresolvedValue[],
+): unknown {
+  if (typeof value === 'string') {
+    const taken = takeUnresolved(value, unresolved);
+    if (taken.refs.length > 0) found.push({ path: [...path], refs: taken.refs });
+    return taken.value;
+  }
+  if (Array.isArray(value)) {
+    return value.map((item, index) => takeUnresolvedValues(item, [...path, index], unresolved, found));
+  }
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) {
+      out[key] = takeUnresolvedValues(child, [...path, key], unresolved, found);
+    }
+    return out;
+  }
+  return value;
 }
 
 function plainScalarValue(text: string): string | number | boolean {

@@ -8,8 +8,9 @@ import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModel, ModelMessage } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
+import { DEFAULT_CALL_SETTINGS, ProviderError, resolveModel } from '../llm/index.js';
 import type { CellValue } from '../warehouse/index.js';
-import { extractAnswer } from './extract-answer.js';
+import { ExtractionModelError, extractAnswer } from './extract-answer.js';
 import type { SourceTable } from './load-tables.js';
 
 const ID = 'query_5e6f7a8b';
@@ -113,5 +114,33 @@ describe('extractAnswer over the wire', () => {
       role: 'user',
       content: expect.stringContaining('That query failed with:'),
     });
+  });
+
+  it("reports a provider that keeps failing with nao's message, after the retries", async () => {
+    server = await startTestLlmServer({
+      script: () => ({
+        status: 529,
+        headers: { 'retry-after-ms': '0' },
+        errorBody: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+      }),
+    });
+    const resolved = resolveModel({
+      modelString: 'anthropic:claude-sonnet-4-5',
+      config: { llm: { providers: [{ provider: 'anthropic', base_url: server.url, models: [] }] } },
+      env: { ANTHROPIC_API_KEY: 'sk-ant-test-0123456789abcdef' },
+    });
+    const error = await extractAnswer({
+      model: resolved,
+      question: 'How much did each customer spend?',
+      responseMessages: RESPONSE_MESSAGES,
+      queryResults: RESULTS,
+      expectedColumns: ['customer', 'spend'],
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ExtractionModelError);
+    expect((error as Error).cause).toBeInstanceOf(ProviderError);
+    expect((error as Error).message).toBe(
+      'The extraction call to anthropic:claude-sonnet-4-5 failed (attempt 1): anthropic:claude-sonnet-4-5 failed with HTTP 529 after 5 attempts: Overloaded (overloaded_error) The provider had a server error; try again later.',
+    );
+    expect(server.requests).toHaveLength(1 + DEFAULT_CALL_SETTINGS.maxRetries);
   });
 });

@@ -12,6 +12,7 @@ import {
   Output,
 } from 'ai';
 import { NaoError } from '../errors/index.js';
+import type { ModelCallSettings } from '../llm/call-settings.js';
 import {
   addUsage,
   type Cost,
@@ -33,6 +34,10 @@ export interface ExtractionModel {
   id: string;
   model: LanguageModel;
   prices: ModelPrices | null;
+  /** Retries and timeouts of each model call (default: the SDK's). */
+  callSettings?: ModelCallSettings;
+  /** Turns a failed call's error into the one to report (nao's provider messages). */
+  explainError?: (error: unknown) => unknown;
 }
 
 export interface ExtractAnswerOptions {
@@ -250,8 +255,7 @@ async function askForSql(options: {
       model: model.model,
       messages: [...options.messages],
       output: Output.object({ schema: extractionSchema, name: 'extraction_query' }),
-      // Provider retries happen in nao's fetch layer; a second SDK loop would multiply them.
-      maxRetries: 0,
+      ...model.callSettings,
       ...(signal === undefined ? {} : { abortSignal: signal }),
     });
     const usage = usageFromSteps(result.steps);
@@ -265,7 +269,7 @@ async function askForSql(options: {
     throw new ExtractionModelError({
       modelId: model.id,
       attempt: options.attempt,
-      cause: error,
+      cause: model.explainError?.(error) ?? error,
       usage: options.usageSoFar,
       cost: costOf(options.usageSoFar, model.prices),
     });

@@ -1,1 +1,1 @@
-export { SCAFFOLD_FILES, type ScaffoldReport, scaffoldProject } from './scaffold.js';
+export { scaffoldProject } from './scaffold.js';

@@ -1,4 +1,2 @@
-export { type Assertion, assertionsSchema } from './assertions/index.js';
-export { type ComparisonResult, formatDiff } from './compare/index.js';
+export { formatDiff } from './compare/index.js';
 export { type Judgement, judgeRun } from './judge-run.js';
-export type { Verdict, VerdictStatus } from './verdict.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ProviderConfig } from '../config/schema.js';
 import { UsageError } from '../errors/index.js';
-import { knownProviders, parseModelString } from './model-string.js';
+import { knownProviders, parseModelString, UnsupportedProviderError } from './model-string.js';
 
 const providers: ProviderConfig[] = [
   { provider: 'openai', models: [] },
@@ -74,7 +74,48 @@ describe('knownProviders', () => {
       'mistral',
       'openrouter',
       'ollama',
+      'requesty',
+      'qwen',
+      'minimax',
+      'moonshot',
       'openaiCompatible/vllm',
     ]);
+  });
+});
+
+describe("parseModelString: the original nao's providers", () => {
+  it.each([
+    ['gemini:gemini-2.5-flash', 'google', 'google'],
+    ['requesty:openai/gpt-4o-mini', 'requesty', 'requesty'],
+    ['qwen:qwen3-max', 'qwen', 'qwen'],
+    ['minimax:MiniMax-M2', 'minimax', 'minimax'],
+    ['moonshot:kimi-k2.5', 'moonshot', 'moonshot'],
+    ['openai-compatible/vllm:llama', 'openaiCompatible/vllm', 'openaiCompatible'],
+  ])('reads %j', (value, provider, kind) => {
+    expect(parseModelString(value, { providers })).toMatchObject({ provider, kind });
+  });
+
+  it('addresses an openaiCompatible entry without a name as plain openaiCompatible', () => {
+    const unnamed: ProviderConfig[] = [{ provider: 'openaiCompatible', base_url: 'http://x/v1', models: [] }];
+    expect(parseModelString('openaiCompatible:llama', { providers: unnamed })).toMatchObject({
+      provider: 'openaiCompatible',
+      kind: 'openaiCompatible',
+    });
+    expect(knownProviders(unnamed)).toContain('openaiCompatible');
+  });
+
+  it.each(['bedrock', 'vertex'])('refuses %s models with a message, not as a usage error', (provider) => {
+    let error: unknown;
+    try {
+      parseModelString(`${provider}:some-model`, { providers });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(UnsupportedProviderError);
+    expect(error).not.toBeInstanceOf(UsageError);
+    expect((error as UnsupportedProviderError).code).toBe('PROVIDER_UNSUPPORTED');
+    expect((error as Error).message).toContain(
+      `${provider}:some-model: the ${provider} provider of the original nao is not supported`,
+    );
   });
 });

@@ -1,16 +1,12 @@
+import { canonicalProvider, isUnsupportedProviderKind, PROVIDER_KINDS } from '../config/llm-providers.js';
 import type { ProviderConfig, ProviderKind } from '../config/schema.js';
-import { UsageError } from '../errors/index.js';
+import { NaoError, UsageError } from '../errors/index.js';
 
 /** Providers usable without a config entry (their key comes from the environment, or none is needed). */
-export const BUILT_IN_PROVIDERS = [
-  'openai',
-  'anthropic',
-  'google',
-  'mistral',
-  'openrouter',
-  'ollama',
-] as const;
-export type BuiltInProvider = (typeof BUILT_IN_PROVIDERS)[number];
+export type BuiltInProvider = Exclude<ProviderKind, 'openaiCompatible'>;
+export const BUILT_IN_PROVIDERS = PROVIDER_KINDS.filter(
+  (kind): kind is BuiltInProvider => kind !== 'openaiCompatible',
+);
 
 const COMPATIBLE_PREFIX = 'openaiCompatible/';
 
@@ -23,6 +19,25 @@ export interface ParsedModel {
   name?: string;
 }
 
+/**
+ * A provider of the original nao that needs an SDK nao does not ship (bedrock, vertex). Not a
+ * usage error: the runs of its models fail with this message, the others run.
+ */
+export class UnsupportedProviderError extends NaoError {
+  readonly provider: string;
+
+  constructor(options: { provider: string; model: string }) {
+    super({
+      code: 'PROVIDER_UNSUPPORTED',
+      message:
+        `${options.model}: the ${options.provider} provider of the original nao is not supported by this nao yet. ` +
+        'Reach the model through an OpenAI-compatible gateway instead (an `openaiCompatible` entry with ' +
+        'its `base_url`, e.g. a LiteLLM proxy), or run these tests with the original nao.',
+    });
+    this.provider = options.provider;
+  }
+}
+
 function isBuiltIn(value: string): value is BuiltInProvider {
   return (BUILT_IN_PROVIDERS as readonly string[]).includes(value);
 }
@@ -30,14 +45,16 @@ function isBuiltIn(value: string): value is BuiltInProvider {
 /** Every provider a model string may name with this configuration. */
 export function knownProviders(providers: readonly ProviderConfig[]): string[] {
   const compatible = providers
-    .filter((entry) => entry.provider === 'openaiCompatible' && entry.name !== undefined)
-    .map((entry) => `${COMPATIBLE_PREFIX}${entry.name}`);
+    .filter((entry) => entry.provider === 'openaiCompatible')
+    .map((entry) => (entry.name === undefined ? 'openaiCompatible' : `${COMPATIBLE_PREFIX}${entry.name}`));
   return [...BUILT_IN_PROVIDERS, ...compatible];
 }
 
 function configuredProviders(providers: readonly ProviderConfig[]): string[] {
   return providers.map((entry) =>
-    entry.provider === 'openaiCompatible' ? `${COMPATIBLE_PREFIX}${entry.name ?? '?'}` : entry.provider,
+    entry.provider === 'openaiCompatible' && entry.name !== undefined
+      ? `${COMPATIBLE_PREFIX}${entry.name}`
+      : entry.provider,
   );
 }
 
@@ -68,13 +85,25 @@ export function parseModelString(
   const { providers } = options;
   const colon = value.indexOf(':');
   if (colon < 0) throw invalid(value, 'there is no ":" between the provider and the model id', providers);
-  const provider = value.slice(0, colon).trim();
+  const written = value.slice(0, colon).trim();
   const modelId = value.slice(colon + 1).trim();
+  // `gemini` and `openai-compatible/<name>` are the original nao's spellings.
+  const slash = written.indexOf('/');
+  const provider =
+    slash < 0
+      ? canonicalProvider(written)
+      : `${canonicalProvider(written.slice(0, slash))}${written.slice(slash)}`;
   if (provider === '') throw invalid(value, 'the provider before ":" is empty', providers);
   if (modelId === '') throw invalid(value, 'the model id after ":" is empty', providers);
 
   if (isBuiltIn(provider)) return { provider, modelId, kind: provider };
+  if (isUnsupportedProviderKind(provider))
+    throw new UnsupportedProviderError({ provider, model: value.trim() });
   if (provider === 'openaiCompatible') {
+    // An entry without a name is addressed as plain `openaiCompatible`, as in the original nao.
+    if (providers.some((entry) => entry.provider === 'openaiCompatible' && entry.name === undefined)) {
+      return { provider, modelId, kind: 'openaiCompatible' };
+    }
     throw invalid(
       value,
       'an openaiCompatible provider is named after its llm.providers entry: openaiCompatible/<name>:model_id',

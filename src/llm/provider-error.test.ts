@@ -1,7 +1,8 @@
+import { APICallError, RetryError } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { NaoError } from '../errors/index.js';
 import {
-  findProviderError,
+  explainProviderFailure,
   ProviderError,
   ProviderTimeoutError,
   providerMessageOf,
@@ -132,31 +133,75 @@ describe('ProviderError', () => {
   });
 });
 
-describe('findProviderError', () => {
+describe('explainProviderFailure', () => {
+  const context = { provider: 'openai', modelId: 'gpt-4.1', secrets: ['sk-live-0123456789'] };
   const ours = new ProviderError({
     provider: 'openai',
     modelId: 'gpt-4.1',
-    status: 500,
-    providerMessage: 'boom',
-    failure: 'http',
+    status: null,
+    providerMessage: 'connect ECONNREFUSED',
+    failure: 'network',
     attempts: 1,
-    message: 'boom',
+    message: 'openai:gpt-4.1 could not be reached',
+  });
+  const http = (statusCode: number, responseBody: string) =>
+    new APICallError({
+      message: 'from the SDK',
+      url: 'https://api.openai.com/v1/responses',
+      requestBodyValues: {},
+      statusCode,
+      responseBody,
+    });
+
+  it.each([
+    ['a ProviderError itself', ours],
+    ['a ProviderError the SDK wrapped', new Error('Failed to process successful response', { cause: ours })],
+    [
+      'a ProviderError after a retried failure',
+      new RetryError({ message: 'x', reason: 'errorNotRetryable', errors: [http(500, ''), ours] }),
+    ],
+  ])('keeps %s', (_name, error) => {
+    expect(explainProviderFailure(error, context)).toBe(ours);
   });
 
   it.each([
-    ['the error itself', ours, ours],
-    ['a wrapped error', new Error('Failed to process successful response', { cause: ours }), ours],
-    ['a twice-wrapped error', new Error('a', { cause: new Error('b', { cause: ours }) }), ours],
-    ['an unrelated error', new Error('other'), undefined],
-    ['a non-error', 'text', undefined],
-  ])('finds it in %s', (_name, error, expected) => {
-    expect(findProviderError(error)).toBe(expected);
+    [
+      'a recording error (it has a code too)',
+      new NaoError({ code: 'RECORDING_MISSING', message: 'no recording' }),
+    ],
+    ['an abort', new DOMException('This operation was aborted', 'AbortError')],
+    ['a plain error', new Error('tool failed')],
+    ['a non-error', 'text'],
+  ])('returns %s as it is', (_name, error) => {
+    expect(explainProviderFailure(error, context)).toBe(error);
   });
 
-  it('stops on a cause cycle', () => {
-    const a = new Error('a');
-    const b = new Error('b', { cause: a });
-    (a as { cause?: unknown }).cause = b;
-    expect(findProviderError(a)).toBeUndefined();
+  it('reads the status and body of the last attempt and counts the attempts', () => {
+    const error = new RetryError({
+      message: 'Failed after 3 attempts',
+      reason: 'maxRetriesExceeded',
+      errors: [
+        http(500, 'boom'),
+        http(502, 'gateway'),
+        http(429, '{"error":{"message":"slow down sk-live-0123456789"}}'),
+      ],
+    });
+    expect(explainProviderFailure(error, context)).toMatchObject({
+      status: 429,
+      attempts: 3,
+      providerMessage: 'slow down [redacted]',
+      message:
+        'openai:gpt-4.1 failed with HTTP 429 after 3 attempts: slow down [redacted] The provider is rate limiting: run fewer tests in parallel (--threads) or try later.',
+    });
+  });
+
+  it('names a connection that broke while the answer was read', () => {
+    const broken = new TypeError('terminated', {
+      cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+    });
+    expect(explainProviderFailure(broken, context)).toMatchObject({
+      failure: 'network',
+      message: 'openai:gpt-4.1: the connection broke off: terminated: other side closed.',
+    });
   });
 });

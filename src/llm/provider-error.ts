@@ -1,10 +1,11 @@
+import { APICallError, RetryError } from 'ai';
 import { NaoError } from '../errors/index.js';
 
 /** Why a provider call failed for good. */
 export type ProviderFailure = 'http' | 'timeout' | 'network';
 
 /**
- * A model call that failed after nao's own retries (or at once, when retrying cannot help).
+ * A model call that failed after the AI SDK's retries (or at once, when retrying cannot help).
  * It names the provider, the model, the HTTP status and the provider's own message, and
  * never the API key or any request header.
  */
@@ -16,7 +17,7 @@ export class ProviderError extends NaoError {
   /** The provider's error message (parsed from its JSON body), or the network error text. */
   readonly providerMessage: string;
   readonly failure: ProviderFailure;
-  /** Attempts made, the first one included. */
+  /** Attempts the SDK reports, the first one included (a timeout ends the call and counts as 1). */
   readonly attempts: number;
 
   constructor(options: {
@@ -30,7 +31,8 @@ export class ProviderError extends NaoError {
     message: string;
   }) {
     // No `cause`: the SDK re-wraps errors whose cause chain holds a network error code, and
-    // the original error may carry request details; its text is already in the message.
+    // the original error carries the request body and the provider's raw answer; its text is
+    // already in the message.
     super({ code: options.code ?? 'PROVIDER_ERROR', message: options.message });
     this.provider = options.provider;
     this.modelId = options.modelId;
@@ -41,7 +43,7 @@ export class ProviderError extends NaoError {
   }
 }
 
-/** A provider that did not answer within the per-attempt timeout, on every attempt. */
+/** A model call stopped by the step or chunk timeout of the call settings. */
 export class ProviderTimeoutError extends ProviderError {
   constructor(options: Omit<ConstructorParameters<typeof ProviderError>[0], 'code' | 'failure' | 'status'>) {
     super({ ...options, code: 'PROVIDER_TIMEOUT', failure: 'timeout', status: null });
@@ -111,11 +113,154 @@ export function providerMessageOf(bodyText: string): string {
   return clip(kind === undefined || message.includes(kind) ? message : `${message} (${kind})`);
 }
 
+/** What `explainProviderFailure` needs to know about the model that was called. */
+export interface FailureContext {
+  provider: string;
+  modelId: string;
+  /** Strings removed from every message (the API key). */
+  secrets: readonly string[];
+  /** Appended to 401/403 errors: where the key came from. */
+  authHint?: string;
+}
+
 /**
- * The `ProviderError` behind an error, if any. A failure inside a streamed answer reaches
- * callers wrapped by the SDK (an `APICallError` whose cause is ours); this unwraps it.
+ * Turns what `generateText` / `streamText` threw for a provider model into a `ProviderError`
+ * naming the provider, the model, the status and the provider's own message, with a hint and
+ * without secrets: an HTTP or network failure (`APICallError`, or the SDK's `RetryError` once
+ * its retries ran out) or a step or chunk timeout. Anything else (a caller's abort, a recording
+ * error, a tool's error) is returned as it is. Call it only when the caller did not abort.
  */
-export function findProviderError(error: unknown): ProviderError | undefined {
+export function explainProviderFailure(error: unknown, context: FailureContext): unknown {
+  const label = `${context.provider}:${context.modelId}`;
+  const redact = (text: string) => redactSecrets(text, context.secrets);
+  let last = error;
+  let attempts = 1;
+  if (RetryError.isInstance(error)) {
+    last = error.lastError;
+    attempts = error.errors.length;
+  }
+  const ours = findProviderError(last);
+  if (ours !== undefined) return ours;
+  const after = attempts > 1 ? ` after ${attempts} attempts` : '';
+
+  if (isTimeout(last)) {
+    const [, kind, ms] = /^(Step|Chunk) timeout of (\d+)ms/.exec(last.message) ?? [];
+    const seconds = ms === undefined ? '' : formatSeconds(Number(ms));
+    return new ProviderTimeoutError({
+      provider: context.provider,
+      modelId: context.modelId,
+      providerMessage: last.message,
+      attempts: 1,
+      message:
+        kind === 'Chunk'
+          ? `${label} stopped sending its streamed answer for ${seconds} (chunk timeout).`
+          : kind === 'Step'
+            ? `${label} did not finish a step within ${seconds} (step timeout: the model call with its retries, and the tools it asked for).`
+            : `${label} did not answer in time: ${last.message}.`,
+    });
+  }
+
+  if (APICallError.isInstance(last) && last.statusCode !== undefined) {
+    const providerMessage = redact(providerMessageOf(last.responseBody ?? last.message));
+    return new ProviderError({
+      provider: context.provider,
+      modelId: context.modelId,
+      status: last.statusCode,
+      providerMessage,
+      failure: 'http',
+      attempts,
+      message: `${label} failed with HTTP ${last.statusCode}${after}: ${providerMessage}${statusHint(last.statusCode, context.authHint)}`,
+    });
+  }
+
+  const api = APICallError.isInstance(last) ? last : undefined;
+  if (api !== undefined || networkCode(last) !== undefined) {
+    const text = redact(networkText(api?.cause ?? last));
+    return new ProviderError({
+      provider: context.provider,
+      modelId: context.modelId,
+      status: null,
+      providerMessage: text,
+      failure: 'network',
+      attempts,
+      // Without an APICallError, the connection broke while the answer was being read (a stream cut off).
+      message:
+        api === undefined
+          ? `${label}: the connection broke off${after}: ${text}.`
+          : `${label} could not be reached at ${originOf(api.url)}${after}: ${text}.`,
+    });
+  }
+  return error;
+}
+
+function statusHint(status: number, authHint: string | undefined): string {
+  if (status === 401 || status === 403)
+    return authHint === undefined ? '' : ` Check the API key (${authHint}).`;
+  if (status === 404) return ' Check the model id and the base_url of the provider.';
+  if (status === 429)
+    return ' The provider is rate limiting: run fewer tests in parallel (--threads) or try later.';
+  if (status >= 500) return ' The provider had a server error; try again later.';
+  return '';
+}
+
+/** The SDK's step and chunk limits abort with a `TimeoutError`. */
+function isTimeout(error: unknown): error is Error {
+  return (error instanceof Error || error instanceof DOMException) && error.name === 'TimeoutError';
+}
+
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+/** The network error code on the cause chain (`ECONNREFUSED`, `UND_ERR_SOCKET`, ...), if any. */
+export function networkCode(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current instanceof Error && !seen.has(current)) {
+    seen.add(current);
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && NETWORK_CODES.has(code)) return code;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/** The messages of the cause chain, joined: `fetch failed: connect ECONNREFUSED 127.0.0.1:9`. */
+export function networkText(error: unknown): string {
+  const parts: string[] = [];
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current instanceof Error && !seen.has(current)) {
+    seen.add(current);
+    if (current.message !== '' && !parts.includes(current.message)) parts.push(current.message);
+    current = current.cause;
+  }
+  return parts.join(': ') || String(error);
+}
+
+export function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '(unknown address)';
+  }
+}
+
+function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+/** The `ProviderError` behind an error, if any, when the SDK wrapped ours (as the cause of its own). */
+function findProviderError(error: unknown): ProviderError | undefined {
   const seen = new Set<unknown>();
   let current = error;
   while (typeof current === 'object' && current !== null && !seen.has(current)) {

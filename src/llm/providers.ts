@@ -5,7 +5,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import type { ProviderKind } from '../config/schema.js';
-import type { FetchFunction } from './retry-fetch.js';
+import type { FetchFunction } from './fail-fast-fetch.js';
 
 /** An AI SDK model instance (never a gateway id string). */
 export type LanguageModelInstance = Exclude<LanguageModel, string>;
@@ -108,6 +108,32 @@ export const PROVIDER_DEFINITIONS: Record<ProviderKind, ProviderDefinition> = {
     defaultBaseUrl: '',
     keyEnv: [],
     keyRequired: false,
+    create: compatible,
+  },
+  // Providers the original nao reaches through their OpenAI-compatible chat APIs.
+  requesty: {
+    defaultBaseUrl: 'https://router.requesty.ai/v1',
+    keyEnv: ['REQUESTY_API_KEY'],
+    keyRequired: true,
+    create: compatible,
+  },
+  qwen: {
+    // Model Studio keys are regional: another region needs its `base_url`.
+    defaultBaseUrl: 'https://dashscope-intl.aliyuncs.com/compatible-mode/v1',
+    keyEnv: ['DASHSCOPE_API_KEY'],
+    keyRequired: true,
+    create: compatible,
+  },
+  minimax: {
+    defaultBaseUrl: 'https://api.minimax.io/v1',
+    keyEnv: ['MINIMAX_API_KEY'],
+    keyRequired: true,
+    create: compatible,
+  },
+  moonshot: {
+    defaultBaseUrl: 'https://api.moonshot.ai/v1',
+    keyEnv: ['MOONSHOT_API_KEY'],
+    keyRequired: true,
     create: compatible,
   },
 };

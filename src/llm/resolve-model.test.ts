@@ -1,3 +1,4 @@
+import { createConnection, createServer, type Socket } from 'node:net';
 import { generateText, Output, stepCountIs, streamText, tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -10,9 +11,9 @@ import {
 import type { NaoConfig } from '../config/nao-config.js';
 import type { ProviderConfig } from '../config/schema.js';
 import { NaoError } from '../errors/index.js';
-import { findProviderError, ProviderError, ProviderTimeoutError } from './provider-error.js';
-import { type ResolveModelOptions, resolveModel } from './resolve-model.js';
-import { NO_SDK_RETRIES, type RetryOptions } from './retry-fetch.js';
+import { DEFAULT_CALL_SETTINGS } from './call-settings.js';
+import { ProviderError, ProviderTimeoutError } from './provider-error.js';
+import { type ResolvedModel, type ResolveModelOptions, resolveModel } from './resolve-model.js';
 import { costOf, usageFromSteps } from './usage.js';
 
 let server: TestLlmServer | undefined;
@@ -23,7 +24,6 @@ afterEach(async () => {
 });
 
 const KEY = 'sk-test-SECRET-0123456789abcdef';
-const noWait: RetryOptions = { sleep: async () => undefined };
 
 async function serve(script: Turn[] | ScriptFunction) {
   server = await startTestLlmServer({ script });
@@ -51,9 +51,18 @@ function resolve(modelString: string, options: Partial<ResolveModelOptions> = {}
     modelString,
     config: serverConfig(),
     env: { OPENAI_API_KEY: KEY, ANTHROPIC_API_KEY: KEY, OPENROUTER_API_KEY: KEY },
-    retry: noWait,
     ...options,
   });
+}
+
+/** A call as nao makes it: the model's call settings, and its errors explained. */
+async function failureOf(resolved: ResolvedModel, params: { prompt: string; abortSignal?: AbortSignal }) {
+  try {
+    await generateText({ model: resolved.model, ...resolved.callSettings, ...params });
+  } catch (error) {
+    return resolved.explainError(error);
+  }
+  throw new Error('expected the call to fail');
 }
 
 const sqlTool = {
@@ -95,7 +104,6 @@ describe('resolveModel against the wire protocols', () => {
       tools: sqlTool,
       prompt: 'What is the answer?',
       stopWhen: stepCountIs(5),
-      ...NO_SDK_RETRIES,
     });
     expect(result.text).toBe('The answer is 42.');
     expect(result.steps).toHaveLength(2);
@@ -136,7 +144,6 @@ describe('resolveModel against the wire protocols', () => {
       model: resolve(modelString, extra).model,
       prompt: 'Extract the answer',
       output: Output.object({ schema: z.object({ total_revenue: z.number(), currency: z.string() }) }),
-      ...NO_SDK_RETRIES,
     });
     expect(result.output).toEqual({ total_revenue: 1234.5, currency: 'EUR' });
     expect(server?.requests[0]?.protocol).toBe(protocol);
@@ -150,7 +157,6 @@ describe('resolveModel against the wire protocols', () => {
       tools: sqlTool,
       prompt: 'What is the answer?',
       stopWhen: stepCountIs(5),
-      ...NO_SDK_RETRIES,
     });
     let text = '';
     for await (const delta of result.textStream) text += delta;
@@ -173,7 +179,7 @@ describe('resolveModel against the wire protocols', () => {
   ])('%s speaks chat completions with the right key', async (modelString, authorization, priceSource) => {
     await serve([{ text: 'hello', usage: { input: 10, output: 2 } }]);
     const resolved = resolve(modelString);
-    const result = await generateText({ model: resolved.model, prompt: 'hi', ...NO_SDK_RETRIES });
+    const result = await generateText({ model: resolved.model, prompt: 'hi' });
     expect(result.text).toBe('hello');
     expect(result.usage.inputTokens).toBe(10);
     const request = server?.requests[0];
@@ -185,7 +191,7 @@ describe('resolveModel against the wire protocols', () => {
 
   it('streams with usage over an OpenAI-compatible provider', async () => {
     await serve([{ text: 'streamed', usage: { input: 12, output: 3, cachedInput: 4 } }]);
-    const result = streamText({ model: resolve('ollama:qwen3').model, prompt: 'hi', ...NO_SDK_RETRIES });
+    const result = streamText({ model: resolve('ollama:qwen3').model, prompt: 'hi' });
     let text = '';
     for await (const delta of result.textStream) text += delta;
     expect(text).toBe('streamed');
@@ -255,9 +261,7 @@ describe('resolveModel configuration', () => {
         env: {},
         fetch: capture,
       });
-      const error = await generateText({ model: resolved.model, prompt: 'hi', ...NO_SDK_RETRIES }).catch(
-        (caught: unknown) => caught,
-      );
+      const error = await failureOf(resolved, { prompt: 'hi' });
       expect(seen[0]?.url).toBe(`https://proxy.example/api${path}`);
       expect(seen[0]?.headers.get(header)).toContain(KEY);
       expect(error).toBeInstanceOf(ProviderError);
@@ -276,7 +280,7 @@ describe('resolveModel configuration', () => {
       ]),
       env: { OPENAI_API_KEY: KEY },
     });
-    await generateText({ model: resolved.model, prompt: 'hi', ...NO_SDK_RETRIES });
+    await generateText({ model: resolved.model, prompt: 'hi' });
     expect(server?.requests[0]?.headers.authorization).toBe('Bearer config-key-123456');
   });
 
@@ -287,7 +291,7 @@ describe('resolveModel configuration', () => {
       config: config([{ provider: 'openai', base_url: server?.url, api_key: '', models: [] }]),
       env: { OPENAI_API_KEY: KEY },
     });
-    await generateText({ model: resolved.model, prompt: 'hi', ...NO_SDK_RETRIES });
+    await generateText({ model: resolved.model, prompt: 'hi' });
     expect(server?.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
   });
 
@@ -377,84 +381,236 @@ describe('resolveModel configuration', () => {
   });
 });
 
-describe('resolveModel failures through the AI SDK', () => {
-  it('retries a 429 with Retry-After, waiting what it asks, then succeeds', async () => {
-    await serve([{ status: 429, headers: { 'retry-after': '2' } }, { text: 'finally' }]);
-    const waits: number[] = [];
-    const resolved = resolve('anthropic:claude-sonnet-4-5', {
-      retry: {
-        sleep: async (ms) => {
-          waits.push(ms);
-        },
-      },
+/** Lets the SDK retry at once: without a header it waits 2 s, then 4, 8 and 16. */
+const NO_WAIT = { 'retry-after-ms': '0' };
+
+/** Aborts once the test server has received the first request (timers race on a busy machine). */
+async function abortOnceRequested(controller: AbortController): Promise<void> {
+  while ((server?.requests.length ?? 0) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  controller.abort();
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
     });
-    const result = await generateText({ model: resolved.model, prompt: 'hi', ...NO_SDK_RETRIES });
+  });
+}
+
+/** A TCP proxy to `target` that resets the first `resets` connections as soon as a request arrives. */
+async function resettingProxy(target: TestLlmServer, resets: number) {
+  const sockets = new Set<Socket>();
+  let seen = 0;
+  const proxy = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    if (seen++ < resets) {
+      socket.once('data', () => socket.resetAndDestroy());
+      return;
+    }
+    const upstream = createConnection(target.port, '127.0.0.1');
+    sockets.add(upstream);
+    upstream.on('error', () => socket.destroy());
+    socket.pipe(upstream).pipe(socket);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const { port } = proxy.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    connections: () => seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        proxy.close(() => resolve());
+      }),
+  };
+}
+
+describe('resolveModel failures through the AI SDK', () => {
+  it.each([408, 409, 429, 500, 503, 529])('retries HTTP %i, then succeeds', async (status) => {
+    await serve([{ status, headers: NO_WAIT }, { text: 'finally' }]);
+    const resolved = resolve('anthropic:claude-sonnet-4-5');
+    const result = await generateText({ model: resolved.model, prompt: 'hi', ...resolved.callSettings });
     expect(result.text).toBe('finally');
-    expect(waits).toEqual([2000]);
     expect(server?.requests).toHaveLength(2);
+  });
+
+  it('waits what Retry-After or retry-after-ms asks', async () => {
+    // Longer than the SDK's own first backoff (2 s), so only the header can explain the wait.
+    const cases: [Record<string, string>, number][] = [
+      [{ 'retry-after': '3' }, 3000],
+      [{ 'retry-after-ms': '2500' }, 2500],
+      [{ 'retry-after': new Date(Date.now() + 4000).toUTCString() }, 2500],
+    ];
+    const waited = await Promise.all(
+      cases.map(async ([headers]) => {
+        const own = await startTestLlmServer({ script: [{ status: 429, headers }, { text: 'ok' }] });
+        try {
+          const resolved = resolveModel({
+            modelString: 'openai:gpt-4.1',
+            config: config([{ provider: 'openai', base_url: own.url, models: [] }]),
+            env: { OPENAI_API_KEY: KEY },
+          });
+          const started = performance.now();
+          const result = await generateText({
+            model: resolved.model,
+            prompt: 'hi',
+            ...resolved.callSettings,
+          });
+          expect(result.text).toBe('ok');
+          expect(own.requests).toHaveLength(2);
+          return performance.now() - started;
+        } finally {
+          await own.close();
+        }
+      }),
+    );
+    for (const [index, [, atLeast]] of cases.entries()) expect(waited[index]).toBeGreaterThanOrEqual(atLeast);
   });
 
   it('fails with a PROVIDER_ERROR after the bounded retries of a provider that keeps failing', async () => {
     await serve(() => ({
       status: 503,
+      headers: NO_WAIT,
       errorBody: { error: { message: 'Service Unavailable', type: 'server_error' } },
     }));
-    const error = await generateText({
-      model: resolve('openai:gpt-4.1').model,
-      prompt: 'hi',
-      ...NO_SDK_RETRIES,
-    }).catch((caught: unknown) => caught);
+    const error = await failureOf(resolve('openai:gpt-4.1'), { prompt: 'hi' });
     expect(error).toBeInstanceOf(ProviderError);
-    expect(error).toMatchObject({ code: 'PROVIDER_ERROR', status: 503, attempts: 5 });
-    expect((error as ProviderError).message).toContain(
-      'openai:gpt-4.1 failed with HTTP 503 after 5 attempts: Service Unavailable (server_error)',
+    expect(error).toMatchObject({ code: 'PROVIDER_ERROR', status: 503, attempts: 5, failure: 'http' });
+    expect((error as ProviderError).message).toBe(
+      'openai:gpt-4.1 failed with HTTP 503 after 5 attempts: Service Unavailable (server_error) The provider had a server error; try again later.',
     );
-    expect(server?.requests).toHaveLength(5);
+    expect(server?.requests).toHaveLength(1 + DEFAULT_CALL_SETTINGS.maxRetries);
   });
 
-  it('times out a hung provider', async () => {
-    await serve(() => ({ hang: true }));
-    const resolved = resolve('openai:gpt-4.1', { timeoutMs: 100, retry: { ...noWait, maxRetries: 1 } });
-    const error = await generateText({ model: resolved.model, prompt: 'hi', ...NO_SDK_RETRIES }).catch(
-      (caught: unknown) => caught,
+  it.each([
+    [400, 'Invalid parameter: messages', ''],
+    [401, 'Bad key', ' Check the API key (it came from the OPENAI_API_KEY environment variable).'],
+    [403, 'Forbidden', ' Check the API key (it came from the OPENAI_API_KEY environment variable).'],
+    [404, 'The model `gpt-9` does not exist', ' Check the model id and the base_url of the provider.'],
+    [422, 'Unprocessable', ''],
+  ])('does not retry HTTP %i', async (status, message, hint) => {
+    await serve([{ status, headers: NO_WAIT, errorBody: { error: { message } } }, { text: 'never reached' }]);
+    const error = await failureOf(resolve('openai:gpt-4.1'), { prompt: 'hi' });
+    expect(server?.requests).toHaveLength(1);
+    expect(error).toMatchObject({ code: 'PROVIDER_ERROR', status, attempts: 1 });
+    expect((error as ProviderError).message).toBe(
+      `openai:gpt-4.1 failed with HTTP ${status}: ${message}${hint}`,
     );
-    expect(error).toBeInstanceOf(ProviderTimeoutError);
-    expect((error as ProviderTimeoutError).code).toBe('PROVIDER_TIMEOUT');
   });
 
-  it('surfaces a stream that stalls mid-answer as a findable timeout', async () => {
-    await serve([{ text: 'a long streamed answer', hang: 'mid-body' }]);
-    const result = streamText({
-      // Long enough for the first half to come in time on a loaded machine, so the stall is what times out.
-      model: resolve('anthropic:claude-sonnet-4-5', { timeoutMs: 1000 }).model,
-      prompt: 'hi',
-      ...NO_SDK_RETRIES,
+  it('retries a connection reset', async () => {
+    await serve([{ text: 'after the reset' }]);
+    if (server === undefined) throw new Error('no server');
+    const proxy = await resettingProxy(server, 1);
+    try {
+      const resolved = resolveModel({
+        modelString: 'openai:gpt-4.1',
+        config: config([{ provider: 'openai', base_url: proxy.url, models: [] }]),
+        env: { OPENAI_API_KEY: KEY },
+      });
+      const result = await generateText({ model: resolved.model, prompt: 'hi', ...resolved.callSettings });
+      expect(result.text).toBe('after the reset');
+      expect(proxy.connections()).toBe(2);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('fails at once, with a hint, when nothing listens at base_url', async () => {
+    const port = await freePort();
+    let calls = 0;
+    const counting: typeof fetch = (input, init) => {
+      calls++;
+      return fetch(input, init);
+    };
+    const resolved = resolveModel({
+      modelString: 'ollama:llama3.1',
+      config: config([{ provider: 'ollama', base_url: `http://127.0.0.1:${port}/v1`, models: [] }]),
+      env: {},
+      fetch: counting,
     });
+    const error = await failureOf(resolved, { prompt: 'hi' });
+    expect(calls).toBe(1);
+    expect(error).toMatchObject({ code: 'PROVIDER_ERROR', failure: 'network', status: null, attempts: 1 });
+    const { message } = error as ProviderError;
+    expect(message).toContain(`ollama:llama3.1 could not be reached at http://127.0.0.1:${port}: `);
+    expect(message).toContain('ECONNREFUSED');
+    expect(message).toMatch(/ Is the server running, and is base_url right\?$/);
+  });
+
+  it('ends a hung provider with a PROVIDER_TIMEOUT', async () => {
+    await serve(() => ({ hang: true }));
+    // Long enough for the request to reach the server on a loaded machine: the hang is what times out.
+    const resolved = resolve('openai:gpt-4.1', {
+      callSettings: { ...DEFAULT_CALL_SETTINGS, timeout: { stepMs: 1500 } },
+    });
+    const error = await failureOf(resolved, { prompt: 'hi' });
+    expect(error).toBeInstanceOf(ProviderTimeoutError);
+    expect(error).toMatchObject({ code: 'PROVIDER_TIMEOUT', failure: 'timeout' });
+    expect((error as ProviderTimeoutError).message).toBe(
+      'openai:gpt-4.1 did not finish a step within 1.5 s (step timeout: the model call with its retries, and the tools it asked for).',
+    );
+    expect(server?.requests).toHaveLength(1);
+  });
+
+  it('ends a stream that stalls mid-answer with a PROVIDER_TIMEOUT', async () => {
+    await serve([{ text: 'a long streamed answer', hang: 'mid-body' }]);
+    const resolved = resolve('anthropic:claude-sonnet-4-5', {
+      // Long enough for the first half to come in time on a loaded machine, so the stall is what times out.
+      callSettings: { ...DEFAULT_CALL_SETTINGS, timeout: { stepMs: 60_000, chunkMs: 1000 } },
+    });
+    const result = streamText({ model: resolved.model, prompt: 'hi', ...resolved.callSettings });
     let text = '';
-    const error = await (async () => {
-      for await (const delta of result.textStream) text += delta;
-    })().catch((caught: unknown) => caught);
+    for await (const delta of result.textStream) text += delta;
+    const error = await result.text.then(
+      () => undefined,
+      (caught: unknown) => resolved.explainError(caught),
+    );
     expect(text.length).toBeGreaterThan(0);
-    expect(findProviderError(error)).toBeInstanceOf(ProviderTimeoutError);
-    expect(findProviderError(error)?.message).toBe(
-      'anthropic:claude-sonnet-4-5 stopped sending its streamed answer for 1 s (per-attempt timeout).',
+    expect(error).toBeInstanceOf(ProviderTimeoutError);
+    expect((error as ProviderTimeoutError).message).toBe(
+      'anthropic:claude-sonnet-4-5 stopped sending its streamed answer for 1 s (chunk timeout).',
     );
   });
 
-  it('stops when the caller aborts', async () => {
+  it('stops at once when the caller aborts a pending call', async () => {
     await serve(() => ({ hang: true }));
     const controller = new AbortController();
     const started = performance.now();
-    setTimeout(() => controller.abort(), 50);
-    const error = await generateText({
-      model: resolve('anthropic:claude-sonnet-4-5').model,
+    const pending = failureOf(resolve('anthropic:claude-sonnet-4-5'), {
       prompt: 'hi',
       abortSignal: controller.signal,
-      ...NO_SDK_RETRIES,
-    }).catch((caught: unknown) => caught);
-    expect((error as Error).name).toBe('AbortError');
+    });
+    await abortOnceRequested(controller);
+    expect(((await pending) as Error).name).toBe('AbortError');
     // The provider hangs for good: only the abort can have ended the call this soon.
     expect(performance.now() - started).toBeLessThan(20_000);
+  });
+
+  it('stops at once when the caller aborts while the SDK waits to retry', async () => {
+    await serve([{ status: 429, headers: { 'retry-after': '30' } }, { text: 'never reached' }]);
+    const controller = new AbortController();
+    const started = performance.now();
+    const pending = failureOf(resolve('openai:gpt-4.1'), { prompt: 'hi', abortSignal: controller.signal });
+    await abortOnceRequested(controller);
+    expect(((await pending) as Error).name).toBe('AbortError');
+    // Retry-After asked for 30 s: ending well before means the abort cut the wait.
+    expect(performance.now() - started).toBeLessThan(20_000);
+    expect(server?.requests).toHaveLength(1);
+  });
+
+  it('sends nothing when the signal is already aborted', async () => {
+    await serve([{ text: 'unused' }]);
+    const error = await failureOf(resolve('openai:gpt-4.1'), {
+      prompt: 'hi',
+      abortSignal: AbortSignal.abort(),
+    });
+    expect((error as Error).name).toBe('AbortError');
+    expect(server?.requests).toHaveLength(0);
   });
 
   it('keeps the API key out of every error message', async () => {
@@ -470,7 +626,8 @@ describe('resolveModel failures through the AI SDK', () => {
           errorBody: { error: { message: `Invalid x-api-key ${KEY}`, type: 'authentication_error' } },
         };
       }
-      if (prompt === 'down') return { status: 500, errorBody: `upstream said: key=${sent}` };
+      if (prompt === 'down')
+        return { status: 500, headers: NO_WAIT, errorBody: `upstream said: key=${sent}` };
       return { hang: true };
     });
     const errors: unknown[] = [];
@@ -481,11 +638,9 @@ describe('resolveModel failures through the AI SDK', () => {
       ['openrouter:openai/gpt-4.1', 'hang'],
     ] as const) {
       // Only the hanging provider should time out; the others get time to answer on a loaded machine.
-      const timeoutMs = prompt === 'hang' ? 100 : 10_000;
-      const resolved = resolve(modelString, { timeoutMs, retry: { ...noWait, maxRetries: 1 } });
-      errors.push(
-        await generateText({ model: resolved.model, prompt, ...NO_SDK_RETRIES }).catch((caught) => caught),
-      );
+      const stepMs = prompt === 'hang' ? 200 : 20_000;
+      const resolved = resolve(modelString, { callSettings: { maxRetries: 1, timeout: { stepMs } } });
+      errors.push(await failureOf(resolved, { prompt }));
     }
     errors.push(
       (() => {
@@ -509,5 +664,7 @@ describe('resolveModel failures through the AI SDK', () => {
       expect(text).not.toContain('vllm-key-123456');
     }
     expect((errors[0] as ProviderError).message).toContain('Invalid x-api-key [redacted]');
+    expect((errors[1] as ProviderError).message).toContain('upstream said: key=[redacted]');
+    expect((errors[2] as ProviderError).message).toContain('bad request for key [redacted]');
   });
 });

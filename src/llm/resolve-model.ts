@@ -1,10 +1,12 @@
 import type { NaoConfig } from '../config/nao-config.js';
 import type { ProviderConfig, ProviderKind } from '../config/schema.js';
 import { UsageError } from '../errors/index.js';
+import { DEFAULT_CALL_SETTINGS, type ModelCallSettings } from './call-settings.js';
+import { type FetchFunction, failFastFetch } from './fail-fast-fetch.js';
 import { parseModelString } from './model-string.js';
+import { explainProviderFailure } from './provider-error.js';
 import { type LanguageModelInstance, type OpenAIApi, PROVIDER_DEFINITIONS } from './providers.js';
 import { type PriceSource, resolvePrices } from './resolve-prices.js';
-import { createRetryingFetch, type FetchFunction, type RetryOptions } from './retry-fetch.js';
 import type { ModelPrices } from './usage.js';
 
 export interface ResolveModelOptions {
@@ -13,11 +15,10 @@ export interface ResolveModelOptions {
   config: Pick<NaoConfig, 'llm'> & Partial<Pick<NaoConfig, 'configPath'>>;
   /** The environment to read API keys from (the CLI passes `process.env`). */
   env: Record<string, string | undefined>;
-  /** The underlying fetch; retries and timeouts wrap it. */
+  /** The transport under the provider packages (default: the standard fetch). */
   fetch?: FetchFunction;
-  retry?: RetryOptions;
-  /** Per-attempt timeout in milliseconds (default 120 s). */
-  timeoutMs?: number;
+  /** Retries and timeouts of every call (default `DEFAULT_CALL_SETTINGS`). */
+  callSettings?: ModelCallSettings;
   /** Endpoint for `openai:` models (default `responses`, like the SDK). */
   openaiApi?: OpenAIApi;
   /**
@@ -36,8 +37,11 @@ export interface ResolvedModel {
   provider: string;
   modelId: string;
   kind: ProviderKind;
-  /** Pass to `generateText` / `streamText` together with `NO_SDK_RETRIES`. */
+  /** Pass to `generateText` / `streamText` together with `callSettings`. */
   model: LanguageModelInstance;
+  callSettings: ModelCallSettings;
+  /** What a failed call of this model threw, as nao's `ProviderError` (see `explainProviderFailure`). */
+  explainError(error: unknown): unknown;
   baseUrl: string;
   prices: ModelPrices | null;
   priceSource: PriceSource | null;
@@ -59,7 +63,8 @@ function present(value: string | undefined): string | undefined {
 /**
  * Builds the AI SDK model for `provider:model_id`: the key from the provider's `api_key`
  * in nao_config.yaml or else its usual environment variable, the configured `base_url`,
- * a retrying fetch, and the model's prices. Built-in providers work without a config entry.
+ * the settings and error messages of its calls, and its prices. Built-in providers work
+ * without a config entry.
  */
 export function resolveModel(options: ResolveModelOptions): ResolvedModel {
   const { config, env } = options;
@@ -70,7 +75,7 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
   const id = `${parsed.provider}:${parsed.modelId}`;
   const configFile = config.configPath ?? 'nao_config.yaml';
   const entryLabel =
-    parsed.kind === 'openaiCompatible'
+    parsed.kind === 'openaiCompatible' && parsed.name !== undefined
       ? `the openaiCompatible entry named ${parsed.name}`
       : `the ${parsed.kind} entry`;
 
@@ -79,11 +84,14 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
   const apiKey = configuredKey ?? (envKeyName === undefined ? undefined : present(env[envKeyName]));
   if (apiKey === undefined && definition.keyRequired && options.allowMissingKey !== true) {
     const envNames = definition.keyEnv.join(' or ');
+    const unresolved = entry?.unresolved?.api_key;
     throw new UsageError({
       code: 'MISSING_API_KEY',
       message:
-        `No API key for ${id}. Set \`api_key\` on ${entryLabel} under llm.providers in ${configFile} ` +
-        `(e.g. api_key: {{ env('${definition.keyEnv[0]}') }}), or set the ${envNames} environment variable.`,
+        unresolved === undefined
+          ? `No API key for ${id}. Set \`api_key\` on ${entryLabel} under llm.providers in ${configFile} ` +
+            `(e.g. api_key: {{ env('${definition.keyEnv[0]}') }}), or set the ${envNames} environment variable.`
+          : `No API key for ${id}: ${unresolved} in ${configFile}, and ${envNames} is not set either. Set it and run again.`,
     });
   }
 
@@ -91,7 +99,10 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
   if (baseUrl === '') {
     throw new UsageError({
       code: 'MISSING_BASE_URL',
-      message: `${id} needs a base_url: set \`base_url\` on ${entryLabel} under llm.providers in ${configFile}.`,
+      message:
+        entry?.unresolved?.base_url === undefined
+          ? `${id} needs a base_url: set \`base_url\` on ${entryLabel} under llm.providers in ${configFile}.`
+          : `${id} needs a base_url: ${entry.unresolved.base_url} in ${configFile}. Set it and run again.`,
     });
   }
 
@@ -101,14 +112,13 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
       : envKeyName !== undefined
         ? `it came from the ${envKeyName} environment variable`
         : `none was sent; set api_key on ${entryLabel} in ${configFile}`;
-  const fetch = createRetryingFetch({
+  const secrets = apiKey === undefined ? [] : [apiKey];
+  const failure = { provider: parsed.provider, modelId: parsed.modelId, secrets, authHint };
+  const fetch = failFastFetch({
     provider: parsed.provider,
     modelId: parsed.modelId,
+    secrets,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-    ...(options.retry === undefined ? {} : { retry: options.retry }),
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    secrets: apiKey === undefined ? [] : [apiKey],
-    authHint,
   });
   const model = definition.create({
     modelId: parsed.modelId,
@@ -125,6 +135,8 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
     modelId: parsed.modelId,
     kind: parsed.kind,
     model,
+    callSettings: options.callSettings ?? DEFAULT_CALL_SETTINGS,
+    explainError: (error) => explainProviderFailure(error, failure),
     baseUrl,
     prices: priced.prices,
     priceSource: priced.source,

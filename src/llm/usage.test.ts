@@ -1,14 +1,6 @@
 import type { LanguageModelUsage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import {
-  addCosts,
-  addUsage,
-  costOf,
-  EMPTY_USAGE,
-  type TokenUsage,
-  usageFromSdk,
-  usageFromSteps,
-} from './usage.js';
+import { addUsage, costOf, EMPTY_USAGE, type TokenUsage, usageFromSdk, usageFromSteps } from './usage.js';
 
 function sdkUsage(partial: Partial<LanguageModelUsage>): LanguageModelUsage {
   return {
@@ -134,23 +126,5 @@ describe('costOf', () => {
 
   it('is exactly zero for zero tokens at a known price', () => {
     expect(costOf(EMPTY_USAGE, { inputNoCache: 2, output: 8 })?.totalCost).toBe(0);
-  });
-});
-
-describe('addCosts', () => {
-  const cost = { inputNoCache: 1, inputCacheRead: 0.5, inputCacheWrite: 0.25, output: 2, totalCost: 3.75 };
-
-  it('adds bucket by bucket', () => {
-    expect(addCosts(cost, cost)).toEqual({
-      inputNoCache: 2,
-      inputCacheRead: 1,
-      inputCacheWrite: 0.5,
-      output: 4,
-      totalCost: 7.5,
-    });
-  });
-
-  it('is unknown when any part is unknown', () => {
-    expect(addCosts(cost, null, cost)).toBeNull();
   });
 });

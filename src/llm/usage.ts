@@ -95,13 +95,3 @@ export function costOf(usage: TokenUsage, prices: ModelPrices | null): Cost | nu
     totalCost: inputNoCache + inputCacheRead + inputCacheWrite + output,
   };
 }
-
-/** Adds costs; any unknown (null) part makes the sum unknown. */
-export function addCosts(...costs: (Cost | null)[]): Cost | null {
-  const sum: Cost = { inputNoCache: 0, inputCacheRead: 0, inputCacheWrite: 0, output: 0, totalCost: 0 };
-  for (const cost of costs) {
-    if (cost === null) return null;
-    for (const key of Object.keys(sum) as (keyof Cost)[]) sum[key] += cost[key];
-  }
-  return sum;
-}

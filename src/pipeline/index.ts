@@ -1,7 +1,7 @@
-export { createLocalClient, type LocalClientRecording } from './local-client.js';
+export { createLocalClient } from './local-client.js';
 export { openProjectRuntime, type ProjectRuntime } from './project-runtime.js';
 export { runTestRequest } from './run-test-request.js';
-export { type RunIdentity, type TestRunClient, testRunRequest } from './test-run-client.js';
+export { type TestRunClient, testRunRequest } from './test-run-client.js';
 export type {
   RunSpending,
   TableData,

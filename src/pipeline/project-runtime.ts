@@ -3,6 +3,7 @@ import type { NaoConfig } from '../config/index.js';
 import { prepareSandboxes } from '../extract/index.js';
 import { type ResolvedModel, resolveModel } from '../llm/index.js';
 import { type Database, openDatabase } from '../warehouse/index.js';
+import { databaseAccess } from './database-access.js';
 
 /**
  * Everything a project's test runs share, opened once: the read-only databases, the agent's
@@ -46,6 +47,8 @@ export async function openProjectRuntime(options: OpenProjectRuntimeOptions): Pr
     const agentContext = await createAgentContext({
       projectDir: config.projectDir,
       databases,
+      access: await databaseAccess({ databases: config.databases, projectDir: config.projectDir }),
+      unavailableDatabases: config.unavailableDatabases,
       maxResultRows: config.agent.maxResultRows,
       queryTimeoutMs: options.queryTimeoutMs ?? config.agent.queryTimeoutMs,
     });

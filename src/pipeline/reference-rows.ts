@@ -11,6 +11,8 @@ export interface RunReferenceQueryOptions {
   /** The test's `database`; `null` when it names none. */
   databaseName: string | null;
   databases: readonly Database[];
+  /** Configured databases nao cannot open (a type it cannot query, unset values): named, never run. */
+  unavailable?: readonly { name: string; reason: string }[];
   /** The agent's result row limit: the reference is never cut shorter than the agent's data. */
   maxRows: number;
   timeoutMs?: number;
@@ -24,6 +26,7 @@ export type ReferenceErrorCode =
   | 'NO_DATABASE'
   | 'AMBIGUOUS_DATABASE'
   | 'UNKNOWN_DATABASE'
+  | 'UNAVAILABLE_DATABASE'
   | 'QUERY_FAILED';
 
 export type ReferenceRowsResult =
@@ -57,7 +60,7 @@ export async function runReferenceQuery(options: RunReferenceQueryOptions): Prom
   if (sql.trim() === '')
     return { success: false, code: 'NO_SQL', error: 'The test has no reference SQL (`sql`).' };
 
-  const picked = pickDatabase(databases, options.databaseName);
+  const picked = pickDatabase(databases, options.unavailable ?? [], options.databaseName);
   if (!picked.success) return picked;
   const { database } = picked;
 
@@ -95,21 +98,47 @@ export async function runReferenceQuery(options: RunReferenceQueryOptions): Prom
   };
 }
 
+/**
+ * The unavailable database a test's reference would run on, if it is one: such a run fails
+ * before the agent spends anything.
+ */
+export function unavailableReferenceDatabase(options: {
+  databaseName: string | null;
+  databases: readonly Database[];
+  unavailable: readonly { name: string; reason: string }[];
+}): { name: string; reason: string } | undefined {
+  const wanted = options.databaseName?.trim() ?? '';
+  if (wanted !== '') return options.unavailable.find((database) => database.name === wanted);
+  return options.databases.length === 0 && options.unavailable.length === 1
+    ? options.unavailable[0]
+    : undefined;
+}
+
 function pickDatabase(
   databases: readonly Database[],
+  unavailable: readonly { name: string; reason: string }[],
   name: string | null,
 ): { success: true; database: Database } | { success: false; code: ReferenceErrorCode; error: string } {
-  const list = databases.map((database) => `"${database.name}"`).join(', ');
-  if (databases.length === 0) {
+  const wanted = name?.trim() ?? '';
+  const configured = databases.length + unavailable.length;
+  const blocked = unavailableReferenceDatabase({ databaseName: name, databases, unavailable });
+  if (blocked !== undefined) {
+    return {
+      success: false,
+      code: 'UNAVAILABLE_DATABASE',
+      error: `The reference SQL cannot run: ${blocked.reason}`,
+    };
+  }
+  const list = [...databases, ...unavailable].map((database) => `"${database.name}"`).join(', ');
+  if (databases.length === 0 && unavailable.length === 0) {
     return {
       success: false,
       code: 'NO_DATABASE',
       error: 'No database is configured; add one under `databases` in nao_config.yaml.',
     };
   }
-  const wanted = name?.trim() ?? '';
   if (wanted === '') {
-    if (databases.length === 1) return { success: true, database: databases[0]! };
+    if (configured === 1) return { success: true, database: databases[0]! };
     return {
       success: false,
       code: 'AMBIGUOUS_DATABASE',

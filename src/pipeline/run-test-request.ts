@@ -1,16 +1,34 @@
 import { runAgent } from '../agent/index.js';
 import { type AnswerJudgement, judgeAnswer } from '../answer-judge/index.js';
+import { NaoError } from '../errors/index.js';
 import { captureDataSnapshots, extractAnswer, runReferenceQuery, unchangedSince } from '../extract/index.js';
 import {
   addUsage,
   costOf,
   EMPTY_USAGE,
+  type ModelPrices,
   meteredModel,
   type ResolvedModel,
   type TokenUsage,
 } from '../llm/index.js';
 import type { ProjectRuntime } from './project-runtime.js';
+import { unavailableReferenceDatabase } from './reference-rows.js';
 import type { RunSpending, TestRunRequest, TestRunResponse, Verification } from './test-run-types.js';
+
+/** The model with the caller's prices, bucket by bucket, when the request brings some. */
+function withCallerPrices(model: ResolvedModel, request: TestRunRequest): ResolvedModel {
+  const given = request.costs;
+  if (given === undefined) return model;
+  const inputNoCache = given.inputNoCache ?? model.prices?.inputNoCache;
+  const output = given.output ?? model.prices?.output;
+  if (inputNoCache === undefined || output === undefined) return model;
+  const prices: ModelPrices = { inputNoCache, output };
+  const read = given.inputCacheRead ?? model.prices?.inputCacheRead;
+  const write = given.inputCacheWrite ?? model.prices?.inputCacheWrite;
+  if (read !== undefined) prices.inputCacheRead = read;
+  if (write !== undefined) prices.inputCacheWrite = write;
+  return { ...model, prices };
+}
 
 /**
  * One test run as the backend performs it: the agent answers in test mode (no clarification
@@ -29,10 +47,24 @@ export async function runTestRequest(options: {
   onSpending?: (spending: RunSpending) => void;
 }): Promise<TestRunResponse> {
   const { runtime, request, signal } = options;
-  const resolved = runtime.model(`${request.model.provider}:${request.model.modelId}`);
+  const resolved = withCallerPrices(
+    runtime.model(`${request.model.provider}:${request.model.modelId}`),
+    request,
+  );
   const spent = spendingMeter(resolved, options.onSpending);
   const model = spent?.agent ?? resolved;
   const sql = request.sql ?? null;
+  const unavailable =
+    sql === null
+      ? undefined
+      : unavailableReferenceDatabase({
+          databaseName: request.databaseId ?? null,
+          databases: runtime.databases,
+          unavailable: runtime.config.unavailableDatabases,
+        });
+  if (unavailable !== undefined) {
+    throw new NaoError({ code: 'DATABASE_UNAVAILABLE', message: unavailable.reason });
+  }
   // Taken before the agent's first query, so the reference can tell whether it saw the same data.
   const snapshots =
     sql === null
@@ -47,6 +79,7 @@ export async function runTestRequest(options: {
           sql,
           databaseName: request.databaseId ?? null,
           databases: runtime.databases,
+          unavailable: runtime.config.unavailableDatabases,
           maxRows: runtime.config.agent.maxResultRows,
           ...(runtime.agentContext.limits.queryTimeoutMs === undefined
             ? {}

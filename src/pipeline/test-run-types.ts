@@ -25,6 +25,11 @@ export interface TestRunRequest {
   judgeModel?: { provider: string; modelId: string } | null;
   /** `allow_clarification: true`: the agent keeps its `clarification` tool. */
   allowClarification?: boolean;
+  /**
+   * Prices the caller gives for the model, USD per million tokens (the original nao's CLI
+   * sends its config's `costs` as `meta.costs`): each bucket given wins over the backend's.
+   */
+  costs?: { inputNoCache?: number; inputCacheRead?: number; inputCacheWrite?: number; output?: number };
 }
 
 /** Rows with their column names in order (kept as arrays: a million rows as objects is slow). */

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { generateText, streamText } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
-import { NO_SDK_RETRIES, type OpenAIApi, resolveModel } from '../llm/index.js';
+import { type OpenAIApi, resolveModel } from '../llm/index.js';
 import { createRecorder, type Recorder } from './recorder.js';
 
 const KEY = 'sk-test-SECRET-0123456789abcdef';
@@ -45,7 +45,7 @@ function model(options: {
     fetch: options.recorder.fetch,
     allowMissingKey: options.recorder.isReplaying,
     ...(options.openaiApi === undefined ? {} : { openaiApi: options.openaiApi }),
-  }).model;
+  });
 }
 
 describe.each([
@@ -62,16 +62,17 @@ describe.each([
     });
     const baseUrl = server.url;
     const ask = async (recorder: Recorder, env?: Record<string, string>) => {
+      const resolved = model({
+        recorder,
+        modelString,
+        baseUrl,
+        env,
+        ...(openaiApi === undefined ? {} : { openaiApi }),
+      });
       const options = {
-        model: model({
-          recorder,
-          modelString,
-          baseUrl,
-          env,
-          ...(openaiApi === undefined ? {} : { openaiApi }),
-        }),
+        model: resolved.model,
         prompt: 'What is the total revenue?',
-        ...NO_SDK_RETRIES,
+        ...resolved.callSettings,
       };
       return recorder.withRun({ test: 'total_revenue', model: modelString, attempt: 1 }, async () => {
         if (!stream) {

@@ -1,9 +1,11 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { generateText } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestLlmServer } from '../../test-support/llm-server/index.js';
 import { NaoError } from '../errors/index.js';
-import { createRetryingFetch, ProviderError } from '../llm/index.js';
+import { resolveModel } from '../llm/index.js';
 import { deterministicQueryIds } from './query-ids.js';
 import { createRecorder, type RecordedRun } from './recorder.js';
 import { MissingRecordingError, StaleRecordingError } from './recording-errors.js';
@@ -80,6 +82,15 @@ function replayer() {
   return { recorder: createRecorder({ recordingsDir: dir, mode: 'replay', fetch: network.fetch }), network };
 }
 
+function openaiModel(baseUrl: string, fetch: typeof globalThis.fetch) {
+  return resolveModel({
+    modelString: 'openai:gpt-4.1',
+    config: { llm: { providers: [{ provider: 'openai', base_url: baseUrl, models: [] }] } },
+    env: { OPENAI_API_KEY: KEY },
+    fetch,
+  });
+}
+
 async function caught(promise: Promise<unknown>): Promise<unknown> {
   try {
     await promise;
@@ -125,22 +136,25 @@ describe('record mode', () => {
     });
   });
 
-  it('does not count an answer the retrying fetch will ask again for', async () => {
-    const network = fakeNetwork((prompt, index) =>
-      index === 0 ? new Response('overloaded', { status: 503 }) : jsonReply(prompt),
-    );
-    const recorder = createRecorder({ recordingsDir: dir, mode: 'record', fetch: network.fetch });
-    const retrying = createRetryingFetch({
-      provider: 'openai',
-      modelId: 'gpt-4.1',
-      fetch: recorder.fetch,
-      retry: { sleep: async () => undefined },
+  it('does not count an answer the SDK will ask again for', async () => {
+    const server = await startTestLlmServer({
+      script: [{ status: 503, headers: { 'retry-after-ms': '0' } }, { text: 'recovered' }],
     });
-    await recorder.withRun(RUN, async () => (await call(retrying, 'q')).text());
-    expect(network.calls).toHaveLength(2);
-    const file = await readFileOf(recorder);
-    expect(file.exchanges).toHaveLength(1);
-    expect(file.exchanges[0]).toMatchObject({ step: 1, response: { status: 200 } });
+    try {
+      const recorder = createRecorder({ recordingsDir: dir, mode: 'record' });
+      const resolved = openaiModel(server.url, recorder.fetch);
+      const text = await recorder.withRun(RUN, async () => {
+        const result = await generateText({ model: resolved.model, prompt: 'q', ...resolved.callSettings });
+        return result.text;
+      });
+      expect(text).toBe('recovered');
+      expect(server.requests).toHaveLength(2);
+      const file = await readFileOf(recorder);
+      expect(file.exchanges).toHaveLength(1);
+      expect(file.exchanges[0]).toMatchObject({ step: 1, response: { status: 200 } });
+    } finally {
+      await server.close();
+    }
   });
 
   it('keeps a final error answer, which replay then gives back', async () => {
@@ -387,27 +401,19 @@ describe('replay mode', () => {
     );
   });
 
-  it('under the retrying fetch: not retried, and the typed error stays reachable', async () => {
+  it('under the SDK: not retried, and the typed error stays reachable', async () => {
     const { recorder } = replayer();
-    let sleeps = 0;
-    const retrying = createRetryingFetch({
-      provider: 'openai',
-      modelId: 'gpt-4.1',
-      fetch: recorder.fetch,
-      retry: {
-        sleep: async () => {
-          sleeps++;
-        },
-      },
+    const resolved = openaiModel('https://api.openai.com/v1', recorder.fetch);
+    const result = await recorder.withRun(RUN, async () => {
+      const thrown = await caught(
+        generateText({ model: resolved.model, prompt: 'q', ...resolved.callSettings }),
+      );
+      return { thrown: resolved.explainError(thrown), recordingError: recorder.currentRunError() };
     });
-    const result = await recorder.withRun(RUN, async () => ({
-      thrown: await caught(call(retrying, 'q')),
-      recordingError: recorder.currentRunError(),
-    }));
-    expect(sleeps).toBe(0);
-    expect(result.thrown).toBeInstanceOf(ProviderError);
-    expect((result.thrown as Error).message).toContain('No recording of step 1');
     expect(result.recordingError).toBeInstanceOf(MissingRecordingError);
+    // Retries would have wrapped it in the SDK's RetryError.
+    expect(result.thrown).toBe(result.recordingError);
+    expect((result.thrown as Error).message).toContain('No recording of step 1');
   });
 });
 

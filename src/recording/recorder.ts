@@ -7,7 +7,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import { NaoError } from '../errors/index.js';
-import { httpFetch, isRetryableStatus, NULL_BODY_STATUSES, redactSecrets } from '../llm/index.js';
+import { isRetryableStatus, redactSecrets } from '../llm/index.js';
 import { readOutgoingRequest } from './outgoing-request.js';
 import { deterministicQueryIds } from './query-ids.js';
 import { MissingRecordingError, StaleRecordingError } from './recording-errors.js';
@@ -23,6 +23,9 @@ import {
 import { describeChanges, summarizeRequest } from './request-summary.js';
 
 export type RecorderMode = 'record' | 'replay';
+
+/** Statuses whose responses have no body: the Response constructor refuses one, even empty. */
+const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 204, 205, 304]);
 
 /** One run of the suite, as the runner knows it. */
 export interface RecordedRun {
@@ -45,7 +48,7 @@ export interface CreateRecorderOptions {
   /** Usually `<project>/tests/recordings`. */
   recordingsDir: string;
   mode: RecorderMode;
-  /** The network, in record mode (default: `httpFetch`, as for live runs). Replay never calls it. */
+  /** The network, in record mode (default: the standard fetch, as for live runs). Replay never calls it. */
   fetch?: typeof globalThis.fetch;
   /** Stamps `recorded_at`. */
   now?: () => Date;
@@ -90,7 +93,7 @@ interface RunContext {
   calls: number;
   recording?: Promise<RecordingFile | null>;
   failure?: NaoError;
-  /** A request was aborted by the caller (not by a per-attempt timeout). */
+  /** A request was aborted by the caller (not by a model-call timeout). */
   cutShort: boolean;
 }
 
@@ -102,7 +105,7 @@ interface RunContext {
 export function createRecorder(options: CreateRecorderOptions): Recorder {
   const { mode } = options;
   const recordingsDir = path.resolve(options.recordingsDir);
-  const network = options.fetch ?? httpFetch;
+  const network = options.fetch ?? globalThis.fetch;
   const now = options.now ?? (() => new Date());
   const storage = new AsyncLocalStorage<RunContext>();
   const activeFiles = new Set<string>();
@@ -193,7 +196,7 @@ export function createRecorder(options: CreateRecorderOptions): Recorder {
       if (wasCutShort(signal)) context.cutShort = true;
       throw error;
     }
-    // The retrying fetch above will ask again: only the answer it keeps is part of the run.
+    // The SDK will ask again: only the answer it keeps is part of the run.
     if (isRetryableStatus(response.status)) return response;
     const summarized = summarizeRequest(request);
     const contentType = response.headers.get('content-type');
@@ -365,7 +368,10 @@ function checkRun(run: RecordedRun): void {
   }
 }
 
-/** Aborted by the caller (Ctrl-C, the run's time limit), not by the retrying fetch's per-attempt timeout. */
+/**
+ * Aborted by the caller (Ctrl-C, the run's time limit), not by the SDK's step or chunk timeout:
+ * a timed-out call fails the run as a provider error does, and the run is recorded up to it.
+ */
 function wasCutShort(signal: AbortSignal | undefined): boolean {
   if (signal?.aborted !== true) return false;
   const reason: unknown = signal.reason;

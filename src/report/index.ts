@@ -1,21 +1,12 @@
 export { buildResultsFile } from './build-results-file.js';
-export {
-  type ComparedPair,
-  compareRunFiles,
-  type PairOutcome,
-  type RunComparison,
-} from './compare-runs.js';
-export { formatCost, formatSeconds, UNKNOWN } from './format-values.js';
-export { passAtK, passHatK, repeatStats } from './pass-at-k.js';
-export { parseResultsFile, readResultsFile } from './read-results.js';
+export { type ComparedPair, compareRunFiles, type PairOutcome, type RunComparison } from './compare-runs.js';
+export { repeatStats } from './pass-at-k.js';
+export { readResultsFile } from './read-results.js';
 export type {
-  AssertionRecord,
-  CostRecord,
   DataRow,
   DiffRecord,
   JudgeRecord,
   MergedRecord,
-  MismatchRecord,
   ModelSummary,
   RepeatStats,
   ResultsFile,
@@ -29,28 +20,11 @@ export type {
   ToolCallRecord,
   UsageRecord,
 } from './results-file.js';
-export {
-  errorResult,
-  judgedResult,
-  notRunResult,
-  type RunSubject,
-  SAVED_ROWS_LIMIT,
-  skippedResult,
-  spentUsd,
-} from './run-result.js';
-export { RUN_STATUSES, STATUS_MARK, statusOf } from './run-status.js';
-export {
-  compareModelSummaries,
-  ensureByModel,
-  orderedModels,
-  passRate,
-  summarize,
-  summarizeByModel,
-} from './summarize.js';
+export { errorResult, judgedResult, notRunResult, skippedResult, spentUsd } from './run-result.js';
+export { statusOf } from './run-status.js';
+export { ensureByModel, failedRuns, orderedModels, passRate, summarize } from './summarize.js';
 export {
   listResultsFiles,
-  localIsoTimestamp,
-  resultsFileName,
   resultsFileSortKey,
   writeResultsFile,
   writeResultsFileAt,

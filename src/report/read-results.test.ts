@@ -109,7 +109,7 @@ describe('parseResultsFile', () => {
       reference_sql: null,
       tool_calls: [],
     });
-    expect(file.summary).toMatchObject({ total: 4, passed: 1, failed: 1, errors: 1, unverified: 1 });
+    expect(file.summary).toMatchObject({ total: 4, passed: 1, failed: 3, errors: 1, unverified: 1 });
     expect(file.by_model.map((summary) => [summary.model, summary.pass_rate])).toEqual([
       ['openai:gpt-4.1', 50],
       ['anthropic:claude-sonnet-4-5', 0],

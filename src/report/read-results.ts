@@ -10,6 +10,7 @@ import type {
   DataRow,
   DiffRecord,
   ModelSummary,
+  Recount,
   RepeatStats,
   ResultsFile,
   RunDetails,
@@ -65,9 +66,12 @@ const detailsSchema = z.looseObject({
   replayed: z.boolean().nullable().optional(),
 });
 
+/** A name as YAML may have typed it (`name: 2024`): read as its text. */
+const nameText = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+
 const runSchema = z.looseObject({
-  name: z.string(),
-  model: z.string(),
+  name: nameText,
+  model: nameText,
   passed: z.boolean(),
   message: nullableString,
   tokens: nullableNumber,
@@ -108,17 +112,25 @@ function hasAllKeys(value: object, keys: readonly string[]): boolean {
 
 function normalizeToolCall(raw: unknown): ToolCallRecord {
   if (raw === null || typeof raw !== 'object')
-    return { tool_name: '', tool_call_id: '', args: null, result: raw };
+    return { tool_name: '', tool_call_id: '', toolName: '', toolCallId: '', args: null, result: raw };
   const call = raw as Record<string, unknown>;
   const text = (...values: unknown[]) =>
     values.find((value): value is string => typeof value === 'string') ?? '';
+  const name = text(call.tool_name, call.toolName);
+  const id = text(call.tool_call_id, call.toolCallId);
   return {
     ...call,
-    tool_name: text(call.tool_name, call.toolName),
-    tool_call_id: text(call.tool_call_id, call.toolCallId),
+    tool_name: name,
+    tool_call_id: id,
+    toolName: name,
+    toolCallId: id,
     args: call.args ?? call.input ?? null,
     result: call.result ?? call.output ?? null,
   };
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
 }
 
 function normalizeDetails(raw: RawDetails | null | undefined, run: RawRun): RunDetails {
@@ -141,10 +153,12 @@ function normalizeDetails(raw: RawDetails | null | undefined, run: RawRun): RunD
     expected_row_count: details.expected_row_count ?? details.expected_data?.length ?? null,
     reference_sql: details.reference_sql ?? null,
     tool_calls: (details.tool_calls ?? []).map(normalizeToolCall),
-    extraction_sql: details.extraction_sql ?? null,
+    extraction_sql: details.extraction_sql ?? stringOrNull(details.verification_sql),
+    verification_sql: stringOrNull(details.verification_sql) ?? details.extraction_sql ?? null,
     extraction_error: details.extraction_error ?? null,
     extraction_attempts: details.extraction_attempts ?? 0,
     diff,
+    comparison: details.comparison ?? diff?.text ?? null,
     assertions: details.assertions ?? [],
     error: details.error ?? run.error ?? null,
     finish_reason: details.finish_reason ?? null,
@@ -172,6 +186,7 @@ function normalizeRun(raw: RawRun): RunResult {
     cost: raw.cost ?? null,
     duration_ms: raw.duration_ms ?? 0,
     tool_call_count: raw.tool_call_count ?? 0,
+    error: raw.error ?? rawDetails?.error ?? null,
     status,
     attempt: raw.attempt ?? 1,
     file: raw.file ?? '',
@@ -197,6 +212,44 @@ function invalid(source: string, problem: string, cause?: unknown): UsageError {
 }
 
 /**
+ * The file's own summary when it has every field this nao writes, else one computed from the
+ * results. A summary written before `failed` meant `total - passed` is read with that meaning,
+ * and a `total_cost` of 0 with no priced run is read as unknown.
+ */
+function readSummary(raw: Record<string, unknown> | null | undefined, results: RunResult[]): Summary {
+  if (!raw || !hasAllKeys(raw, SUMMARY_KEYS)) return summarize(results);
+  const summary = raw as unknown as Summary;
+  const unpriced = summary.runs_without_cost >= summary.total && summary.total_cost === 0;
+  return {
+    ...summary,
+    failed: summary.total - summary.passed,
+    total_cost: unpriced ? null : summary.total_cost,
+  };
+}
+
+/**
+ * When the file's own summary counted more runs as passed than nao does (the original nao
+ * counts a test without verification as passed), what the file said, so the viewer can say
+ * why its numbers differ instead of showing a different pass rate silently.
+ */
+function recount(raw: Record<string, unknown> | null | undefined, summary: Summary): Recount | undefined {
+  const writtenPassed = raw?.passed;
+  const writtenTotal = raw?.total;
+  if (typeof writtenPassed !== 'number' || typeof writtenTotal !== 'number') return undefined;
+  if (writtenPassed === summary.passed) return undefined;
+  return {
+    written_passed: writtenPassed,
+    written_total: writtenTotal,
+    passed: summary.passed,
+    unverified: summary.unverified,
+    reason:
+      `This file counts ${writtenPassed} of ${writtenTotal} runs as passed; nao counts ${summary.passed}: ` +
+      `${summary.unverified} run(s) had no verification (no reference SQL, or no data to compare), ` +
+      'which the original nao counts as passed and nao counts as unverified, never as a pass.',
+  };
+}
+
+/**
  * Validates parsed JSON as a results file and fills the fields newer versions added;
  * `source` names the file in the error (a UsageError with code RESULTS_FILE_INVALID).
  */
@@ -210,10 +263,8 @@ export function parseResultsFile(data: unknown, source: string): ResultsFile {
   }
   const raw = parsed.data;
   const results = raw.results.map(normalizeRun);
-  const summary =
-    raw.summary && hasAllKeys(raw.summary, SUMMARY_KEYS)
-      ? (raw.summary as unknown as Summary)
-      : summarize(results);
+  const summary = readSummary(raw.summary, results);
+  const recounted = recount(raw.summary, summary);
   const byModel = raw.by_model?.every((entry) => hasAllKeys(entry, [...SUMMARY_KEYS, 'pass_rate']))
     ? (raw.by_model as unknown as ModelSummary[])
     : null;
@@ -222,6 +273,7 @@ export function parseResultsFile(data: unknown, source: string): ResultsFile {
     ...rest,
     results,
     summary,
+    ...(recounted === undefined ? {} : { recounted }),
     by_model: byModel,
     ...(models ? { models } : {}),
     ...(repeats

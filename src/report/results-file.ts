@@ -18,6 +18,9 @@ export type DataRow = Record<string, CellValue>;
 export interface ToolCallRecord {
   tool_name: string;
   tool_call_id: string;
+  /** The same two, as the original nao writes and its viewer reads them. */
+  toolName: string;
+  toolCallId: string;
   args: unknown;
   result: unknown;
 }
@@ -41,7 +44,7 @@ export interface CostRecord {
   total_cost: number;
 }
 
-export interface MismatchRecord {
+interface MismatchRecord {
   row: number;
   column: string;
   actual: CellValue;
@@ -93,6 +96,10 @@ export interface RunDetails {
   extraction_error: string | null;
   extraction_attempts: number;
   diff: DiffRecord | null;
+  /** `diff.text`, under the name the original nao writes and its viewer shows. */
+  comparison: string | null;
+  /** `extraction_sql`, under the original nao's name (its verification query). */
+  verification_sql: string | null;
   assertions: AssertionRecord[];
   /** Why the run could not be judged, for `error` runs. */
   error: string | null;
@@ -129,6 +136,8 @@ export interface RunResult {
   cost: number | null;
   duration_ms: number;
   tool_call_count: number;
+  /** `details.error` at the top level, where the original nao writes and reads it. */
+  error: string | null;
   status: RunStatus;
   /** 1-based attempt number with --repeat. */
   attempt: number;
@@ -138,14 +147,22 @@ export interface RunResult {
 }
 
 export interface Summary {
+  /** Runs that ran (skipped ones are only in `skipped`). */
   total: number;
   passed: number;
+  /**
+   * `total - passed`, as the original nao counts it: errors and unverified runs are in it;
+   * `errors` and `unverified` say how many, and the rest were judged wrong (`failedRuns`).
+   */
   failed: number;
   errors: number;
   unverified: number;
   skipped: number;
   total_tokens: number;
-  /** Sum of the known costs; null when no run has a known cost. */
+  /**
+   * Sum of the known costs; null when no run has a known cost. The file holds 0 then (the
+   * original nao's viewer prints it as a number); `runs_without_cost` tells the two apart.
+   */
   total_cost: number | null;
   /** Runs whose cost is unknown (no price for their model). */
   runs_without_cost: number;
@@ -183,6 +200,19 @@ export interface RepeatStats {
   /** Chance that all k runs pass, estimated from the observed pass rate. */
   pass_hat_k: number;
   flaky: boolean;
+}
+
+/**
+ * Set by the reader (never written) when a file's own summary counted more runs as passed
+ * than nao does: the original nao counts a run without verification as passed.
+ */
+export interface Recount {
+  written_passed: number;
+  written_total: number;
+  passed: number;
+  unverified: number;
+  /** One sentence for the viewer and `nao test summary`. */
+  reason: string;
 }
 
 /** A test of a sharded suite: its name, its file under tests/ and the SHA-256 of that file. */
@@ -227,6 +257,7 @@ export interface ResultsFile {
   timestamp: string;
   results: RunResult[];
   summary: Summary;
+  recounted?: Recount;
   by_model: ModelSummary[];
   /** Present when the run used --repeat > 1. */
   repeats?: RepeatStats[];

@@ -47,6 +47,7 @@ export function judgedResult(options: {
     duration_ms: Math.round(options.durationMs),
     tool_call_count: response.toolCalls.length,
     status: judgement.verdict.status,
+    error: judgement.error,
     details: {
       ...emptyDetails(run.test),
       response_text: response.text,
@@ -59,13 +60,17 @@ export function judgedResult(options: {
       tool_calls: response.toolCalls.map((call) => ({
         tool_name: call.toolName,
         tool_call_id: call.toolCallId,
+        toolName: call.toolName,
+        toolCallId: call.toolCallId,
         args: call.args,
         result: call.result,
       })),
       extraction_sql: verification?.sql ?? null,
+      verification_sql: verification?.sql ?? null,
       extraction_error: verification?.error ?? null,
       extraction_attempts: verification?.attempts ?? 0,
       diff: diffRecord(judgement),
+      comparison: diffRecord(judgement)?.text ?? null,
       assertions:
         judgement.assertions?.results.map((result) => ({
           type: result.assertion.type,
@@ -116,6 +121,7 @@ export function errorResult(options: {
     ...baseResult(options.run),
     status: 'error',
     message: options.message,
+    error: options.message,
     duration_ms: Math.round(options.durationMs),
     ...(spending === undefined
       ? {}
@@ -175,6 +181,7 @@ export function notRunResult(options: {
     cost: null,
     duration_ms: 0,
     tool_call_count: 0,
+    error: null,
     attempt: options.attempt,
     file: options.file,
     status: 'skipped',
@@ -200,6 +207,7 @@ function baseResult(run: RunSubject): Omit<RunResult, 'status' | 'message' | 'de
     cost: null,
     duration_ms: 0,
     tool_call_count: 0,
+    error: null,
     attempt: run.attempt,
     file: run.test.relativePath,
   };
@@ -221,6 +229,8 @@ function emptyDetails(test: Pick<TestCase, 'prompt' | 'sql' | 'expectedAnswer'>)
     extraction_error: null,
     extraction_attempts: 0,
     diff: null,
+    comparison: null,
+    verification_sql: null,
     assertions: [],
     error: null,
     finish_reason: null,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { judgedDetails, resultsFile, run } from '../../test-support/report/run-fixture.js';
 import type { ModelSummary } from './results-file.js';
-import { ensureByModel, passRate, summarize, summarizeByModel } from './summarize.js';
+import { ensureByModel, failedRuns, passRate, summarize, summarizeByModel } from './summarize.js';
 
 describe('summarize', () => {
   it('reproduces the reference summary of three passing runs', () => {
@@ -38,7 +38,9 @@ describe('summarize', () => {
       run({ status: 'unverified', duration_ms: 500, tool_call_count: 1 }),
       run({ status: 'skipped', duration_ms: 0, tool_call_count: 0 }),
     ]);
-    expect(summary).toMatchObject({ total: 4, passed: 1, failed: 1, errors: 1, unverified: 1, skipped: 1 });
+    // `failed` is total - passed, as the original counts it; one of the three was judged wrong.
+    expect(summary).toMatchObject({ total: 4, passed: 1, failed: 3, errors: 1, unverified: 1, skipped: 1 });
+    expect(failedRuns(summary)).toBe(1);
     expect(summary.total_duration_ms).toBe(6500);
     expect(summary.avg_duration_ms).toBe(1625);
     expect(summary.avg_tool_calls).toBe(1.5);
@@ -58,13 +60,14 @@ describe('summarize', () => {
     ]);
     expect(summary).toMatchObject({
       passed: 2,
-      failed: 1,
+      failed: 2,
       errors: 1,
       judged: 2,
       judged_passed: 1,
       total_cost: 0.04,
       total_judge_cost: 0.003,
     });
+    expect(failedRuns(summary)).toBe(1);
   });
 
   it.each<[string, Array<number | null>, number | null, number]>([

@@ -67,7 +67,8 @@ export function summarize(results: readonly RunResult[]): Summary {
   return {
     total,
     passed,
-    failed,
+    // As the original nao counts it: every run that ran and did not pass.
+    failed: total - passed,
     errors,
     unverified,
     skipped,
@@ -84,6 +85,15 @@ export function summarize(results: readonly RunResult[]): Summary {
     avg_duration_ms: total === 0 ? 0 : Math.round(totalDurationMs / total),
     avg_tool_calls: total === 0 ? 0 : Math.round((totalToolCalls * 10) / total) / 10,
   };
+}
+
+/**
+ * Runs whose status is `failed` (wrong data, a failed assertion, a judge's fail): the file's
+ * `failed` counts every run that did not pass, as the original nao does, errors and unverified
+ * runs included.
+ */
+export function failedRuns(summary: Pick<Summary, 'failed' | 'errors' | 'unverified'>): number {
+  return summary.failed - summary.errors - summary.unverified;
 }
 
 /** Percent of runs that passed with one decimal: 2 of 3 → 66.7. */

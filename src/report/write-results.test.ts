@@ -83,7 +83,20 @@ describe('writeResultsFile', () => {
 
   it('writes a BigInt that slipped into a tool result as its digits', async () => {
     const file = resultsFile([
-      run({ details: { tool_calls: [{ tool_name: 'x', tool_call_id: '1', args: {}, result: 2n ** 70n }] } }),
+      run({
+        details: {
+          tool_calls: [
+            {
+              tool_name: 'x',
+              tool_call_id: '1',
+              toolName: 'x',
+              toolCallId: '1',
+              args: {},
+              result: 2n ** 70n,
+            },
+          ],
+        },
+      }),
     ]);
     const written = await writeResultsFile({ outputsDir: dir, file, now: NOW });
     const data = JSON.parse(await readFile(written, 'utf8'));

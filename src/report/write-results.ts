@@ -58,8 +58,19 @@ function jsonReplacer(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? value.toString() : value;
 }
 
+/**
+ * The file as written: `summary.total_cost` is a number even when no run has a known cost
+ * (the original nao's viewer prints it with toFixed); `runs_without_cost` keeps that apart
+ * from a real 0, and `readResultsFile` reads it back as unknown.
+ */
+function asWritten(file: ResultsFile): ResultsFile {
+  if (file.summary.total_cost !== null) return file;
+  return { ...file, summary: { ...file.summary, total_cost: 0 as number | null } };
+}
+
 /** Pretty JSON; the replacer (slow on big files) only runs when a BigInt made the fast path throw. */
-function toJson(file: ResultsFile): string {
+function toJson(results: ResultsFile): string {
+  const file = asWritten(results);
   try {
     return JSON.stringify(file, null, 2);
   } catch (error) {

@@ -15,7 +15,7 @@ import {
 import { repeatStats } from '../report/pass-at-k.js';
 import type { ModelSummary, RunResult, RunStatus, Summary } from '../report/results-file.js';
 import { STATUS_MARK, statusOf } from '../report/run-status.js';
-import { orderedModels, summarize, summarizeByModel } from '../report/summarize.js';
+import { failedRuns, orderedModels, summarize, summarizeByModel } from '../report/summarize.js';
 import { type BoxTable, type CellColor, paint, renderBoxTable, type TableCell } from './box-table.js';
 
 export interface ConsoleOptions {
@@ -302,7 +302,7 @@ export function finalLine(summary: Summary, options: { color?: boolean } = {}): 
   }
   return [
     paint(`${summary.passed} passed${judged}`, 'green', color && summary.passed > 0),
-    paint(`${summary.failed} failed`, 'red', color && summary.failed > 0),
+    paint(`${failedRuns(summary)} failed`, 'red', color && failedRuns(summary) > 0),
     paint(plural(summary.errors, 'error', 'errors'), 'yellow', color && summary.errors > 0),
     paint(`${summary.unverified} unverified`, 'yellow', color && summary.unverified > 0),
     `${summary.total} total${skipped}`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayWidth, padToWidth, toCellText, truncateToWidth } from './terminal-text.js';
+import { displayWidth, toCellText, truncateToWidth } from './terminal-text.js';
 
 describe('toCellText', () => {
   it.each([
@@ -49,16 +49,5 @@ describe('truncateToWidth', () => {
     const cut = truncateToWidth(text, width);
     expect(cut).toBe(expected);
     expect(displayWidth(cut)).toBeLessThanOrEqual(width);
-  });
-});
-
-describe('padToWidth', () => {
-  it.each<[string, number, 'left' | 'right' | 'center', string]>([
-    ['ab', 5, 'left', 'ab   '],
-    ['ab', 5, 'right', '   ab'],
-    ['ab', 5, 'center', ' ab  '],
-    ['中', 4, 'right', '  中'],
-  ])('%j in %i (%s)', (text, width, align, expected) => {
-    expect(padToWidth(text, width, align)).toBe(expected);
   });
 });

@@ -66,9 +66,3 @@ export function paddingFor(text: string, width: number, align: Align): { left: n
   }
   return { left: 0, right: room };
 }
-
-/** The text padded with spaces to exactly `width` columns (it must already fit). */
-export function padToWidth(text: string, width: number, align: Align): string {
-  const { left, right } = paddingFor(text, width, align);
-  return ' '.repeat(left) + text + ' '.repeat(right);
-}

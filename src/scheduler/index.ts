@@ -1,2 +1,2 @@
 export { type PlannedRun, planRuns } from './plan.js';
-export { RunTimeoutError, runSuite, type StopReason, type SuiteOutcome } from './run-suite.js';
+export { runSuite, type StopReason } from './run-suite.js';

@@ -1,27 +1,19 @@
 import path from 'node:path';
 import type { Context, Hono } from 'hono';
-import { z } from 'zod';
-import { equivalentCommand, type RunJobs, readRunTests, runAndSave } from '../app-runs/index.js';
+import type { z } from 'zod';
+import {
+  equivalentCommand,
+  type RunJobs,
+  readRunTests,
+  runAndSave,
+  runRequestSchema,
+} from '../app-runs/index.js';
 import { NaoError } from '../errors/index.js';
 import { type ProjectRuntime, runTestRequest, type TestRunClient } from '../pipeline/index.js';
 import type { SessionInfo } from './accounts.js';
 import { chatModels } from './chat-routes.js';
 
 type Env = { Variables: { session: SessionInfo } };
-
-const runRequestSchema = z.object(
-  {
-    tests: z
-      .array(z.string().min(1).max(200), { error: 'tests must be a list of test names' })
-      .min(1)
-      .max(1000),
-    models: z
-      .array(z.string().min(1).max(200), { error: 'models must be a list of provider:model_id' })
-      .min(1, 'pick at least one model')
-      .max(20),
-  },
-  { error: 'the body must be a JSON object {tests, models}' },
-);
 
 /**
  * `POST /api/tests/runs` and `GET /api/tests/runs/:id`: the chat's Save as test runs the new

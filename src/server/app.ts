@@ -23,6 +23,7 @@ import {
   signupPage,
 } from './pages.js';
 import { fieldErrors, parseTestRunBody } from './test-run-body.js';
+import { testRunWire } from './test-run-wire.js';
 
 export interface BackendAppOptions {
   accounts: Accounts;
@@ -51,6 +52,9 @@ const PUBLIC_ROUTES = new Set([
   'GET /api/health',
   'POST /api/auth/login',
   'POST /api/auth/signup',
+  // better-auth's own routes, which the original nao's CLI logs in with.
+  'POST /api/auth/sign-in/email',
+  'POST /api/auth/sign-up/email',
   'POST /api/cli/token',
   'GET /login',
   'POST /login',
@@ -190,6 +194,27 @@ export function createBackendApp(options: BackendAppOptions): Hono<Env> {
     return accountResponse(c, result);
   });
 
+  // The same two under better-auth's standard paths and answers (`{redirect, token, user}`, errors
+  // as `{code, message}`), as the original nao's CLI and backend use them; the session cookie
+  // they set is what that CLI sends back.
+  app.post('/api/auth/sign-in/email', async (c) => {
+    const body = await jsonBody(c, credentialsSchema);
+    if (!body.success) return body.response;
+    const result = await accounts.signIn({
+      email: body.data.email,
+      password: body.data.password,
+      origin: originOf(c),
+    });
+    return betterAuthResponse(c, result);
+  });
+
+  app.post('/api/auth/sign-up/email', async (c) => {
+    const body = await jsonBody(c, credentialsSchema);
+    if (!body.success) return body.response;
+    const result = await accounts.signUp({ ...body.data, origin: originOf(c) });
+    return betterAuthResponse(c, result);
+  });
+
   app.get('/api/auth/session', (c) => {
     const { user, expiresAt } = c.get('session');
     return c.json({ user, expiresAt: expiresAt.toISOString() });
@@ -243,7 +268,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<Env> {
       log(
         `test run for ${user}: ${modelString}, ${response.toolCalls.length} tool call(s), ${Date.now() - started} ms`,
       );
-      return c.json(response);
+      return c.json(testRunWire(response));
     } catch (error) {
       if (signal.aborted) {
         log(
@@ -382,6 +407,24 @@ function accountResponse(c: Context<Env>, result: AccountResult): Response {
   }
   for (const cookie of result.cookies) c.header('Set-Cookie', cookie, { append: true });
   return c.json({ token: result.token, user: result.user });
+}
+
+const BETTER_AUTH_CODES: Record<400 | 401 | 409 | 429, string> = {
+  400: 'INVALID_REQUEST',
+  401: 'INVALID_EMAIL_OR_PASSWORD',
+  409: 'USER_ALREADY_EXISTS',
+  429: 'TOO_MANY_REQUESTS',
+};
+
+/** An account result in better-auth's own response shape. */
+function betterAuthResponse(c: Context<Env>, result: AccountResult): Response {
+  if (!result.success) {
+    if (result.retryAfterSeconds !== undefined) c.header('Retry-After', String(result.retryAfterSeconds));
+    const code = BETTER_AUTH_CODES[result.status];
+    return c.json({ code, message: result.error, error: result.error }, result.status);
+  }
+  for (const cookie of result.cookies) c.header('Set-Cookie', cookie, { append: true });
+  return c.json({ redirect: false, token: result.token, user: result.user });
 }
 
 type JsonBody<T> = { success: true; data: T } | { success: false; response: Response };

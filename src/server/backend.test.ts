@@ -335,8 +335,14 @@ describe('POST /api/test/run', () => {
       finishReason: 'stop',
       durationMs: expect.any(Number),
       verification: {
-        data: { columns: ['total_revenue'], rows: [['202201.54']] },
-        expectedData: { columns: ['total_revenue'], rows: [['202201.54']] },
+        // The original nao's shape (row objects), with nao's tables in column order beside it.
+        data: [{ total_revenue: '202201.54' }],
+        expectedData: [{ total_revenue: '202201.54' }],
+        expectedColumns: ['total_revenue'],
+        table: {
+          data: { columns: ['total_revenue'], rows: [['202201.54']] },
+          expected: { columns: ['total_revenue'], rows: [['202201.54']] },
+        },
         usage: { totalTokens: expect.any(Number) },
       },
     });

@@ -8,8 +8,15 @@ function config(models: string[], providers: NaoConfig['llm']['providers']): Nao
     configPath: '/p/nao_config.yaml',
     projectName: 'p',
     databases: [],
+    unavailableDatabases: [],
     llm: { providers },
-    test: { models, threads: 1, comparison: {} as NaoConfig['test']['comparison'], timeoutMs: 900_000 },
+    test: {
+      models,
+      threads: 1,
+      failFast: false,
+      comparison: {} as NaoConfig['test']['comparison'],
+      timeoutMs: 900_000,
+    },
     agent: { maxSteps: 20, maxResultRows: 1000, queryTimeoutMs: 300_000, queryMemoryLimit: '25%' },
     warnings: [],
   };

@@ -8,6 +8,12 @@ const nonBlank = (field: string) =>
     })
     .refine((value) => value.trim() !== '', `${field} must not be empty`);
 
+const price = (field: string) =>
+  z
+    .number({ error: `${field} must be a number (USD per million tokens)` })
+    .min(0, `${field} must be >= 0`)
+    .optional();
+
 /** The body of `POST /api/test/run`. Unknown keys are ignored, so newer CLIs can send more. */
 export const testRunBodySchema = z.object(
   {
@@ -21,6 +27,7 @@ export const testRunBodySchema = z.object(
             : 'model must be an object {"provider": …, "modelId": …}',
       },
     ),
+    // The original nao's CLI always sends a string; "" means no reference SQL.
     sql: z.string({ error: 'sql must be a string or null' }).nullish(),
     databaseId: nonBlank('databaseId').nullish(),
     extractAnswer: z.boolean({ error: 'extractAnswer must be true or false' }).optional(),
@@ -32,6 +39,19 @@ export const testRunBodySchema = z.object(
       )
       .nullish(),
     allowClarification: z.boolean({ error: 'allowClarification must be true or false' }).optional(),
+    /** The CLI's prices for the model (the original nao's CLI sends its config's `costs`). */
+    meta: z
+      .object({
+        costs: z
+          .object({
+            inputNoCache: price('meta.costs.inputNoCache'),
+            inputCacheRead: price('meta.costs.inputCacheRead'),
+            inputCacheWrite: price('meta.costs.inputCacheWrite'),
+            output: price('meta.costs.output'),
+          })
+          .optional(),
+      })
+      .nullish(),
   },
   { error: 'the body must be a JSON object' },
 );
@@ -44,14 +64,24 @@ export type ParsedTestRunBody =
 export function parseTestRunBody(body: unknown): ParsedTestRunBody {
   const parsed = testRunBodySchema.safeParse(body);
   if (parsed.success) {
-    const { prompt, model, sql, databaseId, extractAnswer, expectedAnswer, judgeModel, allowClarification } =
-      parsed.data;
+    const {
+      prompt,
+      model,
+      sql,
+      databaseId,
+      extractAnswer,
+      expectedAnswer,
+      judgeModel,
+      allowClarification,
+      meta,
+    } = parsed.data;
+    const costs = meta?.costs;
     return {
       success: true,
       request: {
         prompt,
         model: { provider: model.provider.trim(), modelId: model.modelId.trim() },
-        sql: sql ?? null,
+        sql: sql === undefined || sql === null || sql.trim() === '' ? null : sql,
         databaseId: databaseId ?? null,
         ...(extractAnswer === true ? { extractAnswer } : {}),
         ...(expectedAnswer == null
@@ -64,6 +94,7 @@ export function parseTestRunBody(body: unknown): ParsedTestRunBody {
                   : { provider: judgeModel.provider.trim(), modelId: judgeModel.modelId.trim() },
             }),
         ...(allowClarification === true ? { allowClarification } : {}),
+        ...(costs === undefined ? {} : { costs }),
       },
     };
   }

@@ -1,2 +1,2 @@
 export { executeRun } from './execute-run.js';
-export { runTestSuite, type TestSuiteEvent } from './run-test-suite.js';
+export { runTestSuite } from './run-test-suite.js';

@@ -57,6 +57,8 @@ export interface FileOverview {
   summary: Summary;
   /** Percent of the runs that ran and passed, 0–100 with one decimal. */
   pass_rate: number;
+  /** Why the pass rate differs from the one the file itself holds (see `Recount`), or null. */
+  recounted: string | null;
   /** Ranked like the Performance by Model table; computed when the file predates it. */
   by_model: ModelSummary[];
   /** Models in configured order, then in order of appearance: the grid's columns. */

@@ -40,6 +40,12 @@ export function buildOverview(options: { name: string; file: ResultsFile }): Fil
     repeat: typeof file.repeat === 'number' && file.repeat > 0 ? file.repeat : 1,
     summary: file.summary,
     pass_rate: passRate(file.summary.passed, file.summary.total),
+    recounted:
+      file.recounted === undefined
+        ? null
+        : `${file.recounted.reason} The file's own pass rate is ` +
+          `${passRate(file.recounted.written_passed, file.recounted.written_total).toFixed(1)}%; ` +
+          `nao shows ${passRate(file.summary.passed, file.summary.total).toFixed(1)}%.`,
     by_model: file.by_model,
     models: orderedModels(file.results, file.models ?? []),
     tests: [...new Set(file.results.map((result) => result.name))],

@@ -76,7 +76,7 @@ describe('viewer API', () => {
     expect(overview.summary).toMatchObject({
       total: 10,
       passed: 5,
-      failed: 2,
+      failed: 5,
       errors: 1,
       unverified: 2,
       total_tokens: 10_000,

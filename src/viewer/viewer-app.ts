@@ -8,6 +8,7 @@ import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { AppRunnerStatus } from '../app-runs/app-run-types.js';
 import type { AppRunner } from '../app-runs/index.js';
+import { runRequestSchema } from '../app-runs/index.js';
 import type { ApiError, FileListResponse, RunDetailResponse } from './api-types.js';
 import { compareForViewer } from './compare-files.js';
 import { hasDotSegments } from './file-name.js';
@@ -67,20 +68,6 @@ const NO_RUNNER: Extract<AppRunnerStatus, { state: 'unavailable' }> = {
   message: 'This viewer cannot run tests: start it with nao test server in the project folder.',
   command: null,
 };
-
-const runRequestSchema = z.object(
-  {
-    tests: z
-      .array(z.string().min(1).max(200), { error: 'tests must be a list of test names' })
-      .min(1)
-      .max(1000),
-    models: z
-      .array(z.string().min(1).max(200), { error: 'models must be a list of provider:model_id' })
-      .min(1, 'pick at least one model')
-      .max(20),
-  },
-  { error: 'the body must be a JSON object {tests, models}' },
-);
 
 /**
  * Requests that change something (start a run, which costs money) must come from the viewer's

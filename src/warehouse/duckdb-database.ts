@@ -50,8 +50,11 @@ export async function openDuckDbDatabase(options: {
   const { name, path } = options;
   let instance: DuckDBInstance;
   try {
+    // An in-memory database (a DuckDB entry without `path`, as the original nao's `nao init`
+    // writes it) is empty and private to this process; DuckDB cannot open one read-only.
+    const { access_mode: _readOnly, ...inMemory } = READ_ONLY_CONFIG;
     instance = await DuckDBInstance.create(path, {
-      ...READ_ONLY_CONFIG,
+      ...(path === ':memory:' ? inMemory : READ_ONLY_CONFIG),
       ...(options.memoryLimit === undefined ? {} : { memory_limit: duckDbMemoryLimit(options.memoryLimit) }),
     });
   } catch (error) {

@@ -52,5 +52,6 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
 }
 
 function resolveFile(file: string, options: OpenDatabaseOptions): string {
+  if (file === ':memory:') return file;
   return path.isAbsolute(file) ? file : path.resolve(options.projectDir ?? process.cwd(), file);
 }

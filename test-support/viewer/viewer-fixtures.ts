@@ -119,6 +119,8 @@ export function fixtureRun(options: {
         {
           tool_name: 'execute_sql',
           tool_call_id: `call_${test}_1`,
+          toolName: 'execute_sql',
+          toolCallId: `call_${test}_1`,
           args: { sql_query: sql ?? '', database_id: 'shop' },
           result: {
             id: 'query_0123abcd',
@@ -132,6 +134,8 @@ export function fixtureRun(options: {
         {
           tool_name: 'list',
           tool_call_id: `call_${test}_2`,
+          toolName: 'list',
+          toolCallId: `call_${test}_2`,
           args: { path: 'docs/' },
           result: { entries: ['a.md'] },
         },
@@ -153,6 +157,7 @@ export function fixtureRun(options: {
     cost: status === 'skipped' || !gpt ? null : 0.01,
     duration_ms: status === 'skipped' ? 0 : 1500,
     tool_call_count: toolCalls.length,
+    error: status === 'error' ? messages.error : null,
     status,
     attempt: options.attempt ?? 1,
     file: `${test}.yml`,
@@ -176,6 +181,8 @@ export function fixtureRun(options: {
       extraction_error: null,
       extraction_attempts: judged ? 1 : 0,
       diff,
+      comparison: diff?.text ?? null,
+      verification_sql: judged ? 'SELECT * FROM "query_0123abcd"' : null,
       assertions: [],
       error: status === 'error' ? messages.error : null,
       finish_reason: status === 'error' ? null : 'stop',

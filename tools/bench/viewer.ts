@@ -47,6 +47,7 @@ function syntheticRun(test: number, model: string): RunResult {
     cost: model.startsWith('openai') ? 0.001 + (test % 10) / 1000 : null,
     duration_ms: 500 + (test % 2000),
     tool_call_count: 1,
+    error: status === 'error' ? 'provider error: 500' : null,
     status,
     attempt: 1,
     file: `${name}.yml`,
@@ -64,6 +65,8 @@ function syntheticRun(test: number, model: string): RunResult {
         {
           tool_name: 'execute_sql',
           tool_call_id: `call_${test}`,
+          toolName: 'execute_sql',
+          toolCallId: `call_${test}`,
           args: { sql_query: sql },
           result: {
             id: 'query_0123abcd',
@@ -79,6 +82,8 @@ function syntheticRun(test: number, model: string): RunResult {
       extraction_error: null,
       extraction_attempts: 1,
       diff: null,
+      comparison: null,
+      verification_sql: 'SELECT * FROM "query_0123abcd"',
       assertions: [],
       error: status === 'error' ? 'provider error: 500' : null,
       finish_reason: 'stop',

@@ -1,10 +1,10 @@
 /**
  * `npm run readme:flags`: rewrites the README's flag tables from the command specs in
- * src/cli/commands.ts (src/cli/readme-flags.test.ts fails when they differ).
+ * src/cli/commands.ts (tools/readme/flag-tables.test.ts fails when they differ).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { replaceFlagTables } from '../../src/cli/readme-flags.js';
+import { replaceFlagTables } from './flag-tables.js';
 
 const readme = fileURLToPath(new URL('../../README.md', import.meta.url));
 const before = await readFile(readme, 'utf8');

@@ -47,7 +47,7 @@ export interface ComparisonResult {
 /**
  * Decides whether the answer holds the reference's data, following the reference process in
  * order: no data → fail; empty sides; expected columns present by exact name (extra actual
- * columns ignored); equal row counts; normalise (see normalize-value.ts), round numbers to
+ * columns ignored); equal row counts; normalise, round numbers to
  * `decimals`, ignore row order, keep duplicates; exact equality ("match"), else every number
  * within `atol + rtol·|expected|` and everything else equal ("match (approximate)"), else
  * "values differ" with a diff.

@@ -18,7 +18,7 @@ export interface Decimal {
 export const ZERO: Decimal = Object.freeze({ negative: false, coefficient: '0', exponent: 0 });
 
 /** Exponents beyond this are refused by the parser so exact arithmetic stays bounded. */
-export const MAX_EXPONENT_DIGITS = 4;
+const MAX_EXPONENT_DIGITS = 4;
 
 const PLAIN_DECIMAL = /^([+-]?)(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:[eE]([+-]?\d{1,4}))?$/;
 

@@ -51,6 +51,11 @@ function FileDashboard(props: { overview: FileOverview; route: DashboardRoute })
       {overview.interrupted ? (
         <div class="notice notice-warn">This run was interrupted: runs that did not finish are skipped.</div>
       ) : null}
+      {overview.recounted !== null ? (
+        <div class="notice notice-warn" data-testid="recount-notice">
+          {overview.recounted}
+        </div>
+      ) : null}
       {overview.tests.length > 0 ? (
         <div class="file-actions">
           <RunAgain

@@ -35,6 +35,8 @@ export function SummaryCards(props: {
 }) {
   const { overview, summary, model } = props;
   const wallClock = elapsedMs(overview.started_at, overview.finished_at);
+  // The file's `failed` counts every run that did not pass (errors and unverified ones too).
+  const judgedFailed = summary.failed - summary.errors - summary.unverified;
   const costDetails = [
     summary.runs_without_cost > 0
       ? `${summary.runs_without_cost} run${summary.runs_without_cost === 1 ? '' : 's'} without a price`
@@ -67,8 +69,8 @@ export function SummaryCards(props: {
       <Card
         id="failed"
         label="Failed"
-        value={integerText(summary.failed)}
-        tone={summary.failed > 0 ? 'bad' : undefined}
+        value={integerText(judgedFailed)}
+        tone={judgedFailed > 0 ? 'bad' : undefined}
       />
       <Card
         id="errors"

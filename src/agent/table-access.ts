@@ -1,0 +1,135 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { DatabaseDialect, TableInfo } from '../warehouse/index.js';
+
+/**
+ * What nao_config.yaml lets the agent read of one database, with the original nao's meaning:
+ * `include` / `exclude` are globs over `schema.table`, `exclude_columns` over
+ * `schema.table.column`, and `allow_listed_only` keeps to the tables synced into the
+ * project's `databases/` folder (by the original's `nao sync`).
+ */
+export interface TableAccessRules {
+  include?: readonly string[] | undefined;
+  exclude?: readonly string[] | undefined;
+  excludeColumns?: readonly string[] | undefined;
+  allowListedOnly?: boolean | undefined;
+}
+
+/** The rules of one database, ready to answer per table and column. */
+export interface TableAccess {
+  /** True when any rule is set: queries are then checked before they run. */
+  readonly restricted: boolean;
+  tableAllowed(schema: string, table: string): boolean;
+  columnAllowed(schema: string, table: string, column: string): boolean;
+  /** The schema an unqualified table lives in when the catalog does not say (SQLite: `main`). */
+  readonly defaultSchema: string;
+}
+
+/**
+ * A shell glob as Python's `fnmatch` reads it (what the original nao matches with): `*` any
+ * run of characters (dots included), `?` one character, `[abc]` / `[!abc]` a set.
+ */
+export function globToRegExp(pattern: string): RegExp {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i]!;
+    if (char === '*') out += '.*';
+    else if (char === '?') out += '.';
+    else if (char === '[') {
+      const end = pattern.indexOf(']', i + 2);
+      if (end === -1) {
+        out += '\\[';
+        continue;
+      }
+      let set = pattern.slice(i + 1, end);
+      if (set.startsWith('!')) set = `^${set.slice(1)}`;
+      out += `[${set.replace(/\\/g, '\\\\')}]`;
+      i = end;
+    } else out += char.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  return new RegExp(`^${out}$`, 's');
+}
+
+function matcher(patterns: readonly string[] | undefined): ((name: string) => boolean) | null {
+  if (patterns === undefined || patterns.length === 0) return null;
+  const expressions = patterns.map(globToRegExp);
+  return (name) => expressions.some((expression) => expression.test(name));
+}
+
+/**
+ * Tables synced into `databases/type=<dialect>/database=<name>/schema=<s>/table=<t>/`, the
+ * layout of the original nao's `nao sync`, as `schema.table` names.
+ */
+export async function loadSyncedTables(options: {
+  projectDir: string;
+  dialect: DatabaseDialect;
+  /** The `database=` folder of this database (file stem, or database name); any when null. */
+  databaseFolder: string | null;
+}): Promise<Set<string>> {
+  const synced = new Set<string>();
+  const typeDir = path.join(options.projectDir, 'databases', `type=${options.dialect}`);
+  const folders = await subfolders(typeDir, 'database=');
+  for (const database of folders) {
+    if (options.databaseFolder !== null && database !== options.databaseFolder) continue;
+    const databaseDir = path.join(typeDir, `database=${database}`);
+    for (const schema of await subfolders(databaseDir, 'schema=')) {
+      for (const table of await subfolders(path.join(databaseDir, `schema=${schema}`), 'table=')) {
+        synced.add(`${schema}.${table}`);
+      }
+    }
+  }
+  return synced;
+}
+
+async function subfolders(dir: string, prefix: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((entry) => entry.isDirectory() && entry.name.startsWith(prefix))
+    .map((entry) => entry.name.slice(prefix.length));
+}
+
+export const OPEN_ACCESS: TableAccess = {
+  restricted: false,
+  tableAllowed: () => true,
+  columnAllowed: () => true,
+  defaultSchema: 'main',
+};
+
+/** The access of one database from its rules (and, for `allow_listed_only`, the synced tables). */
+export function tableAccess(options: {
+  rules: TableAccessRules;
+  defaultSchema: string;
+  syncedTables?: ReadonlySet<string>;
+}): TableAccess {
+  const { rules } = options;
+  const include = matcher(rules.include);
+  const exclude = matcher(rules.exclude);
+  const excludeColumn = matcher(rules.excludeColumns);
+  const synced = rules.allowListedOnly === true ? (options.syncedTables ?? new Set<string>()) : null;
+  return {
+    restricted: include !== null || exclude !== null || excludeColumn !== null || synced !== null,
+    defaultSchema: options.defaultSchema,
+    tableAllowed(schema, table) {
+      const name = `${schema}.${table}`;
+      if (include !== null && !include(name)) return false;
+      if (exclude?.(name)) return false;
+      return synced === null || synced.has(name);
+    },
+    columnAllowed(schema, table, column) {
+      return excludeColumn === null || !excludeColumn(`${schema}.${table}.${column}`);
+    },
+  };
+}
+
+/** The tables and columns the agent may see, for the schema in its prompt. */
+export function visibleTables(tables: readonly TableInfo[], access: TableAccess): TableInfo[] {
+  if (!access.restricted) return [...tables];
+  return tables
+    .filter((table) => access.tableAllowed(table.schema ?? access.defaultSchema, table.name))
+    .map((table) => ({
+      ...table,
+      columns: table.columns.filter((column) =>
+        access.columnAllowed(table.schema ?? access.defaultSchema, table.name, column.name),
+      ),
+    }));
+}

@@ -1,0 +1,69 @@
+import type { z } from 'zod';
+import { duckdbDatabase } from './duckdb.js';
+import { SYNC_KEYS } from './fields.js';
+import { mysqlDatabase } from './mysql.js';
+import { postgresDatabase } from './postgres.js';
+import { sqliteDatabase } from './sqlite.js';
+
+export { IN_MEMORY } from './duckdb.js';
+
+/**
+ * Every database type nao can query, one module each: its schema (what an entry may hold)
+ * and its own keys. A new engine adds a module here and an opener in `warehouse/`.
+ */
+export const DATABASE_DEFINITIONS = {
+  duckdb: duckdbDatabase,
+  sqlite: sqliteDatabase,
+  postgres: postgresDatabase,
+  mysql: mysqlDatabase,
+} as const;
+
+export type DatabaseType = keyof typeof DATABASE_DEFINITIONS;
+export const DATABASE_TYPES = Object.keys(DATABASE_DEFINITIONS) as DatabaseType[];
+
+/** A configured database nao can open, by type (snake_case, as written). */
+export type DatabaseConfig = {
+  [Type in DatabaseType]: z.output<(typeof DATABASE_DEFINITIONS)[Type]['schema']>;
+}[DatabaseType];
+
+/**
+ * Types the original nao connects to that this nao cannot query yet. An entry of one of them
+ * loads with a warning; only the runs that need it fail.
+ */
+export const ORIGINAL_ONLY_DATABASE_TYPES = [
+  'athena',
+  'bigquery',
+  'clickhouse',
+  'databricks',
+  'ducklake',
+  'fabric',
+  'motherduck',
+  'mssql',
+  'powerbi_xmla',
+  'redshift',
+  'snowflake',
+  'starrocks',
+  'trino',
+] as const;
+
+export function isDatabaseType(value: unknown): value is DatabaseType {
+  return typeof value === 'string' && Object.hasOwn(DATABASE_DEFINITIONS, value);
+}
+
+export function isOriginalOnlyType(value: unknown): boolean {
+  return typeof value === 'string' && (ORIGINAL_ONLY_DATABASE_TYPES as readonly string[]).includes(value);
+}
+
+/** The keys an entry of this type may hold, for unknown-key warnings. */
+export function databaseKeys(type: DatabaseType): string[] {
+  return [
+    'name',
+    'type',
+    'include',
+    'exclude',
+    'exclude_columns',
+    'allow_listed_only',
+    ...SYNC_KEYS,
+    ...DATABASE_DEFINITIONS[type].keys,
+  ];
+}

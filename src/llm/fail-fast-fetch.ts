@@ -1,0 +1,44 @@
+import { networkCode, networkText, originOf, ProviderError, redactSecrets } from './provider-error.js';
+
+export type FetchFunction = typeof globalThis.fetch;
+
+/** Nothing listens there (a local Ollama or proxy that is not running), or the host does not exist. */
+const UNREACHABLE_HINTS: Record<string, string> = {
+  ECONNREFUSED: ' Is the server running, and is base_url right?',
+  ENOTFOUND: ' Check the host name in base_url.',
+};
+
+/**
+ * The fetch given to the provider packages: the standard one (or the injected one: tests,
+ * record/replay), except that a refused connection or an unknown host fails at once with a hint.
+ * The SDK retries every network failure, and waiting 30 s to retry these would only delay the
+ * error; a `ProviderError` is not an `APICallError`, so the SDK passes it on without retrying.
+ */
+export function failFastFetch(options: {
+  provider: string;
+  modelId: string;
+  fetch?: FetchFunction;
+  /** Strings removed from the message (the API key). */
+  secrets: readonly string[];
+}): FetchFunction {
+  return async (input, init) => {
+    try {
+      // Looked up per call, as the provider packages do, so a fetch installed later is used.
+      return await (options.fetch ?? globalThis.fetch)(input, init);
+    } catch (error) {
+      const hint = UNREACHABLE_HINTS[networkCode(error) ?? ''];
+      if (hint === undefined) throw error;
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      const text = redactSecrets(networkText(error), options.secrets);
+      throw new ProviderError({
+        provider: options.provider,
+        modelId: options.modelId,
+        status: null,
+        providerMessage: text,
+        failure: 'network',
+        attempts: 1,
+        message: `${options.provider}:${options.modelId} could not be reached at ${originOf(url)}: ${text}.${hint}`,
+      });
+    }
+  };
+}

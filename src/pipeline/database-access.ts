@@ -1,0 +1,71 @@
+import path from 'node:path';
+import { loadSyncedTables, type TableAccess, tableAccess } from '../agent/index.js';
+import type { DatabaseConfig } from '../config/index.js';
+
+/**
+ * The access rules of every configured database that has some (include, exclude,
+ * exclude_columns, allow_listed_only), keyed by database name, for the agent's context.
+ */
+export async function databaseAccess(options: {
+  databases: readonly DatabaseConfig[];
+  projectDir: string;
+}): Promise<Record<string, TableAccess>> {
+  const access: Record<string, TableAccess> = {};
+  for (const database of options.databases) {
+    const rules = {
+      include: database.include,
+      exclude: database.exclude,
+      excludeColumns: database.exclude_columns,
+      allowListedOnly: database.allow_listed_only,
+    };
+    const syncedTables =
+      rules.allowListedOnly === true
+        ? await loadSyncedTables({
+            projectDir: options.projectDir,
+            dialect: database.type,
+            databaseFolder: syncFolderName(database),
+          })
+        : undefined;
+    const built = tableAccess({
+      rules,
+      defaultSchema: defaultSchema(database),
+      ...(syncedTables === undefined ? {} : { syncedTables }),
+    });
+    if (built.restricted) access[database.name] = built;
+  }
+  return access;
+}
+
+/** The schema an unqualified name resolves to when the catalog does not list it. */
+function defaultSchema(database: DatabaseConfig): string {
+  switch (database.type) {
+    case 'duckdb':
+    case 'sqlite':
+      return 'main';
+    case 'postgres':
+      return database.schema ?? 'public';
+    case 'mysql':
+      return database.database ?? databaseOfUrl(database.url) ?? '';
+  }
+}
+
+/** The `database=` folder the original's `nao sync` writes for this database. */
+function syncFolderName(database: DatabaseConfig): string | null {
+  switch (database.type) {
+    case 'duckdb':
+    case 'sqlite':
+      return database.path === ':memory:' ? 'memory' : path.parse(database.path).name;
+    case 'postgres':
+    case 'mysql':
+      return database.database ?? databaseOfUrl(database.url) ?? null;
+  }
+}
+
+function databaseOfUrl(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    return decodeURIComponent(new URL(url).pathname.replace(/^\//, '')) || undefined;
+  } catch {
+    return undefined;
+  }
+}

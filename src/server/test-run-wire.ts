@@ -1,0 +1,48 @@
+import type { TableData, TestRunResponse } from '../pipeline/index.js';
+
+/**
+ * The answer of `POST /api/test/run` as sent: the original nao's response shape, which its
+ * CLI reads (`verification.data` and `expectedData` as row objects, `cost` always an object,
+ * `usage` with its eight counts only), with nao's own fields beside it under new names
+ * (`verification.table` keeps the rows in column order, `errorKind`, `referenceError`, …).
+ * nao's CLI reads either shape (client/test-run-response.ts).
+ */
+export function testRunWire(response: TestRunResponse): Record<string, unknown> {
+  const { verification } = response;
+  return {
+    // nao's other fields (the judge's verdict, the clarification asked, …) as they are.
+    ...response,
+    text: response.text,
+    toolCalls: response.toolCalls,
+    usage: response.usage,
+    // An unpriced model has no cost: `{}` reads as "no cost" to both CLIs (the original's
+    // TokenCost(**cost) takes an empty object, not null).
+    cost: response.cost ?? {},
+    finishReason: response.finishReason,
+    durationMs: response.durationMs,
+    verification:
+      verification === null
+        ? null
+        : {
+            data: rowObjects(verification.data),
+            expectedData: rowObjects(verification.expectedData) ?? [],
+            expectedColumns: verification.expectedColumns,
+            sql: verification.sql,
+            error: verification.error ?? verification.referenceError,
+            usage: verification.usage,
+            table: { data: verification.data, expected: verification.expectedData },
+            errorKind: verification.errorKind,
+            referenceError: verification.referenceError,
+            snapshotConsistent: verification.snapshotConsistent,
+            attempts: verification.attempts,
+            cost: verification.cost ?? {},
+          },
+  };
+}
+
+function rowObjects(table: TableData | null): Record<string, unknown>[] | null {
+  if (table === null) return null;
+  return table.rows.map((row) =>
+    Object.fromEntries(table.columns.map((column, index) => [column, row[index]])),
+  );
+}
