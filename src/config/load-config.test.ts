@@ -291,6 +291,7 @@ describe('parseConfig: projects written for the original nao', () => {
 describe('parseConfig: env substitution', () => {
   it.each([
     ["api_key: {{ env('KEY') }}", 'sk-123'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the GitHub Actions spelling, written in a YAML file
     ["api_key: ${{ env('KEY') }}", 'sk-123'],
     ['api_key: {{env("KEY")}}', 'sk-123'],
     ['api_key: \'{{ env("KEY") }}\'', 'sk-123'],

@@ -44,13 +44,6 @@ export interface CostRecord {
   total_cost: number;
 }
 
-interface MismatchRecord {
-  row: number;
-  column: string;
-  actual: CellValue;
-  expected: CellValue;
-}
-
 /** The comparison's diff as saved; the viewer highlights cells from it. */
 export interface DiffRecord {
   kind: string;

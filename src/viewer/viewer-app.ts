@@ -5,7 +5,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Context, Hono } from 'hono';
-import { z } from 'zod';
 import type { AppRunnerStatus } from '../app-runs/app-run-types.js';
 import type { AppRunner } from '../app-runs/index.js';
 import { runRequestSchema } from '../app-runs/index.js';

@@ -13,7 +13,7 @@ const COMMANDS_BLOCK = /<!-- commands -->\n[\s\S]*?<!-- \/commands -->/g;
 const cell = (text: string) => text.replaceAll('|', '\\|');
 
 /** The README table of a command's flags: `| flag | meaning |`, one row per option. */
-export function flagTable(spec: Pick<CommandSpec<unknown>, 'options'>): string {
+export function flagTable<Deps>(spec: Pick<CommandSpec<Deps>, 'options'>): string {
   const rows = (spec.options ?? []).map(
     (option) => `| \`${option.flags}\` | ${cell(option.readme ?? option.help)} |`,
   );
@@ -21,7 +21,7 @@ export function flagTable(spec: Pick<CommandSpec<unknown>, 'options'>): string {
 }
 
 /** The README table of every command: its usage line and what it does. */
-export function commandTable(specs: readonly CommandSpec<unknown>[]): string {
+export function commandTable<Deps>(specs: readonly CommandSpec<Deps>[]): string {
   const rows = specs.map((spec) => {
     const usage = ['nao', ...spec.path, ...(spec.arguments ?? []).map((argument) => argument.name)].join(' ');
     const alias = spec.isDefault ? ` (also \`nao ${spec.path.slice(0, -1).join(' ')}\`)` : '';

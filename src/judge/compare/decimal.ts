@@ -17,9 +17,7 @@ export interface Decimal {
 
 export const ZERO: Decimal = Object.freeze({ negative: false, coefficient: '0', exponent: 0 });
 
-/** Exponents beyond this are refused by the parser so exact arithmetic stays bounded. */
-const MAX_EXPONENT_DIGITS = 4;
-
+/** At most four exponent digits: larger exponents are refused so exact arithmetic stays bounded. */
 const PLAIN_DECIMAL = /^([+-]?)(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:[eE]([+-]?\d{1,4}))?$/;
 
 /** Builds the canonical decimal of `digits × 10^exponent` (digits may carry zeros anywhere). */
