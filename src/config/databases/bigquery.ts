@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { commonFields, lenientBoolean, lenientNumber, nonEmpty } from './fields.js';
+
+/**
+ * What one BigQuery query may bill unless `maximum_bytes_billed` says otherwise: 100 GiB,
+ * about $0.60 at on-demand prices, so a runaway agent query costs little while real analytics
+ * over large tables still run. BigQuery fails a query that would bill more, before it runs.
+ */
+export const DEFAULT_MAXIMUM_BYTES_BILLED = 100 * 1024 ** 3;
+
+/** A service account key, as the original reads it: a mapping, or its JSON text (an `{{ env() }}` value). */
+const credentialsJson = z.preprocess(
+  (value) => {
+    if (typeof value !== 'string') return value;
+    if (value.trim() === '') return undefined;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  },
+  z.record(z.string(), z.unknown(), {
+    error: 'expected a service account key: a mapping, or its JSON text',
+  }),
+);
+
+const endpoint = nonEmpty.regex(/^https?:\/\/[^\s/]+/i, 'expected an http:// or https:// URL');
+
+export const bigqueryDatabase = {
+  type: 'bigquery',
+  schema: z.object({
+    type: z.literal('bigquery'),
+    ...commonFields,
+    project_id: nonEmpty,
+    dataset_id: nonEmpty.optional(),
+    credentials_path: nonEmpty.optional(),
+    credentials_json: credentialsJson.optional(),
+    sso: lenientBoolean().optional(),
+    location: nonEmpty.optional(),
+    /** The original's dry-run limit, in GiB: a query estimated to process more is refused before it runs. */
+    max_query_size: lenientNumber(z.number().positive().optional()),
+    /** BigQuery's own limit, in bytes, set on every query job. */
+    maximum_bytes_billed: lenientNumber(
+      z.number().int().positive().max(Number.MAX_SAFE_INTEGER).default(DEFAULT_MAXIMUM_BYTES_BILLED),
+    ),
+    /** Another endpoint for the BigQuery API (a private endpoint, or an emulator over http://). */
+    api_endpoint: endpoint.optional(),
+  }),
+  // `partition_filters` only shapes the original's `nao sync` previews.
+  keys: [
+    'project_id',
+    'dataset_id',
+    'credentials_path',
+    'credentials_json',
+    'sso',
+    'location',
+    'partition_filters',
+    'max_query_size',
+    'maximum_bytes_billed',
+    'api_endpoint',
+  ],
+} as const;
