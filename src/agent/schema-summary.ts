@@ -39,6 +39,10 @@ const INSPECT_HINTS: Record<DatabaseDialect, { columns: string; search: string }
     columns: "SELECT name, type FROM pragma_table_info('<table>')",
     search: "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name LIKE '%<word>%'",
   },
+  bigquery: {
+    columns: "SELECT column_name, data_type FROM `<schema>`.INFORMATION_SCHEMA.COLUMNS WHERE table_name = '<table>'",
+    search: "SELECT table_name FROM `<schema>`.INFORMATION_SCHEMA.TABLES WHERE LOWER(table_name) LIKE '%<word>%'",
+  },
 };
 
 /**
@@ -121,6 +125,7 @@ function qualifiedName(table: TableInfo, dialect: DatabaseDialect): string {
 export function quoteIfNeeded(identifier: string, dialect: DatabaseDialect): string {
   const plain = /^[A-Za-z_][A-Za-z0-9_$]*$/.test(identifier);
   if (plain && !(dialect === 'postgres' && /[A-Z]/.test(identifier))) return identifier;
+  if (dialect === 'bigquery') return `\`${identifier.replaceAll('\\', '\\\\').replaceAll('`', '\\`')}\``;
   const quote = dialect === 'mysql' ? '`' : '"';
   return `${quote}${identifier.replaceAll(quote, quote + quote)}${quote}`;
 }

@@ -46,6 +46,8 @@ function defaultSchema(database: DatabaseConfig): string {
       return database.schema ?? 'public';
     case 'mysql':
       return database.database ?? databaseOfUrl(database.url) ?? '';
+    case 'bigquery':
+      return database.dataset_id ?? '';
   }
 }
 
@@ -58,6 +60,9 @@ function syncFolderName(database: DatabaseConfig): string | null {
     case 'postgres':
     case 'mysql':
       return database.database ?? databaseOfUrl(database.url) ?? null;
+    case 'bigquery':
+      // The original names a BigQuery database after its project.
+      return database.project_id;
   }
 }
 

@@ -3,7 +3,8 @@
  * result schema: the library's own parsing is skipped, since it turns INT64 into lossy
  * numbers and NUMERIC into Big objects.
  */
-import { bytesCell, type CellValue, floatCell, integerTextCell, type JsonValue, timestampTextCell } from './cell-value.js';
+import { bytesCell, floatCell, integerTextCell, type JsonValue, timestampTextCell } from './cell-value.js';
+import type { CellValue } from './database.js';
 
 /** A field of `schema.fields` in a BigQuery API response (TableFieldSchema). */
 export interface BigQueryField {

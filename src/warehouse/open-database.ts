@@ -37,6 +37,10 @@ const OPENERS: {
     }),
   postgres: async (config) => (await import('./postgres-database.js')).openPostgresDatabase(config),
   mysql: async (config) => (await import('./mysql-database.js')).openMysqlDatabase(config),
+  bigquery: async (config, options) =>
+    (await import('./bigquery-database.js')).openBigQueryDatabase(config, {
+      ...(options.projectDir === undefined ? {} : { projectDir: options.projectDir }),
+    }),
 };
 
 /**
