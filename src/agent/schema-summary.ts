@@ -40,8 +40,10 @@ const INSPECT_HINTS: Record<DatabaseDialect, { columns: string; search: string }
     search: "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name LIKE '%<word>%'",
   },
   bigquery: {
-    columns: "SELECT column_name, data_type FROM `<schema>`.INFORMATION_SCHEMA.COLUMNS WHERE table_name = '<table>'",
-    search: "SELECT table_name FROM `<schema>`.INFORMATION_SCHEMA.TABLES WHERE LOWER(table_name) LIKE '%<word>%'",
+    columns:
+      "SELECT column_name, data_type FROM `<schema>`.INFORMATION_SCHEMA.COLUMNS WHERE table_name = '<table>'",
+    search:
+      "SELECT table_name FROM `<schema>`.INFORMATION_SCHEMA.TABLES WHERE LOWER(table_name) LIKE '%<word>%'",
   },
 };
 

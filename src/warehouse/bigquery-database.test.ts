@@ -2,12 +2,15 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeBigQuery, startFakeBigQuery } from '../../test-support/warehouse-fakes/bigquery/fake-bigquery.js';
+import {
+  type FakeBigQuery,
+  startFakeBigQuery,
+} from '../../test-support/warehouse-fakes/bigquery/fake-bigquery.js';
 import { DEFAULT_MAXIMUM_BYTES_BILLED } from '../config/databases/bigquery.js';
 import { type BigQueryDatabaseConfig, bigQueryClientOptions } from './bigquery-client.js';
 import { openBigQueryDatabase } from './bigquery-database.js';
-import type { Database } from './database.js';
 import { expectFailure } from './conformance/engine.js';
+import type { Database } from './database.js';
 
 const PROJECT = 'nao-unit';
 let fake: FakeBigQuery;
@@ -104,9 +107,12 @@ describe('BigQuery jobs', () => {
   });
 
   it('reads only the rows the cap needs from a large finished result', async () => {
-    const result = await db.query('SELECT a.id FROM orders a CROSS JOIN (SELECT id FROM orders LIMIT 40) b ORDER BY a.id', {
-      maxRows: 3,
-    });
+    const result = await db.query(
+      'SELECT a.id FROM orders a CROSS JOIN (SELECT id FROM orders LIMIT 40) b ORDER BY a.id',
+      {
+        maxRows: 3,
+      },
+    );
     expect(result).toMatchObject({ rows: [[0], [0], [0]], truncated: true });
     const job = fake.jobs().find((found) => found.sql.includes('LIMIT 40'));
     expect(job?.rows).toHaveLength(200_000);
@@ -124,9 +130,12 @@ describe('BigQuery jobs', () => {
   it('cancels the job on BigQuery when the signal aborts', async () => {
     const controller = new AbortController();
     const reason = new Error('stop');
-    const running = db.query('SELECT SUM(a.id * b.id * c.id) AS nao_abort FROM orders a, orders b, orders c', {
-      signal: controller.signal,
-    });
+    const running = db.query(
+      'SELECT SUM(a.id * b.id * c.id) AS nao_abort FROM orders a, orders b, orders c',
+      {
+        signal: controller.signal,
+      },
+    );
     await expect.poll(() => fake.running('nao_abort')).toBe(1);
     controller.abort(reason);
     await expect(running).rejects.toBe(reason);
@@ -141,7 +150,14 @@ describe('BigQuery jobs', () => {
     const all = await openBigQueryDatabase(withoutDataset);
     try {
       expect(await all.listTables()).toEqual([
-        { schema: 'archive', name: 'old_orders', columns: [{ name: 'id', type: 'INT64' }, { name: 'placed', type: 'TIMESTAMP' }] },
+        {
+          schema: 'archive',
+          name: 'old_orders',
+          columns: [
+            { name: 'id', type: 'INT64' },
+            { name: 'placed', type: 'TIMESTAMP' },
+          ],
+        },
         { schema: 'shop', name: 'orders', columns: [{ name: 'id', type: 'INT64' }] },
       ]);
     } finally {
@@ -170,13 +186,21 @@ describe('opening BigQuery', () => {
       await writeFile(path.join(dir, 'sa.json'), '{}');
       const base = { ...config(), api_endpoint: undefined };
       const key = { type: 'service_account', client_email: 'nao@p.iam.gserviceaccount.com' };
-      expect(await bigQueryClientOptions({ config: { ...base, credentials_json: key }, projectDir: dir })).toMatchObject({
+      expect(
+        await bigQueryClientOptions({ config: { ...base, credentials_json: key }, projectDir: dir }),
+      ).toMatchObject({
         projectId: PROJECT,
         credentials: key,
       });
-      const fromFile = await bigQueryClientOptions({ config: { ...base, credentials_path: 'sa.json' }, projectDir: dir });
+      const fromFile = await bigQueryClientOptions({
+        config: { ...base, credentials_path: 'sa.json' },
+        projectDir: dir,
+      });
       expect(fromFile.keyFilename).toBe(path.join(dir, 'sa.json'));
-      const adc = await bigQueryClientOptions({ config: { ...base, sso: true, location: 'EU' }, projectDir: dir });
+      const adc = await bigQueryClientOptions({
+        config: { ...base, sso: true, location: 'EU' },
+        projectDir: dir,
+      });
       expect(adc).toMatchObject({ location: 'EU' });
       expect(adc).not.toHaveProperty('credentials');
       expect(adc).not.toHaveProperty('keyFilename');

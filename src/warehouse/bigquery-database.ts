@@ -291,7 +291,10 @@ class BigQueryDatabase implements Database {
       (item) => item.reason,
     );
     const context = { ...this.context, engineMessage, cause: error };
-    if (limits?.timeoutMs !== undefined && (reasons.includes('timeout') || /timed out/i.test(engineMessage))) {
+    if (
+      limits?.timeoutMs !== undefined &&
+      (reasons.includes('timeout') || /timed out/i.test(engineMessage))
+    ) {
       return queryTimeout({ ...context, timeoutMs: limits.timeoutMs });
     }
     if (reasons.includes('bytesBilledLimitExceeded')) {

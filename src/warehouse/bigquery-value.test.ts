@@ -45,7 +45,9 @@ describe('bigQueryCell', () => {
     expect(bigQueryCell(struct, { v: { f: [{ v: '9007199254740993' }, { v: '0' }] } })).toBe(
       '{"big":"9007199254740993","at":"1970-01-01T00:00:00Z"}',
     );
-    expect(bigQueryCell(field('INTEGER', { mode: 'REPEATED' }), { v: [{ v: '1' }, { v: '2' }] })).toBe('[1,2]');
+    expect(bigQueryCell(field('INTEGER', { mode: 'REPEATED' }), { v: [{ v: '1' }, { v: '2' }] })).toBe(
+      '[1,2]',
+    );
   });
 });
 

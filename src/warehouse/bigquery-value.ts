@@ -23,7 +23,12 @@ export interface BigQueryCell {
 }
 
 /** The legacy names the API uses in result schemas, as GoogleSQL spells them. */
-const TYPE_NAMES: Record<string, string> = { INTEGER: 'INT64', FLOAT: 'FLOAT64', BOOLEAN: 'BOOL', RECORD: 'STRUCT' };
+const TYPE_NAMES: Record<string, string> = {
+  INTEGER: 'INT64',
+  FLOAT: 'FLOAT64',
+  BOOLEAN: 'BOOL',
+  RECORD: 'STRUCT',
+};
 
 /** The GoogleSQL spelling of a field's type: INT64, NUMERIC(10, 2), ARRAY<STRING>, STRUCT<a INT64>. */
 export function bigQueryTypeName(field: BigQueryField): string {

@@ -3,7 +3,11 @@ import { ConfigInvalidError, parseConfig } from '../index.js';
 import { DEFAULT_MAXIMUM_BYTES_BILLED } from './bigquery.js';
 
 function parse(text: string, env: Record<string, string | undefined> = {}) {
-  return parseConfig({ text: `databases:\n  - name: bq\n    type: bigquery\n${text}`, projectDir: '/p', env });
+  return parseConfig({
+    text: `databases:\n  - name: bq\n    type: bigquery\n${text}`,
+    projectDir: '/p',
+    env,
+  });
 }
 
 function problemsOf(text: string): string[] {
@@ -48,7 +52,7 @@ describe('bigquery databases in nao_config.yaml', () => {
 
   it('reads credentials_json as a mapping or as JSON text from the environment', () => {
     const key = { type: 'service_account', client_email: 'nao@p.iam.gserviceaccount.com' };
-    const fromText = parse("    project_id: p\n    credentials_json: '{{ env(\"GCP_KEY\") }}'\n", {
+    const fromText = parse('    project_id: p\n    credentials_json: \'{{ env("GCP_KEY") }}\'\n', {
       GCP_KEY: JSON.stringify(key),
     });
     expect(fromText.databases[0]).toMatchObject({ credentials_json: key });
@@ -71,17 +75,23 @@ describe('bigquery databases in nao_config.yaml', () => {
   it.each([
     ['    dataset_id: d\n', 'databases[0].project_id:'],
     ['    project_id: ""\n', 'databases[0].project_id: must not be empty'],
-    ['    project_id: p\n    credentials_json: "{not json"\n', 'databases[0].credentials_json: expected a service account key'],
+    [
+      '    project_id: p\n    credentials_json: "{not json"\n',
+      'databases[0].credentials_json: expected a service account key',
+    ],
     ['    project_id: p\n    maximum_bytes_billed: 0\n', 'databases[0].maximum_bytes_billed:'],
     ['    project_id: p\n    maximum_bytes_billed: 1.5\n', 'databases[0].maximum_bytes_billed:'],
     ['    project_id: p\n    max_query_size: -1\n', 'databases[0].max_query_size:'],
-    ['    project_id: p\n    api_endpoint: localhost:9050\n', 'databases[0].api_endpoint: expected an http:// or https:// URL'],
+    [
+      '    project_id: p\n    api_endpoint: localhost:9050\n',
+      'databases[0].api_endpoint: expected an http:// or https:// URL',
+    ],
   ])('refuses %j naming the key', (text, expected) => {
     expect(problemsOf(text).join('\n')).toContain(expected);
   });
 
   it('leaves an entry whose project comes from an unset variable unopened, naming the variable', () => {
-    const config = parse("    project_id: '{{ env(\"GCP_PROJECT\") }}'\n");
+    const config = parse('    project_id: \'{{ env("GCP_PROJECT") }}\'\n');
     expect(config.databases).toEqual([]);
     expect(config.unavailableDatabases[0]?.reason).toContain('GCP_PROJECT');
   });

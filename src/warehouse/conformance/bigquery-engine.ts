@@ -1,4 +1,7 @@
-import { type FakeBigQuery, startFakeBigQuery } from '../../../test-support/warehouse-fakes/bigquery/fake-bigquery.js';
+import {
+  type FakeBigQuery,
+  startFakeBigQuery,
+} from '../../../test-support/warehouse-fakes/bigquery/fake-bigquery.js';
 import { DEFAULT_MAXIMUM_BYTES_BILLED } from '../../config/databases/bigquery.js';
 import type { Database } from '../database.js';
 import { openDatabase } from '../open-database.js';
@@ -124,14 +127,17 @@ export const bigqueryEngine: ConformanceEngine<BigQueryFixture> = {
         "EXPORT DATA OPTIONS (uri = 'gs://nao-intruder/*.csv', format = 'CSV') AS SELECT * FROM items",
         "LOAD DATA INTO items FROM FILES (format = 'CSV', uris = ['gs://nao-intruder/items.csv'])",
       ],
-      settings: ["SET @@dataset_id = 'nao_other'", "ALTER SCHEMA nao_conformance SET OPTIONS (description = 'changed')"],
+      settings: [
+        "SET @@dataset_id = 'nao_other'",
+        "ALTER SCHEMA nao_conformance SET OPTIONS (description = 'changed')",
+      ],
     },
     moreRefusals: [
       // A script whose first statement reads: the whole text is one SCRIPT to the dry run.
       "SELECT 1; INSERT INTO items VALUES (99999, 'new', 1)",
       'CREATE SCHEMA nao_intruder',
       'DROP SCHEMA nao_conformance CASCADE',
-      "CREATE TEMP TABLE intruder AS SELECT 1 AS a",
+      'CREATE TEMP TABLE intruder AS SELECT 1 AS a',
     ],
     slow: (marker) =>
       `SELECT SUM(a.id * b.id * c.id) AS ${marker} FROM items a CROSS JOIN items b CROSS JOIN items c`,

@@ -127,6 +127,15 @@ export async function startFakeBigQuery(options: { projectId: string }): Promise
     return bytes;
   }
 
+  function datasetResource(id: string) {
+    return {
+      kind: 'bigquery#dataset',
+      id: `${projectId}:${id}`,
+      datasetReference: { projectId, datasetId: id },
+      location: LOCATION,
+    };
+  }
+
   function jobResource(job: FakeJob) {
     const done = job.state === 'DONE';
     return {
@@ -135,7 +144,10 @@ export async function startFakeBigQuery(options: { projectId: string }): Promise
       jobReference: { projectId: job.projectId, jobId: job.jobId, location: job.location },
       configuration: { ...job.configuration, jobType: 'QUERY' },
       status: done
-        ? { state: 'DONE', ...(job.errorResult ? { errorResult: job.errorResult, errors: [job.errorResult] } : {}) }
+        ? {
+            state: 'DONE',
+            ...(job.errorResult ? { errorResult: job.errorResult, errors: [job.errorResult] } : {}),
+          }
         : { state: job.state },
       statistics: {
         creationTime: String(job.created),
@@ -242,7 +254,8 @@ export async function startFakeBigQuery(options: { projectId: string }): Promise
     const connection = await instance.connect();
     try {
       if (dataset !== undefined) {
-        if (!(await datasets()).includes(dataset)) throw new GoogleSqlError(`Not found: Dataset ${projectId}:${dataset}`);
+        if (!(await datasets()).includes(dataset))
+          throw new GoogleSqlError(`Not found: Dataset ${projectId}:${dataset}`);
         await connection.run(`USE "${dataset.replaceAll('"', '""')}"`);
       }
       await connection.prepare(toDuckDbSql(sql, projectId));
@@ -256,14 +269,20 @@ export async function startFakeBigQuery(options: { projectId: string }): Promise
     const wait = Math.min(Number(query.timeoutMs ?? DEFAULT_WAIT_MS), DEFAULT_WAIT_MS);
     if (job.state !== 'DONE') await Promise.race([job.done, sleep(wait)]);
     const reference = { projectId: job.projectId, jobId: job.jobId, location: job.location };
-    if (job.state !== 'DONE') return [200, { kind: 'bigquery#getQueryResultsResponse', jobReference: reference, jobComplete: false }];
+    if (job.state !== 'DONE')
+      return [200, { kind: 'bigquery#getQueryResultsResponse', jobReference: reference, jobComplete: false }];
     if (job.errorResult) return apiError(400, job.errorResult);
     const rows = job.rows ?? [];
-    const start = query.pageToken ? Number(Buffer.from(query.pageToken, 'base64url').toString()) : Number(query.startIndex ?? 0);
+    const start = query.pageToken
+      ? Number(Buffer.from(query.pageToken, 'base64url').toString())
+      : Number(query.startIndex ?? 0);
     const max = query.maxResults === undefined ? 100_000 : Number(query.maxResults);
     const page = rows.slice(start, start + max);
     job.rowsServed += page.length;
-    const next = start + page.length < rows.length ? Buffer.from(String(start + page.length)).toString('base64url') : undefined;
+    const next =
+      start + page.length < rows.length
+        ? Buffer.from(String(start + page.length)).toString('base64url')
+        : undefined;
     const int64 = query['formatOptions.useInt64Timestamp'] === 'true';
     const fields = job.fields ?? [];
     return [
@@ -274,7 +293,11 @@ export async function startFakeBigQuery(options: { projectId: string }): Promise
         jobReference: reference,
         totalRows: String(rows.length),
         ...(page.length > 0
-          ? { rows: page.map((row) => ({ f: fields.map((field, index) => restCell(field, row[index] ?? null, int64)) })) }
+          ? {
+              rows: page.map((row) => ({
+                f: fields.map((field, index) => restCell(field, row[index] ?? null, int64)),
+              })),
+            }
           : {}),
         ...(next === undefined ? {} : { pageToken: next }),
         totalBytesProcessed: String(job.bytes),
@@ -284,52 +307,46 @@ export async function startFakeBigQuery(options: { projectId: string }): Promise
     ];
   }
 
-  async function route(method: string, path: string, query: Record<string, string>, body: Record<string, unknown>): Promise<[number, unknown]> {
+  async function route(
+    method: string,
+    path: string,
+    query: Record<string, string>,
+    body: Record<string, unknown>,
+  ): Promise<[number, unknown]> {
     const match = /^\/bigquery\/v2\/projects\/([^/]+)(\/.*)?$/.exec(path);
     if (match === null) return apiError(404, { reason: 'notFound', message: `Not found: URL ${path}` });
     const [, project, rest = ''] = match;
     if (decodeURIComponent(project!) !== projectId) {
-      return apiError(404, { reason: 'notFound', message: `Not found: Project ${decodeURIComponent(project!)}` });
+      return apiError(404, {
+        reason: 'notFound',
+        message: `Not found: Project ${decodeURIComponent(project!)}`,
+      });
     }
-    let parts: RegExpExecArray | null;
-    if (method === 'GET' && rest === '/datasets') {
-      return [
-        200,
-        {
-          kind: 'bigquery#datasetList',
-          datasets: (await datasets()).map((id) => ({
-            kind: 'bigquery#dataset',
-            id: `${projectId}:${id}`,
-            datasetReference: { projectId, datasetId: id },
-            location: LOCATION,
-          })),
-        },
-      ];
+    const [, collection = '', encodedId, action] =
+      /^\/([a-z]+)(?:\/([^/]+))?(?:\/([a-z]+))?$/.exec(rest) ?? [];
+    const id = encodedId === undefined ? undefined : decodeURIComponent(encodedId);
+    const call = `${method} ${collection}${id === undefined ? '' : '/:id'}${action === undefined ? '' : `/${action}`}`;
+    if (call === 'GET datasets') {
+      return [200, { kind: 'bigquery#datasetList', datasets: (await datasets()).map(datasetResource) }];
     }
-    if (method === 'GET' && (parts = /^\/datasets\/([^/]+)$/.exec(rest))) {
-      const id = decodeURIComponent(parts[1]!);
-      if (!(await datasets()).includes(id)) {
+    if (call === 'GET datasets/:id') {
+      if (!(await datasets()).includes(id!)) {
         return apiError(404, { reason: 'notFound', message: `Not found: Dataset ${projectId}:${id}` });
       }
-      return [200, { kind: 'bigquery#dataset', id: `${projectId}:${id}`, datasetReference: { projectId, datasetId: id }, location: LOCATION }];
+      return [200, datasetResource(id!)];
     }
-    if (method === 'POST' && rest === '/jobs') return insertJob(body);
-    if (method === 'POST' && rest === '/queries') return runQuery(body);
-    const job = (id: string) => jobs.get(decodeURIComponent(id));
-    if (method === 'GET' && (parts = /^\/jobs\/([^/]+)$/.exec(rest))) {
-      const found = job(parts[1]!);
-      return found ? [200, jobResource(found)] : jobNotFound(parts[1]!);
+    if (call === 'POST jobs') return insertJob(body);
+    if (call === 'POST queries') return runQuery(body);
+    const found = id === undefined ? undefined : jobs.get(id);
+    if (['GET jobs/:id', 'POST jobs/:id/cancel', 'GET queries/:id'].includes(call) && found === undefined) {
+      return apiError(404, { reason: 'notFound', message: `Not found: Job ${projectId}:${id}` });
     }
-    if (method === 'POST' && (parts = /^\/jobs\/([^/]+)\/cancel$/.exec(rest))) {
-      const found = job(parts[1]!);
-      if (!found) return jobNotFound(parts[1]!);
-      if (found.state !== 'DONE') found.stop ??= 'cancel';
-      return [200, { kind: 'bigquery#jobCancelResponse', job: jobResource(found) }];
+    if (call === 'GET jobs/:id') return [200, jobResource(found!)];
+    if (call === 'POST jobs/:id/cancel') {
+      if (found!.state !== 'DONE') found!.stop ??= 'cancel';
+      return [200, { kind: 'bigquery#jobCancelResponse', job: jobResource(found!) }];
     }
-    if (method === 'GET' && (parts = /^\/queries\/([^/]+)$/.exec(rest))) {
-      const found = job(parts[1]!);
-      return found ? queryResults(found, query) : jobNotFound(parts[1]!);
-    }
+    if (call === 'GET queries/:id') return queryResults(found!, query);
     return apiError(404, { reason: 'notFound', message: `Not found: URL ${path}` });
   }
 
@@ -337,7 +354,10 @@ export async function startFakeBigQuery(options: { projectId: string }): Promise
   async function runQuery(body: Record<string, unknown>): Promise<[number, unknown]> {
     const { query, timeoutMs, maxResults, formatOptions, jobTimeoutMs, ...settings } = body;
     const [status, inserted] = await insertJob({
-      configuration: { query: { ...settings, query }, ...(jobTimeoutMs === undefined ? {} : { jobTimeoutMs }) },
+      configuration: {
+        query: { ...settings, query },
+        ...(jobTimeoutMs === undefined ? {} : { jobTimeoutMs }),
+      },
     });
     if (status !== 200) return [status, inserted];
     const jobId = (inserted as { jobReference: { jobId: string } }).jobReference.jobId;
@@ -346,9 +366,13 @@ export async function startFakeBigQuery(options: { projectId: string }): Promise
     const [resultStatus, result] = await queryResults(found, {
       ...(timeoutMs === undefined ? {} : { timeoutMs: String(timeoutMs) }),
       ...(maxResults === undefined ? {} : { maxResults: String(maxResults) }),
-      'formatOptions.useInt64Timestamp': String((formatOptions as { useInt64Timestamp?: boolean } | undefined)?.useInt64Timestamp ?? false),
+      'formatOptions.useInt64Timestamp': String(
+        (formatOptions as { useInt64Timestamp?: boolean } | undefined)?.useInt64Timestamp ?? false,
+      ),
     });
-    return resultStatus === 200 ? [200, { ...(result as object), kind: 'bigquery#queryResponse' }] : [resultStatus, result];
+    return resultStatus === 200
+      ? [200, { ...(result as object), kind: 'bigquery#queryResponse' }]
+      : [resultStatus, result];
   }
 
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
@@ -365,10 +389,17 @@ export async function startFakeBigQuery(options: { projectId: string }): Promise
         send(response, ...apiError(400, { reason: 'parseError', message: 'Parse Error' }));
         return;
       }
-      requests.push({ method: request.method ?? 'GET', path: url.pathname, query, body, authorization: request.headers.authorization });
+      requests.push({
+        method: request.method ?? 'GET',
+        path: url.pathname,
+        query,
+        body,
+        authorization: request.headers.authorization,
+      });
       route(request.method ?? 'GET', url.pathname, query, body).then(
         ([status, payload]) => send(response, status, payload),
-        (error: unknown) => send(response, ...apiError(500, { reason: 'backendError', message: String(error) })),
+        (error: unknown) =>
+          send(response, ...apiError(500, { reason: 'backendError', message: String(error) })),
       );
     });
   });
@@ -380,7 +411,8 @@ export async function startFakeBigQuery(options: { projectId: string }): Promise
     projectId,
     admin,
     requests,
-    running: (text) => [...jobs.values()].filter((job) => job.state !== 'DONE' && job.sql.includes(text)).length,
+    running: (text) =>
+      [...jobs.values()].filter((job) => job.state !== 'DONE' && job.sql.includes(text)).length,
     jobs: () => [...jobs.values()],
     async close() {
       for (const job of jobs.values()) if (job.state !== 'DONE') job.stop ??= 'cancel';
@@ -405,13 +437,12 @@ function send(response: ServerResponse, status: number, payload: unknown): void 
 
 function apiError(code: number, error: ErrorProto): [number, unknown] {
   const status = code === 404 ? 'NOT_FOUND' : code === 400 ? 'INVALID_ARGUMENT' : 'INTERNAL';
-  return [code, { error: { code, message: error.message, errors: [{ ...error, domain: 'global' }], status } }];
+  return [
+    code,
+    { error: { code, message: error.message, errors: [{ ...error, domain: 'global' }], status } },
+  ];
 }
 
 function invalid(message: string): [number, unknown] {
   return apiError(400, { reason: 'invalidQuery', message, location: 'query' });
-}
-
-function jobNotFound(id: string): [number, unknown] {
-  return apiError(404, { reason: 'notFound', message: `Not found: Job ${decodeURIComponent(id)}` });
 }

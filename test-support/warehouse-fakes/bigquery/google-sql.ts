@@ -79,7 +79,9 @@ function statementsOf(tokens: Token[]): Token[][] {
     if (token.kind === 'other' && token.text === ';') statements.push([]);
     else statements.at(-1)!.push(token);
   }
-  return statements.filter((statement) => statement.some((token) => token.kind !== 'other' || token.text !== ' '));
+  return statements.filter((statement) =>
+    statement.some((token) => token.kind !== 'other' || token.text !== ' '),
+  );
 }
 
 const OBJECT_KINDS = ['TABLE', 'VIEW', 'SCHEMA', 'FUNCTION', 'PROCEDURE', 'MODEL'];
@@ -90,7 +92,9 @@ export function statementType(sql: string): string {
   const statements = statementsOf(tokenize(sql));
   if (statements.length === 0) throw new GoogleSqlError('Syntax error: Unexpected end of script');
   if (statements.length > 1) return 'SCRIPT';
-  const words = statements[0]!.filter((token) => token.kind === 'word').map((token) => token.text.toUpperCase());
+  const words = statements[0]!
+    .filter((token) => token.kind === 'word')
+    .map((token) => token.text.toUpperCase());
   const first = statements[0]!.find((token) => token.kind !== 'other' || token.text !== ' ');
   if (first?.kind === 'other' && first.text === '(') return 'SELECT';
   const [keyword = '', ...more] = words;
@@ -104,7 +108,8 @@ export function statementType(sql: string): string {
     const modifiers = ['OR', 'REPLACE', 'TEMP', 'TEMPORARY', 'IF', 'NOT', 'EXISTS'];
     const kind = more.filter((word) => !modifiers.includes(word));
     let object = kind[0] ?? '';
-    if (['EXTERNAL', 'SNAPSHOT', 'MATERIALIZED', 'SEARCH', 'VECTOR'].includes(object)) object = `${object}_${kind[1]}`;
+    if (['EXTERNAL', 'SNAPSHOT', 'MATERIALIZED', 'SEARCH', 'VECTOR'].includes(object))
+      object = `${object}_${kind[1]}`;
     else if (object === 'TABLE' && kind[1] === 'FUNCTION') object = 'TABLE_FUNCTION';
     else if (object === 'ROW') object = 'ROW_ACCESS_POLICY';
     if (!OBJECT_KINDS.includes(object.split('_').at(-1) ?? '') && !object.endsWith('POLICY')) {
@@ -131,7 +136,11 @@ export function toDuckDbSql(sql: string, project: string): string {
     } else if (token.kind === 'path') {
       const parts = token.parts[0] === project && token.parts.length > 1 ? token.parts.slice(1) : token.parts;
       const [dataset, schema, view] = parts;
-      if (parts.length === 3 && schema?.toUpperCase() === 'INFORMATION_SCHEMA' && view?.toUpperCase() === 'COLUMNS') {
+      if (
+        parts.length === 3 &&
+        schema?.toUpperCase() === 'INFORMATION_SCHEMA' &&
+        view?.toUpperCase() === 'COLUMNS'
+      ) {
         out += `bq_information_schema_columns('${dataset!.replaceAll("'", "''")}')`;
       } else {
         out += parts.map(quoteDuckDb).join('.');

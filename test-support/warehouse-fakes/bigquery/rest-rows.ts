@@ -8,8 +8,8 @@ import {
   DuckDBBlobValue,
   DuckDBDateValue,
   DuckDBDecimalValue,
-  DuckDBListValue,
-  DuckDBStructValue,
+  type DuckDBListValue,
+  type DuckDBStructValue,
   DuckDBTimestampTZValue,
   DuckDBTimestampValue,
   type DuckDBType,
@@ -87,7 +87,9 @@ export function restCell(field: RestField, value: DuckDBValue, int64Timestamps: 
   }
   if (field.type === 'RECORD') {
     const entries = Object.values((value as DuckDBStructValue).entries);
-    return { v: { f: field.fields!.map((child, index) => restCell(child, entries[index] ?? null, int64Timestamps)) } };
+    return {
+      v: { f: field.fields!.map((child, index) => restCell(child, entries[index] ?? null, int64Timestamps)) },
+    };
   }
   return { v: scalarText(value, int64Timestamps) };
 }
