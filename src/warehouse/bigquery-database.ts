@@ -123,6 +123,7 @@ class BigQueryDatabase implements Database {
         sql,
         limits,
         started,
+        stopped: () => final !== undefined,
         onJob: (created) => {
           job = created;
           // Stopped while the job was being created: it must not run on unwatched.
@@ -184,6 +185,8 @@ class BigQueryDatabase implements Database {
     sql: string;
     limits: QueryLimits;
     started: number;
+    /** True once the query was stopped: no job may start after that. */
+    stopped: () => boolean;
     onJob: (job: Job) => void;
   }): Promise<QueryResult> {
     const { sql, limits } = options;
@@ -203,6 +206,7 @@ class BigQueryDatabase implements Database {
       // What is left of the limit after the dry run; BigQuery stops the job itself past it.
       query.jobTimeoutMs = Math.max(1, Math.ceil(limits.timeoutMs - (performance.now() - options.started)));
     }
+    if (options.stopped()) throw new Error('the query was stopped before its job started');
     const [job] = await this.client.createQueryJob(query);
     options.onJob(job);
     return await this.readResults(job, limits.maxRows);

@@ -50,6 +50,19 @@ describe('bigquery databases in nao_config.yaml', () => {
     expect(DEFAULT_MAXIMUM_BYTES_BILLED).toBe(107_374_182_400);
   });
 
+  it('reads the nulls the original nao init writes for unset keys as absent', () => {
+    const config = parse(
+      '    project_id: hello\n    dataset_id: null\n    credentials_path: null\n    credentials_json: null\n    sso: false\n    location: null\n    max_query_size: null\n',
+    );
+    expect(config.databases[0]).toEqual({
+      name: 'bq',
+      type: 'bigquery',
+      project_id: 'hello',
+      sso: false,
+      maximum_bytes_billed: DEFAULT_MAXIMUM_BYTES_BILLED,
+    });
+  });
+
   it('reads credentials_json as a mapping or as JSON text from the environment', () => {
     const key = { type: 'service_account', client_email: 'nao@p.iam.gserviceaccount.com' };
     const fromText = parse('    project_id: p\n    credentials_json: \'{{ env("GCP_KEY") }}\'\n', {

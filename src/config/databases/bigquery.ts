@@ -24,6 +24,11 @@ const credentialsJson = z.preprocess(
   }),
 );
 
+/** The original's `nao init` writes `null` for every key left unset. */
+function nullable<Schema extends z.ZodType>(schema: Schema) {
+  return z.preprocess((value) => (value === null ? undefined : value), schema.optional());
+}
+
 const endpoint = nonEmpty.regex(/^https?:\/\/[^\s/]+/i, 'expected an http:// or https:// URL');
 
 export const bigqueryDatabase = {
@@ -32,19 +37,19 @@ export const bigqueryDatabase = {
     type: z.literal('bigquery'),
     ...commonFields,
     project_id: nonEmpty,
-    dataset_id: nonEmpty.optional(),
-    credentials_path: nonEmpty.optional(),
-    credentials_json: credentialsJson.optional(),
-    sso: lenientBoolean().optional(),
-    location: nonEmpty.optional(),
+    dataset_id: nullable(nonEmpty),
+    credentials_path: nullable(nonEmpty),
+    credentials_json: nullable(credentialsJson),
+    sso: nullable(lenientBoolean()),
+    location: nullable(nonEmpty),
     /** The original's dry-run limit, in GiB: a query estimated to process more is refused before it runs. */
-    max_query_size: lenientNumber(z.number().positive().optional()),
+    max_query_size: nullable(lenientNumber(z.number().positive().optional())),
     /** BigQuery's own limit, in bytes, set on every query job. */
     maximum_bytes_billed: lenientNumber(
       z.number().int().positive().max(Number.MAX_SAFE_INTEGER).default(DEFAULT_MAXIMUM_BYTES_BILLED),
     ),
     /** Another endpoint for the BigQuery API (a private endpoint, or an emulator over http://). */
-    api_endpoint: endpoint.optional(),
+    api_endpoint: nullable(endpoint),
   }),
   // `partition_filters` only shapes the original's `nao sync` previews.
   keys: [
