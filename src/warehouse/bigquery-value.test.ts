@@ -33,6 +33,14 @@ describe('bigQueryCell', () => {
     expect(bigQueryCell(field(type), { v: text })).toEqual(expected);
   });
 
+  it('pads NUMERIC to the scale of a parameterized type, exactly', () => {
+    const money = field('NUMERIC', { precision: '5', scale: '2' });
+    expect(bigQueryCell(money, { v: '12.5' })).toBe('12.50');
+    expect(bigQueryCell(money, { v: '-3' })).toBe('-3.00');
+    expect(bigQueryCell(money, { v: '0.25' })).toBe('0.25');
+    expect(bigQueryCell(field('BIGNUMERIC', { precision: '40', scale: '0' }), { v: '7' })).toBe('7');
+  });
+
   it('keeps NULL of any type', () => {
     expect(bigQueryCell(field('INTEGER'), { v: null })).toBeNull();
     expect(bigQueryCell(field('STRING', { mode: 'REPEATED' }), { v: null })).toBeNull();

@@ -51,7 +51,7 @@ export function bigQueryCell(field: BigQueryField, cell: BigQueryCell | undefine
   if (field.mode === 'REPEATED' || (TYPE_NAMES[field.type] ?? field.type) === 'STRUCT') {
     return JSON.stringify(nestedValue(field, value));
   }
-  return scalarCell(field.type, String(value));
+  return scalarCell(field, String(value));
 }
 
 function nestedValue(field: BigQueryField, value: unknown): JsonValue {
@@ -68,11 +68,11 @@ function nestedValue(field: BigQueryField, value: unknown): JsonValue {
     });
     return record;
   }
-  return scalarCell(field.type, String(value));
+  return scalarCell(field, String(value));
 }
 
-function scalarCell(type: string, text: string): CellValue {
-  switch (TYPE_NAMES[type] ?? type) {
+function scalarCell(field: BigQueryField, text: string): CellValue {
+  switch (TYPE_NAMES[field.type] ?? field.type) {
     case 'INT64':
       return integerTextCell(text);
     case 'FLOAT64':
@@ -85,11 +85,24 @@ function scalarCell(type: string, text: string): CellValue {
       return timestampTextCell(text);
     case 'TIMESTAMP':
       return timestampCell(text);
+    case 'NUMERIC':
+    case 'BIGNUMERIC':
+      return field.scale === undefined ? text : padScale(text, Number(field.scale));
     default:
-      // NUMERIC and BIGNUMERIC arrive as exact decimal text; STRING, DATE, TIME, JSON,
-      // GEOGRAPHY, INTERVAL and RANGE as BigQuery spells them.
+      // STRING, DATE, TIME, JSON, GEOGRAPHY, INTERVAL and RANGE as BigQuery spells them.
       return text;
   }
+}
+
+/**
+ * NUMERIC text ('12.5', BigQuery drops trailing zeros) at the scale of a parameterized type
+ * ('12.50' for NUMERIC(5, 2)); text that is not plain decimal stays as it is.
+ */
+function padScale(text: string, scale: number): string {
+  const match = /^(-?\d+)(?:\.(\d*))?$/.exec(text);
+  if (match === null || scale <= 0) return text;
+  const fraction = match[2] ?? '';
+  return fraction.length >= scale ? text : `${match[1]}.${fraction.padEnd(scale, '0')}`;
 }
 
 const MICROS_PER_SECOND = 1_000_000n;
