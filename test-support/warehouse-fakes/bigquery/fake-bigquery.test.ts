@@ -30,7 +30,9 @@ describe('the fake BigQuery REST API', () => {
     });
     const [rows] = await client.query({ query: 'SELECT COUNT(*) AS n FROM shop.orders' });
     expect(rows).toEqual([{ n: 3 }]);
-    expect(fake.requests.some((request) => request.method === 'POST' && request.path.endsWith('/queries'))).toBe(true);
+    expect(
+      fake.requests.some((request) => request.method === 'POST' && request.path.endsWith('/queries')),
+    ).toBe(true);
   });
 
   it('reports the statement type of a dry run and never runs it', async () => {
@@ -38,7 +40,10 @@ describe('the fake BigQuery REST API', () => {
       method: 'POST',
       body: { configuration: { dryRun: true, query: { query: 'DROP TABLE shop.orders' } } },
     });
-    expect(body).toMatchObject({ status: { state: 'DONE' }, statistics: { query: { statementType: 'DROP_TABLE' } } });
+    expect(body).toMatchObject({
+      status: { state: 'DONE' },
+      statistics: { query: { statementType: 'DROP_TABLE' } },
+    });
     expect((await fake.admin.runAndReadAll('SELECT count(*) FROM shop.orders')).getRows()).toEqual([[3n]]);
   });
 
