@@ -145,6 +145,31 @@ describe('BigQuery jobs', () => {
     expect(fake.jobs().find((job) => job.sql.includes('nao_abort'))?.errorResult?.reason).toBe('stopped');
   });
 
+  it('cancels the job itself when BigQuery lets it run past jobTimeoutMs', async () => {
+    const lax = await startFakeBigQuery({ projectId: PROJECT, enforceJobTimeout: false });
+    try {
+      await lax.admin.run(
+        'CREATE SCHEMA shop; CREATE TABLE shop.orders AS SELECT i AS id FROM range(5000) t(i)',
+      );
+      const database = await openBigQueryDatabase({ ...config(), api_endpoint: lax.url });
+      const started = performance.now();
+      const error = await expectFailure(
+        database.query('SELECT SUM(a.id * b.id * c.id) AS nao_lax FROM orders a, orders b, orders c', {
+          timeoutMs: 200,
+        }),
+      );
+      expect(error.code).toBe('QUERY_TIMEOUT');
+      // nao's own cancel comes 2 s after the limit, when BigQuery's did not stop the job.
+      expect(performance.now() - started).toBeGreaterThan(2000);
+      expect(performance.now() - started).toBeLessThan(8000);
+      await expect.poll(() => lax.running('nao_lax')).toBe(0);
+      expect(lax.jobs().find((job) => job.sql.includes('nao_lax'))?.errorResult?.reason).toBe('stopped');
+      await database.close();
+    } finally {
+      await lax.close();
+    }
+  });
+
   it('lists the tables of every dataset when no dataset_id is set', async () => {
     const { dataset_id: _, ...withoutDataset } = config({ name: 'all' });
     const all = await openBigQueryDatabase(withoutDataset);

@@ -88,7 +88,11 @@ const GOOGLE_SQL_SHIMS = [
        FROM information_schema.columns WHERE table_schema = dataset`,
 ];
 
-export async function startFakeBigQuery(options: { projectId: string }): Promise<FakeBigQuery> {
+export async function startFakeBigQuery(options: {
+  projectId: string;
+  /** False: jobs run past their `jobTimeoutMs`, as BigQuery documents it may ("may attempt to stop the job"). */
+  enforceJobTimeout?: boolean;
+}): Promise<FakeBigQuery> {
   const { projectId } = options;
   const instance = await DuckDBInstance.create(':memory:');
   const admin = await instance.connect();
@@ -244,7 +248,10 @@ export async function startFakeBigQuery(options: { projectId: string }): Promise
       };
       return [200, jobResource(job)];
     }
-    const timeout = configuration.jobTimeoutMs === undefined ? undefined : Number(configuration.jobTimeoutMs);
+    const timeout =
+      configuration.jobTimeoutMs === undefined || options.enforceJobTimeout === false
+        ? undefined
+        : Number(configuration.jobTimeoutMs);
     job.done = execute(job, timeout);
     return [200, jobResource(job)];
   }
