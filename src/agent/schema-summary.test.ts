@@ -94,6 +94,8 @@ describe('quoteIfNeeded', () => {
     ['OrderItems', 'postgres', '"OrderItems"'],
     ['OrderItems', 'duckdb', 'OrderItems'],
     ['2024_sales', 'sqlite', '"2024_sales"'],
+    ['ORDERS', 'snowflake', 'ORDERS'],
+    ['orders', 'snowflake', '"orders"'],
   ] as const)('%s in %s → %s', (identifier, dialect, expected) => {
     expect(quoteIfNeeded(identifier, dialect)).toBe(expected);
   });

@@ -3,6 +3,7 @@ import { duckdbDatabase } from './duckdb.js';
 import { SYNC_KEYS } from './fields.js';
 import { mysqlDatabase } from './mysql.js';
 import { postgresDatabase } from './postgres.js';
+import { snowflakeDatabase } from './snowflake.js';
 import { sqliteDatabase } from './sqlite.js';
 
 export { IN_MEMORY } from './duckdb.js';
@@ -16,6 +17,7 @@ export const DATABASE_DEFINITIONS = {
   sqlite: sqliteDatabase,
   postgres: postgresDatabase,
   mysql: mysqlDatabase,
+  snowflake: snowflakeDatabase,
 } as const;
 
 export type DatabaseType = keyof typeof DATABASE_DEFINITIONS;
@@ -41,7 +43,6 @@ export const ORIGINAL_ONLY_DATABASE_TYPES = [
   'mssql',
   'powerbi_xmla',
   'redshift',
-  'snowflake',
   'starrocks',
   'trino',
 ] as const;
