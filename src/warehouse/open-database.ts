@@ -37,6 +37,7 @@ const OPENERS: {
     }),
   postgres: async (config) => (await import('./postgres-database.js')).openPostgresDatabase(config),
   mysql: async (config) => (await import('./mysql-database.js')).openMysqlDatabase(config),
+  snowflake: async (config) => (await import('./snowflake-database.js')).openSnowflakeDatabase(config),
 };
 
 /**
