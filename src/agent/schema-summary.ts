@@ -38,7 +38,8 @@ const INSPECT_HINTS: Record<DatabaseDialect, { columns: string; search: string }
   snowflake: {
     columns:
       "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = '<SCHEMA>' AND table_name = '<TABLE>' (unquoted names are stored upper-case; or DESCRIBE TABLE <schema>.<table>)",
-    search: "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name ILIKE '%<word>%'",
+    search:
+      "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name ILIKE '%<word>%'",
   },
   sqlite: {
     columns: "SELECT name, type FROM pragma_table_info('<table>')",
@@ -127,7 +128,8 @@ function qualifiedName(table: TableInfo, dialect: DatabaseDialect): string {
 export function quoteIfNeeded(identifier: string, dialect: DatabaseDialect): string {
   const plain = /^[A-Za-z_][A-Za-z0-9_$]*$/.test(identifier);
   const folded =
-    (dialect === 'postgres' && /[A-Z]/.test(identifier)) || (dialect === 'snowflake' && /[a-z]/.test(identifier));
+    (dialect === 'postgres' && /[A-Z]/.test(identifier)) ||
+    (dialect === 'snowflake' && /[a-z]/.test(identifier));
   if (plain && !folded) return identifier;
   const quote = dialect === 'mysql' ? '`' : '"';
   return `${quote}${identifier.replaceAll(quote, quote + quote)}${quote}`;

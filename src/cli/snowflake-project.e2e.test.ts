@@ -12,7 +12,10 @@ import { runNao } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
 
-const PUBLIC_PROJECT = path.resolve(import.meta.dirname, '../../test-support/nao-projects/xavlob78--Nao--382511b');
+const PUBLIC_PROJECT = path.resolve(
+  import.meta.dirname,
+  '../../test-support/nao-projects/xavlob78--Nao--382511b',
+);
 const PROMPT = 'How many orders were placed in 2025?';
 const REFERENCE_SQL = 'SELECT COUNT(*) AS orders FROM orders WHERE YEAR(ordered_at) = 2025';
 
@@ -50,7 +53,8 @@ beforeAll(async () => {
   // Where the account would be: a closed port instead of xy12345.snowflakecomputing.com.
   const pointed = config.replace(
     /^( +)account_id: .*$/m,
-    (line, indent: string) => `${line}\n${indent}host: 127.0.0.1\n${indent}port: ${port}\n${indent}protocol: http`,
+    (line, indent: string) =>
+      `${line}\n${indent}host: 127.0.0.1\n${indent}port: ${port}\n${indent}protocol: http`,
   );
   expect(pointed).not.toBe(config);
   await writeFile(

@@ -52,7 +52,8 @@ export async function openSnowflakeDatabase(
       database: config.name,
       dialect: 'snowflake',
       target: server.target,
-      engineMessage: 'the snowflake-sdk package is not installed; install it with `npm install snowflake-sdk`',
+      engineMessage:
+        'the snowflake-sdk package is not installed; install it with `npm install snowflake-sdk`',
     });
   }
   const database = new SnowflakeDatabase(config, sdk, server);
@@ -65,7 +66,11 @@ function serverOf(config: SnowflakeDatabaseConfig) {
   const protocol = config.protocol ?? 'https';
   const port = config.port ?? (protocol === 'https' ? 443 : 80);
   const fields = { host, port, user: config.username, password: config.password, database: config.database };
-  return { fields, target: `${host}:${port}/${config.database} as user ${config.username}`, accessUrl: `${protocol}://${host}:${port}` };
+  return {
+    fields,
+    target: `${host}:${port}/${config.database} as user ${config.username}`,
+    accessUrl: `${protocol}://${host}:${port}`,
+  };
 }
 
 class SnowflakeDatabase implements Database {
@@ -129,7 +134,8 @@ class SnowflakeDatabase implements Database {
 
   async listTables(): Promise<TableInfo[]> {
     await this.server.acquire(async () => this.connection);
-    const schemaFilter = this.config.schema === undefined ? '' : `AND c.table_schema = ${sqlText(this.config.schema)}`;
+    const schemaFilter =
+      this.config.schema === undefined ? '' : `AND c.table_schema = ${sqlText(this.config.schema)}`;
     try {
       const rows = await this.select(
         `SELECT c.table_schema, c.table_name, c.column_name, c.data_type, c.numeric_precision, c.numeric_scale
@@ -144,7 +150,10 @@ class SnowflakeDatabase implements Database {
           last = { schema: String(schema), name: String(table), columns: [] };
           tables.push(last);
         }
-        last.columns.push({ name: String(column), type: columnType(type ?? null, precision ?? null, scale ?? null) });
+        last.columns.push({
+          name: String(column),
+          type: columnType(type ?? null, precision ?? null, scale ?? null),
+        });
       }
       return tables;
     } catch (error) {
@@ -170,7 +179,10 @@ class SnowflakeDatabase implements Database {
     const parameters = statementParameters(limits);
     // With asyncExec the driver hands over its Result, which holds the statementTypeId of the
     // response; it has no getter for it.
-    const result = await this.execute({ sqlText: sql, describeOnly: true, asyncExec: true, streamResult: false, parameters }, id);
+    const result = await this.execute(
+      { sqlText: sql, describeOnly: true, asyncExec: true, streamResult: false, parameters },
+      id,
+    );
     const typeId = (result.result as { _statementTypeId?: unknown } | undefined)?._statementTypeId;
     if (typeof typeId !== 'number') {
       // A statement that does not compile: asked again without asyncExec, the driver reports why.
@@ -178,7 +190,8 @@ class SnowflakeDatabase implements Database {
       throw readOnlyViolation({
         database: this.name,
         dialect: this.dialect,
-        engineMessage: 'Snowflake did not report the type of the statement, so nao cannot tell that it only reads',
+        engineMessage:
+          'Snowflake did not report the type of the statement, so nao cannot tell that it only reads',
       });
     }
     if (!isReadOnlyStatementType(typeId)) {
@@ -336,6 +349,7 @@ function sqlText(value: string): string {
 function classifyError(error: unknown, message: string): ServerErrorVerdict {
   const code = String((error as { code?: unknown } | null)?.code ?? '');
   if (code === '000630') return { kind: 'timeout', engineMessage: message };
-  if (code === '000008') return { kind: 'read-only', engineMessage: `${message} (nao sends one statement at a time)` };
+  if (code === '000008')
+    return { kind: 'read-only', engineMessage: `${message} (nao sends one statement at a time)` };
   return { kind: 'failed', engineMessage: message };
 }

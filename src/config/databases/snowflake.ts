@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { commonFields, nonEmpty, port } from './fields.js';
 
 /** The original nao's `authenticator` values; a private key alone means key-pair (JWT) log-in. */
-export const SNOWFLAKE_AUTHENTICATORS = ['externalbrowser', 'username_password_mfa', 'jwt_token', 'oauth'] as const;
+export const SNOWFLAKE_AUTHENTICATORS = [
+  'externalbrowser',
+  'username_password_mfa',
+  'jwt_token',
+  'oauth',
+] as const;
 
 /**
  * The original nao's Snowflake entry (`username`, `account_id`, `database` required; `password`,

@@ -23,7 +23,13 @@ import { postgresEngine } from './postgres-engine.js';
 import { snowflakeEngine } from './snowflake-engine.js';
 import { sqliteEngine } from './sqlite-engine.js';
 
-const ENGINES: ConformanceEngine[] = [duckdbEngine, sqliteEngine, postgresEngine, mysqlEngine, snowflakeEngine];
+const ENGINES: ConformanceEngine[] = [
+  duckdbEngine,
+  sqliteEngine,
+  postgresEngine,
+  mysqlEngine,
+  snowflakeEngine,
+];
 
 const SERVERS_REQUIRED = Boolean(process.env.NAO_REQUIRE_SERVERS);
 const MISSING = new Map(

@@ -71,7 +71,10 @@ export const snowflakeEngine: ConformanceEngine = {
     values: {
       'small integer': { expression: 'CAST(42 AS NUMBER(38,0))', type: 'NUMBER(38,0)' },
       'integer 2^53+1': { expression: 'CAST(9007199254740993 AS NUMBER(38,0))', type: 'NUMBER(38,0)' },
-      'smallest 64-bit integer': { expression: 'CAST(-9223372036854775808 AS NUMBER(38,0))', type: 'NUMBER(38,0)' },
+      'smallest 64-bit integer': {
+        expression: 'CAST(-9223372036854775808 AS NUMBER(38,0))',
+        type: 'NUMBER(38,0)',
+      },
       'DECIMAL(38,10)': {
         expression: "CAST('1234567890123456789012345678.0123456789' AS NUMBER(38,10))",
         type: 'NUMBER(38,10)',
@@ -127,16 +130,19 @@ export const snowflakeEngine: ConformanceEngine = {
         'CREATE DATABASE nao_intruder',
         "CREATE STAGE nao_intruder URL = 's3://bucket/path'",
       ],
-      COPY: ["COPY INTO items FROM @~/staged FILE_FORMAT = (TYPE = 'CSV')", 'COPY INTO @~/unloaded FROM items'],
+      COPY: [
+        "COPY INTO items FROM @~/staged FILE_FORMAT = (TYPE = 'CSV')",
+        'COPY INTO @~/unloaded FROM items',
+      ],
       settings: ["ALTER SESSION SET TIMEZONE = 'Europe/Paris'", 'USE SCHEMA information_schema'],
     },
     moreRefusals: [
       'BEGIN',
       'COMMIT',
-      "CALL SYSTEM$WAIT(1)",
+      'CALL SYSTEM$WAIT(1)',
       "PUT 'file:///etc/hostname' @~",
       'GET @~/unloaded file:///tmp/',
-      "GRANT SELECT ON TABLE items TO ROLE PUBLIC",
+      'GRANT SELECT ON TABLE items TO ROLE PUBLIC',
       // A second statement after a read: one statement per request.
       'SELECT 1; DROP TABLE items',
     ],

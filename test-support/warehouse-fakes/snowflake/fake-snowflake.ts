@@ -19,7 +19,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
-import { resultCodec, type RowType, STATUS_ROWTYPE } from './rowtype.js';
+import { type RowType, resultCodec, STATUS_ROWTYPE } from './rowtype.js';
 import { toDuckDbSql } from './snowflake-sql.js';
 import { STATEMENT_TYPE_IDS, splitStatements, statementTypeOf } from './statement-type.js';
 
@@ -49,6 +49,10 @@ export interface FakeSnowflake {
   running(marker: string): number;
   /** Sessions logged in and not deleted. */
   sessions(): number;
+  /** Result chunks the driver fetched so far. */
+  chunkRequests(): number;
+  /** The session parameters of every statement request, in order. */
+  statementParameters(): Record<string, unknown>[];
   close(): Promise<void>;
 }
 
@@ -68,7 +72,9 @@ interface Statement {
   stop(reply: Reply): void;
 }
 
-type Reply = { success: true; data: Record<string, unknown> } | { success: false; code: string; message: string; sqlState: string };
+type Reply =
+  | { success: true; data: Record<string, unknown> }
+  | { success: false; code: string; message: string; sqlState: string };
 
 const SESSION_PARAMETERS = [
   { name: 'TIMEZONE', value: 'UTC' },
@@ -91,6 +97,8 @@ export async function startFakeSnowflake(options: FakeSnowflakeOptions): Promise
   const statements = new Map<string, Statement>();
   const chunks = new Map<string, string>();
   let nextSessionId = 1;
+  let chunkRequests = 0;
+  const parameterLog: Record<string, unknown>[] = [];
   let url = '';
 
   const fail = (code: string, message: string, sqlState = '42000'): Reply => ({
@@ -161,7 +169,8 @@ export async function startFakeSnowflake(options: FakeSnowflakeOptions): Promise
   }): Reply {
     const { statement, rowtype, rows } = options;
     const inline = rows.slice(0, INLINE_ROWS);
-    const chunkList: { url: string; rowCount: number; uncompressedSize: number; compressedSize: number }[] = [];
+    const chunkList: { url: string; rowCount: number; uncompressedSize: number; compressedSize: number }[] =
+      [];
     for (let start = INLINE_ROWS; start < rows.length; start += CHUNK_ROWS) {
       const part = rows.slice(start, start + CHUNK_ROWS);
       const text = part.map((row) => JSON.stringify(row)).join(',');
@@ -234,7 +243,10 @@ export async function startFakeSnowflake(options: FakeSnowflakeOptions): Promise
       const { rowtype } = resultCodec({ names, types, database: options.database, schema: options.schema });
       return { success: true, data: { ...base, rowtype } };
     } catch (error) {
-      return fail('002003', `SQL compilation error:\n${error instanceof Error ? error.message : String(error)}`);
+      return fail(
+        '002003',
+        `SQL compilation error:\n${error instanceof Error ? error.message : String(error)}`,
+      );
     } finally {
       connection.closeSync();
     }
@@ -283,6 +295,7 @@ export async function startFakeSnowflake(options: FakeSnowflakeOptions): Promise
   async function queryRequest(requestUrl: URL, body: Record<string, unknown>) {
     const sql = String(body.sqlText ?? '');
     const parameters = (body.parameters ?? {}) as Record<string, unknown>;
+    parameterLog.push(parameters);
     const parts = splitStatements(sql);
     const wanted = Number(parameters.MULTI_STATEMENT_COUNT ?? 1);
     if (parts.length === 0) return envelope(fail('000900', 'Empty SQL statement.'), randomUUID());
@@ -320,7 +333,12 @@ export async function startFakeSnowflake(options: FakeSnowflakeOptions): Promise
     if (path === '/session/v1/login-request') {
       const data = (body.data ?? {}) as Record<string, unknown>;
       if (data.LOGIN_NAME !== options.user || data.PASSWORD !== options.password) {
-        return { success: false, code: '390100', message: 'Incorrect username or password was specified.', data: { nextAction: 'RETRY_LOGIN', authnMethod: 'USERNAME_PASSWORD' } };
+        return {
+          success: false,
+          code: '390100',
+          message: 'Incorrect username or password was specified.',
+          data: { nextAction: 'RETRY_LOGIN', authnMethod: 'USERNAME_PASSWORD' },
+        };
       }
       const session: Session = {
         token: `ver:1-hint:1-${randomBytes(12).toString('hex')}`,
@@ -351,9 +369,17 @@ export async function startFakeSnowflake(options: FakeSnowflakeOptions): Promise
     }
     const token = /Snowflake Token="([^"]*)"/.exec(request.headers.authorization ?? '')?.[1];
     const session = token === undefined ? undefined : sessions.get(token);
-    if (path.startsWith('/fake-chunks/')) return chunks.get(path.slice('/fake-chunks/'.length)) ?? '';
+    if (path.startsWith('/fake-chunks/')) {
+      chunkRequests++;
+      return chunks.get(path.slice('/fake-chunks/'.length)) ?? '';
+    }
     if (session === undefined) {
-      return { success: false, code: '390112', message: 'Your session has expired. Please login again.', data: null };
+      return {
+        success: false,
+        code: '390112',
+        message: 'Your session has expired. Please login again.',
+        data: null,
+      };
     }
     if (path === '/session' && requestUrl.searchParams.get('delete') === 'true') {
       sessions.delete(session.token);
@@ -373,7 +399,8 @@ export async function startFakeSnowflake(options: FakeSnowflakeOptions): Promise
         abort(statement);
         return { success: true, code: null, message: null, data: null };
       }
-      if (statement === undefined) return envelope(fail('000709', `Statement ${byId[1]} not found`), byId[1]!);
+      if (statement === undefined)
+        return envelope(fail('000709', `Statement ${byId[1]} not found`), byId[1]!);
       return answer(statement);
     }
     // Heartbeat, telemetry and anything else the driver reports: acknowledged.
@@ -409,6 +436,8 @@ export async function startFakeSnowflake(options: FakeSnowflakeOptions): Promise
     admin,
     running: (marker) => [...statements.values()].filter((s) => !s.done && s.sql.includes(marker)).length,
     sessions: () => sessions.size,
+    chunkRequests: () => chunkRequests,
+    statementParameters: () => [...parameterLog],
     async close() {
       for (const statement of statements.values()) abort(statement);
       await Promise.allSettled([...statements.values()].map((statement) => statement.outcome));

@@ -79,7 +79,12 @@ function codecOf(type: DuckDBType): ColumnCodec {
   switch (id) {
     case DuckDBTypeId.DECIMAL: {
       const { width, scale } = type as unknown as { width: number; scale: number };
-      return { type: 'fixed', precision: width, scale, encode: (value) => (value as DuckDBDecimalValue).toString() };
+      return {
+        type: 'fixed',
+        precision: width,
+        scale,
+        encode: (value) => (value as DuckDBDecimalValue).toString(),
+      };
     }
     // Snowflake's FLOAT is always double precision.
     case DuckDBTypeId.FLOAT:
@@ -124,7 +129,10 @@ function codecOf(type: DuckDBType): ColumnCodec {
       return {
         type: 'binary',
         length: 8_388_608,
-        encode: (value) => Buffer.from((value as DuckDBBlobValue).bytes).toString('hex').toUpperCase(),
+        encode: (value) =>
+          Buffer.from((value as DuckDBBlobValue).bytes)
+            .toString('hex')
+            .toUpperCase(),
       };
     case DuckDBTypeId.VARCHAR:
       return { type: 'text', length: 16_777_216, encode: (value) => value as string };

@@ -38,7 +38,10 @@ const BY_KEYWORD: [RegExp, number][] = [
   [/^desc(ribe)?\b/, STATEMENT_TYPE_IDS.describe],
   [/^(list|ls)\b/, STATEMENT_TYPE_IDS.list],
   [/^(begin|start\s+transaction|commit|rollback)\b/, STATEMENT_TYPE_IDS.tcl],
-  [/^(create|drop|alter|truncate|undrop|grant|revoke|comment|call|execute|set|unset)\b/, STATEMENT_TYPE_IDS.ddl],
+  [
+    /^(create|drop|alter|truncate|undrop|grant|revoke|comment|call|execute|set|unset)\b/,
+    STATEMENT_TYPE_IDS.ddl,
+  ],
   [/^get\b/, STATEMENT_TYPE_IDS.get],
   [/^put\b/, STATEMENT_TYPE_IDS.put],
   [/^(remove|rm)\b/, STATEMENT_TYPE_IDS.remove],
@@ -46,9 +49,7 @@ const BY_KEYWORD: [RegExp, number][] = [
 
 /** The statement type of one statement, comments and leading blanks skipped. */
 export function statementTypeOf(sql: string): number {
-  const text = sql
-    .replace(/^(\s+|--[^\n]*\n?|\/\*[\s\S]*?\*\/)+/, '')
-    .toLowerCase();
+  const text = sql.replace(/^(\s+|--[^\n]*\n?|\/\*[\s\S]*?\*\/)+/, '').toLowerCase();
   for (const [pattern, id] of BY_KEYWORD) if (pattern.test(text)) return id;
   return STATEMENT_TYPE_IDS.unknown;
 }
