@@ -83,6 +83,18 @@ describe('Snowflake warehouse', () => {
     expect((error as WarehouseError).message).toContain(`127.0.0.1:${fake.port}/SALES`);
   });
 
+  it('fails to open with a key file that does not exist as CONNECTION_FAILED naming the file', async () => {
+    const { password: _password, ...withoutPassword } = config;
+    const error = await openSnowflakeDatabase({
+      ...withoutPassword,
+      private_key_path: '/nonexistent/rsa_key.p8',
+      passphrase: 'hunter2-secret',
+    }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'CONNECTION_FAILED', database: 'sales' });
+    expect((error as WarehouseError).message).toContain('/nonexistent/rsa_key.p8');
+    expect((error as WarehouseError).message).not.toContain('hunter2');
+  });
+
   it('lists the tables of its schema', async () => {
     expect(await db.listTables()).toEqual([
       { schema: 'PUBLIC', name: 'items', columns: [{ name: 'id', type: 'BIGINT' }] },

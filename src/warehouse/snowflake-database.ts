@@ -56,7 +56,7 @@ export async function openSnowflakeDatabase(
         'the snowflake-sdk package is not installed; install it with `npm install snowflake-sdk`',
     });
   }
-  const database = new SnowflakeDatabase(config, sdk, server);
+  const database = new SnowflakeDatabase(config, sdk, server.accessUrl, server);
   await database.check();
   return database;
 }
@@ -77,14 +77,16 @@ class SnowflakeDatabase implements Database {
   readonly dialect = 'snowflake' as const;
   readonly name: string;
   private readonly server: ServerConnection;
-  private readonly connection: Connection;
+  /** Made by check(): the driver validates its options (a key file, the account) as it makes it. */
+  private connection: Connection | undefined;
   /** Statements in flight by nao's own number, for the cancels of ServerConnection. */
   private readonly statements = new Map<number, RowStatement>();
   private nextStatement = 1;
 
   constructor(
     private readonly config: SnowflakeDatabaseConfig,
-    sdk: SnowflakeSdk,
+    private readonly sdk: SnowflakeSdk,
+    private readonly accessUrl: string,
     server: ReturnType<typeof serverOf>,
   ) {
     this.name = config.name;
@@ -96,16 +98,28 @@ class SnowflakeDatabase implements Database {
       cancelSession: (id) => this.cancelStatement(id),
       classify: classifyError,
     });
-    // The driver logs to the console by default, which would mix with nao's own output.
-    sdk.configure({ logLevel: 'OFF' });
-    this.connection = sdk.createConnection(connectionOptions(config, server.accessUrl));
   }
 
   check(): Promise<void> {
     return this.server.open(
       async () => {
-        await this.login();
-        await this.select('SELECT CURRENT_DATABASE()');
+        // The driver logs to the console by default, which would mix with nao's own output.
+        this.sdk.configure({ logLevel: 'OFF' });
+        const connection = this.sdk.createConnection(connectionOptions(this.config, this.accessUrl));
+        this.connection = connection;
+        await login(connection);
+        const [[database, schema] = []] = await this.select('SELECT CURRENT_DATABASE(), CURRENT_SCHEMA()');
+        // A log-in names a database or schema the role cannot use without failing: every name would.
+        if (database === null) {
+          throw new Error(
+            `database ${this.config.database} does not exist or the role cannot use it; check \`database\` and \`role\``,
+          );
+        }
+        if (this.config.schema !== undefined && schema === null) {
+          throw new Error(
+            `schema ${this.config.schema} does not exist or the role cannot use it; check \`schema\``,
+          );
+        }
       },
       () => this.destroy(),
     );
@@ -121,7 +135,11 @@ class SnowflakeDatabase implements Database {
       const stopped = watch.stopped();
       if (stopped !== undefined) throw stopped;
       const statement = await this.execute({ sqlText: sql, parameters: statementParameters(limits) }, id);
-      return await readRows(statement, limits.maxRows);
+      const result = await readRows(statement, limits.maxRows);
+      // Stopped while its rows streamed: the caller asked for no result.
+      const late = watch.stopped();
+      if (late !== undefined) throw late;
+      return result;
     } catch (error) {
       // A refusal of nao's own stands, unless nao stopped the query meanwhile.
       if (error instanceof WarehouseError && watch.stopped() === undefined) throw error;
@@ -214,8 +232,10 @@ class SnowflakeDatabase implements Database {
     },
     id: number,
   ): Promise<RowStatement & { result?: unknown }> {
+    const connection = this.connection;
+    if (connection === undefined) return Promise.reject(new Error('not logged in'));
     return new Promise((resolve, reject) => {
-      const statement = this.connection.execute({
+      const statement = connection.execute({
         streamResult: true,
         fetchAsString: ['Number'],
         rowMode: 'array',
@@ -240,20 +260,6 @@ class SnowflakeDatabase implements Database {
     }
   }
 
-  private login(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`the account did not answer within ${LOGIN_TIMEOUT_MS / 1000} s`)),
-        LOGIN_TIMEOUT_MS,
-      );
-      this.connection.connect((error) => {
-        clearTimeout(timer);
-        if (error) reject(error);
-        else resolve();
-      });
-    });
-  }
-
   private cancelStatement(id: number): Promise<void> {
     const statement = this.statements.get(id);
     if (statement === undefined) return Promise.resolve();
@@ -261,9 +267,28 @@ class SnowflakeDatabase implements Database {
   }
 
   private destroy(): Promise<void> {
-    if (!this.connection.isUp()) return Promise.resolve();
-    return new Promise((resolve) => this.connection.destroy(() => resolve()));
+    const connection = this.connection;
+    if (connection === undefined || !connection.isUp()) return Promise.resolve();
+    return new Promise((resolve) => connection.destroy(() => resolve()));
   }
+}
+
+/** Logs in; an account that does not answer in time fails, and a session it opens later is closed. */
+function login(connection: Connection): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      reject(new Error(`the account did not answer within ${LOGIN_TIMEOUT_MS / 1000} s`));
+    }, LOGIN_TIMEOUT_MS);
+    connection.connect((error) => {
+      clearTimeout(timer);
+      if (timedOut) {
+        if (!error) connection.destroy(() => {});
+      } else if (error) reject(error);
+      else resolve();
+    });
+  });
 }
 
 function connectionOptions(config: SnowflakeDatabaseConfig, accessUrl: string): ConnectionOptions {
