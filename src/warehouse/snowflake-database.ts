@@ -5,7 +5,7 @@ import { type QueryLimits, startQuery } from './query-control.js';
 import { ServerConnection, type ServerErrorVerdict } from './server-connection.js';
 import { describeStatementType, isReadOnlyStatementType } from './snowflake-statement-type.js';
 import { snowflakeCellConverter, snowflakeTypeName } from './snowflake-value.js';
-import { connectionFailed, readOnlyViolation, WarehouseError } from './warehouse-error.js';
+import { connectionFailed, messageOf, readOnlyViolation, WarehouseError } from './warehouse-error.js';
 
 export type SnowflakeDatabaseConfig = Extract<DatabaseConfig, { type: 'snowflake' }>;
 
@@ -43,25 +43,35 @@ export async function openSnowflakeDatabase(
   config: SnowflakeDatabaseConfig,
   options: OpenSnowflakeOptions = {},
 ): Promise<Database> {
-  const server = serverOf(config);
+  const account = accountOf(config);
   let sdk: SnowflakeSdk;
   try {
     sdk = (await (options.importDriver ?? (() => import('snowflake-sdk')))()).default;
-  } catch {
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
     throw connectionFailed({
       database: config.name,
       dialect: 'snowflake',
-      target: server.target,
+      target: account.target,
       engineMessage:
-        'the snowflake-sdk package is not installed; install it with `npm install snowflake-sdk`',
+        code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND'
+          ? 'the snowflake-sdk package is not installed; install it with `npm install snowflake-sdk`'
+          : `snowflake-sdk could not be loaded (${messageOf(error)})`,
     });
   }
-  const database = new SnowflakeDatabase(config, sdk, server.accessUrl, server);
+  const database = new SnowflakeDatabase(config, sdk, account);
   await database.check();
   return database;
 }
 
-function serverOf(config: SnowflakeDatabaseConfig) {
+/** Where nao logs in: the driver's `accessUrl`, and its description for messages. */
+interface SnowflakeAccount {
+  fields: { host: string; port: number; user: string; password: string | undefined; database: string };
+  target: string;
+  accessUrl: string;
+}
+
+function accountOf(config: SnowflakeDatabaseConfig): SnowflakeAccount {
   const host = config.host ?? `${config.account_id}.snowflakecomputing.com`;
   const protocol = config.protocol ?? 'https';
   const port = config.port ?? (protocol === 'https' ? 443 : 80);
@@ -86,15 +96,14 @@ class SnowflakeDatabase implements Database {
   constructor(
     private readonly config: SnowflakeDatabaseConfig,
     private readonly sdk: SnowflakeSdk,
-    private readonly accessUrl: string,
-    server: ReturnType<typeof serverOf>,
+    private readonly account: SnowflakeAccount,
   ) {
     this.name = config.name;
     this.server = new ServerConnection({
       name: config.name,
       dialect: this.dialect,
-      fields: server.fields,
-      defaultPort: server.fields.port,
+      fields: account.fields,
+      defaultPort: account.fields.port,
       cancelSession: (id) => this.cancelStatement(id),
       classify: classifyError,
     });
@@ -105,7 +114,7 @@ class SnowflakeDatabase implements Database {
       async () => {
         // The driver logs to the console by default, which would mix with nao's own output.
         this.sdk.configure({ logLevel: 'OFF' });
-        const connection = this.sdk.createConnection(connectionOptions(this.config, this.accessUrl));
+        const connection = this.sdk.createConnection(connectionOptions(this.config, this.account.accessUrl));
         this.connection = connection;
         await login(connection);
         const [[database, schema] = []] = await this.select('SELECT CURRENT_DATABASE(), CURRENT_SCHEMA()');
@@ -195,8 +204,9 @@ class SnowflakeDatabase implements Database {
       });
     }
     const parameters = statementParameters(limits);
-    // With asyncExec the driver hands over its Result, which holds the statementTypeId of the
-    // response; it has no getter for it.
+    // snowflake-sdk has no getter for the statementTypeId of a response; its Result keeps it
+    // (`_statementTypeId`), and with asyncExec the complete callback hands the Result over.
+    // Should a driver version move it, every statement is refused, never run unchecked.
     const result = await this.execute(
       { sqlText: sql, describeOnly: true, asyncExec: true, streamResult: false, parameters },
       id,
