@@ -181,6 +181,20 @@ export const snowflakeEngine: ConformanceEngine = {
       reason: 'ECONNREFUSED',
     },
     {
+      label: 'an account host that does not resolve',
+      config: {
+        type: 'snowflake',
+        name: 'broken',
+        account_id: 'acme',
+        username: USER,
+        password: 'hunter2-secret',
+        database: DATABASE,
+        host: 'nao-no-such-account.invalid',
+      },
+      target: `nao-no-such-account.invalid:443/${DATABASE} as user ${USER}`,
+      reason: 'ENOTFOUND',
+    },
+    {
       label: 'a wrong password',
       config: {
         type: 'snowflake',
