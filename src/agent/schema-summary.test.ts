@@ -96,6 +96,8 @@ describe('quoteIfNeeded', () => {
     ['2024_sales', 'sqlite', '"2024_sales"'],
     ['my-project', 'bigquery', '`my-project`'],
     ['odd`name', 'bigquery', '`odd\\`name`'],
+    ['ORDERS', 'snowflake', 'ORDERS'],
+    ['orders', 'snowflake', '"orders"'],
   ] as const)('%s in %s → %s', (identifier, dialect, expected) => {
     expect(quoteIfNeeded(identifier, dialect)).toBe(expected);
   });

@@ -35,6 +35,12 @@ const INSPECT_HINTS: Record<DatabaseDialect, { columns: string; search: string }
       "SELECT column_name, column_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
     search: "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name LIKE '%<word>%'",
   },
+  snowflake: {
+    columns:
+      "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = '<SCHEMA>' AND table_name = '<TABLE>' (unquoted names are stored upper-case; or DESCRIBE TABLE <schema>.<table>)",
+    search:
+      "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name ILIKE '%<word>%'",
+  },
   sqlite: {
     columns: "SELECT name, type FROM pragma_table_info('<table>')",
     search: "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name LIKE '%<word>%'",
@@ -122,11 +128,15 @@ function qualifiedName(table: TableInfo, dialect: DatabaseDialect): string {
 
 /**
  * Identifiers with spaces or other special characters are shown quoted, as the model must
- * write them; in Postgres also those with capitals, which it would otherwise fold to lower case.
+ * write them; in Postgres also those with capitals, which it would otherwise fold to lower case,
+ * and in Snowflake those with lower-case letters, which it would fold to upper case.
  */
 export function quoteIfNeeded(identifier: string, dialect: DatabaseDialect): string {
   const plain = /^[A-Za-z_][A-Za-z0-9_$]*$/.test(identifier);
-  if (plain && !(dialect === 'postgres' && /[A-Z]/.test(identifier))) return identifier;
+  const folded =
+    (dialect === 'postgres' && /[A-Z]/.test(identifier)) ||
+    (dialect === 'snowflake' && /[a-z]/.test(identifier));
+  if (plain && !folded) return identifier;
   if (dialect === 'bigquery') return `\`${identifier.replaceAll('\\', '\\\\').replaceAll('`', '\\`')}\``;
   const quote = dialect === 'mysql' ? '`' : '"';
   return `${quote}${identifier.replaceAll(quote, quote + quote)}${quote}`;

@@ -28,6 +28,7 @@ const DIALECT_NAMES: Record<DatabaseDialect, string> = {
   mysql: 'MySQL/MariaDB',
   sqlite: 'SQLite',
   bigquery: 'BigQuery GoogleSQL',
+  snowflake: 'Snowflake',
 };
 
 const MAY_CLARIFY =

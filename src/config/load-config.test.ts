@@ -264,18 +264,18 @@ describe('parseConfig: projects written for the original nao', () => {
 
   it('keeps a database of a type only the original runs, as a warning and a placeholder', () => {
     const config = parse(
-      'databases:\n  - name: sf\n    type: snowflake\n    account_id: x\n    warehouse: w\n  - name: w\n    type: duckdb\n    path: w.duckdb\n',
+      'databases:\n  - name: sf\n    type: powerbi_xmla\n    account_id: x\n    warehouse: w\n  - name: w\n    type: duckdb\n    path: w.duckdb\n',
     );
     expect(config.databases.map((database) => database.name)).toEqual(['w']);
     expect(config.unavailableDatabases).toEqual([
       {
         name: 'sf',
-        type: 'snowflake',
-        reason: expect.stringContaining('type snowflake, which the original nao connects to'),
+        type: 'powerbi_xmla',
+        reason: expect.stringContaining('type powerbi_xmla, which the original nao connects to'),
       },
     ]);
     expect(config.warnings).toEqual([
-      'nao_config.yaml: databases[0] "sf" (line 3) is of type snowflake, which nao cannot query yet; runs that need it fail, the others run.',
+      'nao_config.yaml: databases[0] "sf" (line 3) is of type powerbi_xmla, which nao cannot query yet; runs that need it fail, the others run.',
     ]);
   });
 
@@ -376,7 +376,7 @@ describe('parseConfig: invalid files', () => {
   it.each([
     [
       'databases:\n  - name: a\n    type: duckdb\n    path: x\n  - name: b\n    type: oracle\n',
-      'databases[1].type: unknown database type "oracle": expected one of duckdb, sqlite, postgres, mysql, bigquery (or a type of the original nao: athena,',
+      'databases[1].type: unknown database type "oracle": expected one of duckdb, sqlite, postgres, mysql',
     ],
     ['databases:\n  - name: b\n    type: postgress\n', 'did you mean `postgres`?'],
     ['databases:\n  - name: b\n    type: snowflak\n', 'did you mean `snowflake`?'],

@@ -48,6 +48,8 @@ function defaultSchema(database: DatabaseConfig): string {
       return database.database ?? databaseOfUrl(database.url) ?? '';
     case 'bigquery':
       return database.dataset_id ?? '';
+    case 'snowflake':
+      return database.schema ?? 'PUBLIC';
   }
 }
 
@@ -63,6 +65,8 @@ function syncFolderName(database: DatabaseConfig): string | null {
     case 'bigquery':
       // The original names a BigQuery database after its project.
       return database.project_id;
+    case 'snowflake':
+      return database.database;
   }
 }
 

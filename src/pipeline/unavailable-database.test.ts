@@ -24,7 +24,7 @@ beforeAll(async () => {
   const config = parseConfig({
     text:
       'databases:\n  - name: shop\n    type: duckdb\n    path: shop.duckdb\n' +
-      '  - name: sf\n    type: snowflake\n    account_id: x\n' +
+      '  - name: sf\n    type: powerbi_xmla\n    account_id: x\n' +
       "  - name: pg\n    type: postgres\n    host: {{ env('PGHOST') }}\n    database: d\n",
     projectDir: dir,
     env: {},
@@ -47,7 +47,7 @@ describe('databases nao cannot open', () => {
   it.each([
     [
       'sf',
-      'Database "sf" is of type snowflake, which the original nao connects to and this nao cannot query yet',
+      'Database "sf" is of type powerbi_xmla, which the original nao connects to and this nao cannot query yet',
     ],
     ['pg', "databases[2].host uses {{ env('PGHOST') }} (PGHOST is not set)"],
   ])('fail a run whose reference needs %s before the agent spends anything', async (databaseId, reason) => {
@@ -74,7 +74,7 @@ describe('databases nao cannot open', () => {
       onFatal: () => undefined,
     }).execute_sql!;
     expect(await callTool(tool, { sql_query: 'SELECT 1', database_id: 'sf' })).toMatchObject({
-      error: expect.stringContaining('type snowflake'),
+      error: expect.stringContaining('type powerbi_xmla'),
     });
     expect(
       await callTool(tool, { sql_query: 'SELECT amount FROM orders', database_id: 'shop' }),

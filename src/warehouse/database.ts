@@ -44,7 +44,7 @@ export interface TableInfo {
   columns: ColumnInfo[];
 }
 
-export type DatabaseDialect = 'duckdb' | 'sqlite' | 'postgres' | 'mysql' | 'bigquery';
+export type DatabaseDialect = 'duckdb' | 'sqlite' | 'postgres' | 'mysql' | 'bigquery' | 'snowflake';
 
 /**
  * A read-only connection to one configured warehouse. Failures are `WarehouseError`s

@@ -41,6 +41,7 @@ const OPENERS: {
     (await import('./bigquery-database.js')).openBigQueryDatabase(config, {
       ...(options.projectDir === undefined ? {} : { projectDir: options.projectDir }),
     }),
+  snowflake: async (config) => (await import('./snowflake-database.js')).openSnowflakeDatabase(config),
 };
 
 /**

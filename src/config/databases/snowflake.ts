@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { commonFields, nonEmpty, port } from './fields.js';
+
+/** The original nao's `authenticator` values; a private key alone means key-pair (JWT) log-in. */
+export const SNOWFLAKE_AUTHENTICATORS = [
+  'externalbrowser',
+  'username_password_mfa',
+  'jwt_token',
+  'oauth',
+] as const;
+
+/**
+ * The original nao's Snowflake entry (`username`, `account_id`, `database` required; `password`,
+ * `schema_name`/`schema`, `warehouse`, `private_key_path`, `passphrase`, `authenticator`), plus
+ * `role` and, for a private endpoint or a proxy, `host`/`port`/`protocol` in place of
+ * `<account_id>.snowflakecomputing.com:443` over https.
+ */
+export const snowflakeDatabase = {
+  type: 'snowflake',
+  schema: z.preprocess(
+    // The original nao spells the schema `schema_name`; both are read, `schema` wins.
+    (value) => {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+      const { schema_name: schemaName, ...rest } = value as Record<string, unknown>;
+      return rest.schema === undefined && schemaName !== undefined && schemaName !== null
+        ? { ...rest, schema: schemaName }
+        : rest;
+    },
+    z.object({
+      type: z.literal('snowflake'),
+      ...commonFields,
+      username: nonEmpty,
+      account_id: nonEmpty,
+      password: z.string().optional(),
+      database: nonEmpty,
+      schema: nonEmpty.optional(),
+      warehouse: nonEmpty.optional(),
+      role: nonEmpty.optional(),
+      private_key_path: nonEmpty.optional(),
+      passphrase: z.string().optional(),
+      authenticator: z.enum(SNOWFLAKE_AUTHENTICATORS).optional(),
+      host: nonEmpty.optional(),
+      port,
+      protocol: z.enum(['https', 'http']).optional(),
+    }),
+  ),
+  keys: [
+    'username',
+    'account_id',
+    'password',
+    'database',
+    'schema',
+    'schema_name',
+    'warehouse',
+    'role',
+    'private_key_path',
+    'passphrase',
+    'authenticator',
+    'host',
+    'port',
+    'protocol',
+  ],
+} as const;
