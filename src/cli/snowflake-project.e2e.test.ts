@@ -1,9 +1,10 @@
 /**
  * A public nao project whose warehouse is Snowflake (xavlob78/Nao, see
  * test-support/nao-projects/), run through the real CLI: it loads and lists its tests, and a
- * run against an account that cannot be reached ends with an error naming the host, quickly.
+ * run against an account that cannot be reached ends as an `error` run naming the host, quickly,
+ * in a results file like any other.
  */
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -82,16 +83,20 @@ describe('a public nao project on Snowflake, through the CLI', () => {
     expect(stdout).toContain('orders_2025');
   });
 
-  it('ends a run against an account it cannot reach with an error naming the host, within seconds', async () => {
+  it('ends a run against an account it cannot reach as an error naming the host, within seconds', async () => {
     const started = performance.now();
     const { code, stdout, stderr } = await runNao({ args: ['test', '--local'], cwd: dir, env: ENV });
     expect(performance.now() - started).toBeLessThan(20_000);
     expect(code).toBe(1);
-    // The warehouse opens before any run starts, so the whole command ends there, as for every engine.
-    expect(stderr).toContain(
-      `Error: Could not connect to database "snowflake-prod" (snowflake at 127.0.0.1:${port}/SALES as user NAO_READER)`,
-    );
-    expect(stderr).toContain('ECONNREFUSED');
-    expect(`${stdout}${stderr}`).not.toContain('hunter2');
+    const target = `Could not connect to database "snowflake-prod" (snowflake at 127.0.0.1:${port}/SALES as user NAO_READER)`;
+    expect(stderr).toContain(`Warning: ${target}`);
+    const outputs = path.join(dir, 'tests', 'outputs');
+    const [file] = (await readdir(outputs)).filter((name) => name.endsWith('.json'));
+    const results = JSON.parse(await readFile(path.join(outputs, file!), 'utf8'));
+    expect(results.results).toHaveLength(1);
+    expect(results.results[0].status).toBe('error');
+    expect(results.results[0].message).toContain(target);
+    expect(results.results[0].message).toContain('ECONNREFUSED');
+    expect(`${stdout}${stderr}${JSON.stringify(results)}`).not.toContain('hunter2');
   });
 });

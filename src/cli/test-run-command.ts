@@ -208,6 +208,8 @@ async function openClient(options: {
   const runtime = await openProjectRuntime({
     config,
     env: io.env,
+    onUnavailableDatabase: (database) =>
+      io.stderr.write(`Warning: ${database.reason} The runs that query it are errors; the others run.\n`),
     ...(fetch === undefined ? {} : { fetch }),
     allowMissingKey: recorder?.isReplaying === true,
   });

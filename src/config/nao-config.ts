@@ -1,8 +1,8 @@
 import type { ComparisonOptions, Costs, DatabaseConfig, ProviderConfig } from './schema.js';
 
 /**
- * A database entry nao keeps but cannot open: a type only the original nao runs, or
- * connection values whose placeholders had no value. Runs that need it fail with `reason`;
+ * A database entry nao keeps but cannot open: a type only the original nao runs, connection
+ * values whose placeholders had no value, or (at run time) a server that does not answer. Runs that need it fail with `reason`;
  * everything else in the project runs.
  */
 export interface UnavailableDatabase {

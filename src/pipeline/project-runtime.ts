@@ -1,8 +1,8 @@
 import { type AgentContext, createAgentContext } from '../agent/index.js';
-import type { NaoConfig } from '../config/index.js';
+import type { NaoConfig, UnavailableDatabase } from '../config/index.js';
 import { prepareSandboxes } from '../extract/index.js';
 import { type ResolvedModel, resolveModel } from '../llm/index.js';
-import { type Database, openDatabase } from '../warehouse/index.js';
+import { type Database, openDatabase, WarehouseError } from '../warehouse/index.js';
 import { databaseAccess } from './database-access.js';
 
 /**
@@ -11,6 +11,10 @@ import { databaseAccess } from './database-access.js';
  * runs hold one in the CLI process.
  */
 export interface ProjectRuntime {
+  /**
+   * The project's configuration, with the databases that could not be opened moved from
+   * `databases` to `unavailableDatabases` (their reason is the connection error).
+   */
   readonly config: NaoConfig;
   readonly databases: readonly Database[];
   readonly agentContext: AgentContext;
@@ -28,22 +32,19 @@ export interface OpenProjectRuntimeOptions {
   allowMissingKey?: boolean;
   /** Per-query wall-clock limit for the agent's and the reference's SQL; default `agent.query_timeout_s`. */
   queryTimeoutMs?: number;
+  /**
+   * Told of each database that cannot be opened (an unreachable server, a wrong password): the
+   * runs that need it fail with the connection error, the others run.
+   */
+  onUnavailableDatabase?: (database: UnavailableDatabase) => void;
 }
 
 export async function openProjectRuntime(options: OpenProjectRuntimeOptions): Promise<ProjectRuntime> {
-  const { config } = options;
   const databases: Database[] = [];
   // Made while the databases open; a failure here resurfaces, with its message, at the first extraction.
   const sandboxes = prepareSandboxes().catch(() => undefined);
   try {
-    for (const database of config.databases) {
-      databases.push(
-        await openDatabase(database, {
-          projectDir: config.projectDir,
-          memoryLimit: config.agent.queryMemoryLimit,
-        }),
-      );
-    }
+    const config = await openDatabases(options, databases);
     const agentContext = await createAgentContext({
       projectDir: config.projectDir,
       databases,
@@ -80,4 +81,37 @@ export async function openProjectRuntime(options: OpenProjectRuntimeOptions): Pr
     await Promise.all(databases.map((database) => database.close()));
     throw error;
   }
+}
+
+/**
+ * Opens every configured database into `opened`, and returns the configuration the runs see:
+ * one that cannot connect joins `unavailableDatabases`, so only the runs that query it fail
+ * (each with the connection error, naming the host), and the results file is still written.
+ */
+async function openDatabases(options: OpenProjectRuntimeOptions, opened: Database[]): Promise<NaoConfig> {
+  const { config } = options;
+  const unavailable: UnavailableDatabase[] = [];
+  const usable = [];
+  for (const database of config.databases) {
+    try {
+      opened.push(
+        await openDatabase(database, {
+          projectDir: config.projectDir,
+          memoryLimit: config.agent.queryMemoryLimit,
+        }),
+      );
+      usable.push(database);
+    } catch (error) {
+      if (!(error instanceof WarehouseError && error.code === 'CONNECTION_FAILED')) throw error;
+      const failed = { name: database.name, type: database.type, reason: error.message };
+      unavailable.push(failed);
+      options.onUnavailableDatabase?.(failed);
+    }
+  }
+  if (unavailable.length === 0) return config;
+  return {
+    ...config,
+    databases: usable,
+    unavailableDatabases: [...config.unavailableDatabases, ...unavailable],
+  };
 }
