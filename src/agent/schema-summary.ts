@@ -39,6 +39,16 @@ const INSPECT_HINTS: Record<DatabaseDialect, { columns: string; search: string }
     columns: "SELECT name, type FROM pragma_table_info('<table>')",
     search: "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name LIKE '%<word>%'",
   },
+  mssql: {
+    columns:
+      "SELECT COLUMN_NAME, DATA_TYPE FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = '<schema>' AND TABLE_NAME = '<table>'",
+    search: "SELECT TABLE_SCHEMA, TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME LIKE '%<word>%'",
+  },
+  fabric: {
+    columns:
+      "SELECT COLUMN_NAME, DATA_TYPE FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = '<schema>' AND TABLE_NAME = '<table>'",
+    search: "SELECT TABLE_SCHEMA, TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME LIKE '%<word>%'",
+  },
 };
 
 /**
@@ -121,6 +131,7 @@ function qualifiedName(table: TableInfo, dialect: DatabaseDialect): string {
 export function quoteIfNeeded(identifier: string, dialect: DatabaseDialect): string {
   const plain = /^[A-Za-z_][A-Za-z0-9_$]*$/.test(identifier);
   if (plain && !(dialect === 'postgres' && /[A-Z]/.test(identifier))) return identifier;
+  if (dialect === 'mssql' || dialect === 'fabric') return `[${identifier.replaceAll(']', ']]')}]`;
   const quote = dialect === 'mysql' ? '`' : '"';
   return `${quote}${identifier.replaceAll(quote, quote + quote)}${quote}`;
 }

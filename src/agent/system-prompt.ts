@@ -27,6 +27,8 @@ const DIALECT_NAMES: Record<DatabaseDialect, string> = {
   postgres: 'PostgreSQL',
   mysql: 'MySQL/MariaDB',
   sqlite: 'SQLite',
+  mssql: 'SQL Server (T-SQL)',
+  fabric: 'Microsoft Fabric warehouse (T-SQL)',
 };
 
 const MAY_CLARIFY =

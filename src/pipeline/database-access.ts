@@ -46,6 +46,9 @@ function defaultSchema(database: DatabaseConfig): string {
       return database.schema ?? 'public';
     case 'mysql':
       return database.database ?? databaseOfUrl(database.url) ?? '';
+    case 'mssql':
+    case 'fabric':
+      return database.schema_name ?? 'dbo';
   }
 }
 
@@ -58,6 +61,9 @@ function syncFolderName(database: DatabaseConfig): string | null {
     case 'postgres':
     case 'mysql':
       return database.database ?? databaseOfUrl(database.url) ?? null;
+    case 'mssql':
+    case 'fabric':
+      return database.database;
   }
 }
 

@@ -37,6 +37,8 @@ const OPENERS: {
     }),
   postgres: async (config) => (await import('./postgres-database.js')).openPostgresDatabase(config),
   mysql: async (config) => (await import('./mysql-database.js')).openMysqlDatabase(config),
+  mssql: async (config) => (await import('./mssql-database.js')).openTdsDatabase(config),
+  fabric: async (config) => (await import('./mssql-database.js')).openTdsDatabase(config),
 };
 
 /**

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import { duckdbDatabase } from './duckdb.js';
+import { fabricDatabase } from './fabric.js';
 import { SYNC_KEYS } from './fields.js';
+import { mssqlDatabase } from './mssql.js';
 import { mysqlDatabase } from './mysql.js';
 import { postgresDatabase } from './postgres.js';
 import { sqliteDatabase } from './sqlite.js';
@@ -16,6 +18,8 @@ export const DATABASE_DEFINITIONS = {
   sqlite: sqliteDatabase,
   postgres: postgresDatabase,
   mysql: mysqlDatabase,
+  mssql: mssqlDatabase,
+  fabric: fabricDatabase,
 } as const;
 
 export type DatabaseType = keyof typeof DATABASE_DEFINITIONS;
@@ -36,9 +40,7 @@ export const ORIGINAL_ONLY_DATABASE_TYPES = [
   'clickhouse',
   'databricks',
   'ducklake',
-  'fabric',
   'motherduck',
-  'mssql',
   'powerbi_xmla',
   'redshift',
   'snowflake',

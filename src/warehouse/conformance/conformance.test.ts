@@ -18,11 +18,19 @@ import {
   spelled,
   type ValueKind,
 } from './engine.js';
+import { fabricEngine, mssqlEngine } from './mssql-engine.js';
 import { mysqlEngine } from './mysql-engine.js';
 import { postgresEngine } from './postgres-engine.js';
 import { sqliteEngine } from './sqlite-engine.js';
 
-const ENGINES: ConformanceEngine[] = [duckdbEngine, sqliteEngine, postgresEngine, mysqlEngine];
+const ENGINES: ConformanceEngine[] = [
+  duckdbEngine,
+  sqliteEngine,
+  postgresEngine,
+  mysqlEngine,
+  mssqlEngine,
+  fabricEngine,
+];
 
 const SERVERS_REQUIRED = Boolean(process.env.NAO_REQUIRE_SERVERS);
 const MISSING = new Map(

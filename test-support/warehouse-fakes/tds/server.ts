@@ -8,7 +8,7 @@
  * db_datareader: writes and DDL are refused as SQL Server refuses them) or `owner`.
  */
 import { createServer, type Server, type Socket } from 'node:net';
-import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { MessageWriter, PACKET, readMessages, type TdsMessage } from './packets.js';
 import {
   colMetadata,
@@ -39,7 +39,7 @@ export interface FakeTdsServer {
   port: number;
   /** The DuckDB behind the fake, for the test's own setup and checks (schema `dbo`). */
   admin: DuckDBConnection;
-  /** Statements running now whose text contains `marker`. */
+  /** Batches running now whose text contains `marker`. */
   running(marker: string): number;
   close(): Promise<void>;
 }
@@ -64,7 +64,7 @@ export async function startFakeTdsServer(options: FakeTdsServerOptions): Promise
   const instance = await DuckDBInstance.create(':memory:');
   const admin = await instance.connect();
   await admin.run('CREATE SCHEMA dbo; SET search_path = dbo');
-  const running = new Set<string>();
+  const running: string[] = [];
   const sockets = new Set<Socket>();
 
   const server: Server = createServer((socket) => {
@@ -93,12 +93,20 @@ export async function startFakeTdsServer(options: FakeTdsServerOptions): Promise
           session.wake?.();
           session.duck?.interrupt();
         } else {
-          session.queue = session.queue.then(() => session.writer.send(done(DONE_STATUS.ATTENTION), true));
+          session.queue = session.queue
+            .then(() => session.writer.send(done(DONE_STATUS.ATTENTION), true))
+            .catch(() => {
+              socket.destroy();
+            });
         }
         return;
       }
       if (message.type === PACKET.SQL_BATCH) session.busy = true;
-      session.queue = session.queue.then(() => handle(session, message)).catch(() => socket.destroy());
+      session.queue = session.queue
+        .then(() => handle(session, message))
+        .catch(() => {
+          socket.destroy();
+        });
     });
   });
 
@@ -113,7 +121,11 @@ export async function startFakeTdsServer(options: FakeTdsServerOptions): Promise
         return batch(session, sqlOfBatch(message.body));
       }
       default: {
-        const error = { number: 0, severity: 16, message: `the fake does not serve TDS packets of type ${message.type}` };
+        const error = {
+          number: 0,
+          severity: 16,
+          message: `the fake does not serve TDS packets of type ${message.type}`,
+        };
         return session.writer.send(Buffer.concat([errorToken(error), done(DONE_STATUS.ERROR)]), true);
       }
     }
@@ -161,17 +173,13 @@ export async function startFakeTdsServer(options: FakeTdsServerOptions): Promise
     const statements = splitBatch(sql);
     const { writer } = session;
     try {
+      running.push(sql);
       for (const [index, statement] of statements.entries()) {
         const more = index < statements.length - 1 ? DONE_STATUS.MORE : DONE_STATUS.FINAL;
-        running.add(statement);
-        try {
-          const failure = await runStatement(session, statement, more);
-          if (failure !== undefined) {
-            await writer.send(Buffer.concat([errorToken(failure), done(DONE_STATUS.ERROR)]), true);
-            return;
-          }
-        } finally {
-          running.delete(statement);
+        const failure = await runStatement(session, statement, more);
+        if (failure !== undefined) {
+          await writer.send(Buffer.concat([errorToken(failure), done(DONE_STATUS.ERROR)]), true);
+          return;
         }
       }
       if (statements.length === 0) await writer.send(done(DONE_STATUS.FINAL), true);
@@ -181,13 +189,18 @@ export async function startFakeTdsServer(options: FakeTdsServerOptions): Promise
       await writer.send(done(DONE_STATUS.FINAL), true);
       await writer.send(done(DONE_STATUS.ATTENTION), true);
     } finally {
+      running.splice(running.indexOf(sql), 1);
       session.busy = false;
       session.attention = false;
     }
   };
 
   /** Runs one statement, sending its tokens; a failure SQL Server would report is returned. */
-  const runStatement = async (session: Session, statement: string, more: number): Promise<SqlServerError | undefined> => {
+  const runStatement = async (
+    session: Session,
+    statement: string,
+    more: number,
+  ): Promise<SqlServerError | undefined> => {
     const { writer } = session;
     const duck = session.duck!;
     const check = () => {
@@ -203,7 +216,11 @@ export async function startFakeTdsServer(options: FakeTdsServerOptions): Promise
     if (/^(IF @@TRANCOUNT > 0 )?ROLLBACK( TRAN(SACTION)?)?$/.test(upper)) {
       if (session.trancount === 0) {
         if (upper.startsWith('IF')) return void (await writer.send(done(more), more === DONE_STATUS.FINAL));
-        return { number: 3903, severity: 16, message: 'The ROLLBACK TRANSACTION request has no corresponding BEGIN TRANSACTION.' };
+        return {
+          number: 3903,
+          severity: 16,
+          message: 'The ROLLBACK TRANSACTION request has no corresponding BEGIN TRANSACTION.',
+        };
       }
       await duck.run('ROLLBACK');
       session.trancount = 0;
@@ -211,7 +228,11 @@ export async function startFakeTdsServer(options: FakeTdsServerOptions): Promise
     }
     if (/^COMMIT( TRAN(SACTION)?)?$/.test(upper)) {
       if (session.trancount === 0) {
-        return { number: 3902, severity: 16, message: 'The COMMIT TRANSACTION request has no corresponding BEGIN TRANSACTION.' };
+        return {
+          number: 3902,
+          severity: 16,
+          message: 'The COMMIT TRANSACTION request has no corresponding BEGIN TRANSACTION.',
+        };
       }
       session.trancount--;
       if (session.trancount === 0) await duck.run('COMMIT');
@@ -281,7 +302,7 @@ export async function startFakeTdsServer(options: FakeTdsServerOptions): Promise
   return {
     port: address.port,
     admin,
-    running: (marker) => [...running].filter((statement) => statement.includes(marker)).length,
+    running: (marker) => running.filter((batch) => batch.includes(marker)).length,
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -344,7 +365,8 @@ function sqlServerError(error: unknown): SqlServerError {
   if (column) return { number: 207, severity: 16, message: `Invalid column name '${column[1]}'.` };
   const table = /Table with name (\S+) does not exist/.exec(message);
   if (table) return { number: 208, severity: 16, message: `Invalid object name '${table[1]}'.` };
-  if (/Parser Error/.test(message)) return { number: 102, severity: 15, message: `Incorrect syntax: ${message}` };
+  if (/Parser Error/.test(message))
+    return { number: 102, severity: 15, message: `Incorrect syntax: ${message}` };
   if (/INTERRUPT/i.test(message)) return { number: 0, severity: 16, message: 'cancelled' };
   return { number: 50000, severity: 16, message };
 }

@@ -53,23 +53,40 @@ export function done(status: number, rowCount = 0): Buffer {
 }
 
 /** ERROR (or INFO) token: number, state, class (severity) and message, as SQL Server reports them. */
-export function errorToken(options: { number: number; state?: number; severity: number; message: string }): Buffer {
+export function errorToken(options: {
+  number: number;
+  state?: number;
+  severity: number;
+  message: string;
+}): Buffer {
   const head = Buffer.alloc(6);
   head.writeInt32LE(options.number, 0);
   head[4] = options.state ?? 1;
   head[5] = options.severity;
   const line = Buffer.alloc(4);
   line.writeInt32LE(1);
-  const body = Buffer.concat([head, usVarchar(options.message), bVarchar('nao-fake-tds'), bVarchar(''), line]);
+  const body = Buffer.concat([
+    head,
+    usVarchar(options.message),
+    bVarchar('nao-fake-tds'),
+    bVarchar(''),
+    line,
+  ]);
   return withLength(options.severity > 10 ? TOKEN.ERROR : TOKEN.INFO, body);
 }
 
 export function envChangeDatabase(database: string): Buffer {
-  return withLength(TOKEN.ENVCHANGE, Buffer.concat([Buffer.from([1]), bVarchar(database), bVarchar('master')]));
+  return withLength(
+    TOKEN.ENVCHANGE,
+    Buffer.concat([Buffer.from([1]), bVarchar(database), bVarchar('master')]),
+  );
 }
 
 export function envChangePacketSize(size: number): Buffer {
-  return withLength(TOKEN.ENVCHANGE, Buffer.concat([Buffer.from([4]), bVarchar(String(size)), bVarchar('4096')]));
+  return withLength(
+    TOKEN.ENVCHANGE,
+    Buffer.concat([Buffer.from([4]), bVarchar(String(size)), bVarchar('4096')]),
+  );
 }
 
 export function envChangeCollation(): Buffer {
@@ -85,7 +102,12 @@ export function loginAck(): Buffer {
   version.writeUInt32BE(0x74000004);
   return withLength(
     TOKEN.LOGINACK,
-    Buffer.concat([Buffer.from([1]), version, bVarchar('Microsoft SQL Server'), Buffer.from([16, 0, 0x10, 0x00])]),
+    Buffer.concat([
+      Buffer.from([1]),
+      version,
+      bVarchar('Microsoft SQL Server'),
+      Buffer.from([16, 0, 0x10, 0x00]),
+    ]),
   );
 }
 
@@ -167,7 +189,11 @@ function dateBytes(daysSince1970: number): Buffer {
 }
 
 /** DATETIME2N (or DATETIMEOFFSETN, in UTC) from nanoseconds since 1970 at `scale` digits. */
-function dateTime(options: { offset: boolean; scale: number; nanos: (value: DuckDBValue) => bigint }): ColumnCodec {
+function dateTime(options: {
+  offset: boolean;
+  scale: number;
+  nanos: (value: DuckDBValue) => bigint;
+}): ColumnCodec {
   const { offset, scale } = options;
   const nanosPerUnit = 10n ** BigInt(9 - scale);
   return {
@@ -253,20 +279,40 @@ export function columnCodec(type: DuckDBType): ColumnCodec {
       return {
         typeInfo: Buffer.from([0x28]),
         encode: (value) =>
-          value === null ? Buffer.from([0]) : Buffer.concat([Buffer.from([3]), dateBytes((value as { days: number }).days)]),
+          value === null
+            ? Buffer.from([0])
+            : Buffer.concat([Buffer.from([3]), dateBytes((value as { days: number }).days)]),
       };
     case DuckDBTypeId.TIMESTAMP_S:
-      return dateTime({ offset: false, scale: 0, nanos: (value) => (value as { seconds: bigint }).seconds * 1_000_000_000n });
+      return dateTime({
+        offset: false,
+        scale: 0,
+        nanos: (value) => (value as { seconds: bigint }).seconds * 1_000_000_000n,
+      });
     case DuckDBTypeId.TIMESTAMP_MS:
-      return dateTime({ offset: false, scale: 3, nanos: (value) => (value as { millis: bigint }).millis * 1_000_000n });
+      return dateTime({
+        offset: false,
+        scale: 3,
+        nanos: (value) => (value as { millis: bigint }).millis * 1_000_000n,
+      });
     case DuckDBTypeId.TIMESTAMP:
-      return dateTime({ offset: false, scale: 6, nanos: (value) => (value as { micros: bigint }).micros * 1000n });
+      return dateTime({
+        offset: false,
+        scale: 6,
+        nanos: (value) => (value as { micros: bigint }).micros * 1000n,
+      });
     case DuckDBTypeId.TIMESTAMP_NS:
       return dateTime({ offset: false, scale: 7, nanos: (value) => (value as { nanos: bigint }).nanos });
     case DuckDBTypeId.TIMESTAMP_TZ:
-      return dateTime({ offset: true, scale: 6, nanos: (value) => (value as { micros: bigint }).micros * 1000n });
+      return dateTime({
+        offset: true,
+        scale: 6,
+        nanos: (value) => (value as { micros: bigint }).micros * 1000n,
+      });
     case DuckDBTypeId.BLOB:
-      return variableBytes(maxLength(0xa5, false), (value) => Buffer.from((value as { bytes: Uint8Array }).bytes));
+      return variableBytes(maxLength(0xa5, false), (value) =>
+        Buffer.from((value as { bytes: Uint8Array }).bytes),
+      );
     default:
       return nvarchar;
   }
@@ -285,5 +331,8 @@ export function colMetadata(names: string[], codecs: ColumnCodec[]): Buffer {
 }
 
 export function row(values: DuckDBValue[], codecs: ColumnCodec[]): Buffer {
-  return Buffer.concat([Buffer.from([TOKEN.ROW]), ...values.map((value, index) => codecs[index]!.encode(value))]);
+  return Buffer.concat([
+    Buffer.from([TOKEN.ROW]),
+    ...values.map((value, index) => codecs[index]!.encode(value)),
+  ]);
 }

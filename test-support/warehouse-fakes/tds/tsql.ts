@@ -49,7 +49,11 @@ export function deniedToReader(statement: string, database: string): SqlServerEr
   const text = statement.trim();
   const upper = text.toUpperCase();
   const first = /^\w+/.exec(upper)?.[0] ?? '';
-  const denied = (number: number, message: string, severity = 14): SqlServerError => ({ number, severity, message });
+  const denied = (number: number, message: string, severity = 14): SqlServerError => ({
+    number,
+    severity,
+    message,
+  });
   switch (first) {
     case 'INSERT':
     case 'UPDATE':
@@ -57,9 +61,14 @@ export function deniedToReader(statement: string, database: string): SqlServerEr
     case 'MERGE': {
       if (upper.startsWith('BULK')) break;
       const name =
-        first === 'UPDATE' ? objectName(text, /^UPDATE/) : objectName(text, /^(INSERT|DELETE|MERGE)(\s+(INTO|FROM))?/);
+        first === 'UPDATE'
+          ? objectName(text, /^UPDATE/)
+          : objectName(text, /^(INSERT|DELETE|MERGE)(\s+(INTO|FROM))?/);
       if (name.startsWith('#')) return undefined;
-      return denied(229, `The ${first} permission was denied on the object '${name}', database '${database}', schema 'dbo'.`);
+      return denied(
+        229,
+        `The ${first} permission was denied on the object '${name}', database '${database}', schema 'dbo'.`,
+      );
     }
     case 'BULK':
       return denied(4834, 'You do not have permission to use the bulk load statement.', 16);
@@ -73,7 +82,11 @@ export function deniedToReader(statement: string, database: string): SqlServerEr
       const kind = (/^DROP\s+(\w+)/.exec(upper)?.[1] ?? '').toLowerCase();
       const name = objectName(text, /^DROP\s+\w+(\s+IF\s+EXISTS)?/);
       if (name.startsWith('#')) return undefined;
-      return denied(3701, `Cannot drop the ${kind} '${name}', because it does not exist or you do not have permission.`, 11);
+      return denied(
+        3701,
+        `Cannot drop the ${kind} '${name}', because it does not exist or you do not have permission.`,
+        11,
+      );
     }
     case 'ALTER':
       if (/^ALTER\s+DATABASE/.test(upper)) {
@@ -82,22 +95,41 @@ export function deniedToReader(statement: string, database: string): SqlServerEr
           `User does not have permission to alter database '${database}', the database does not exist, or the database is not in a state that allows access checks.`,
         );
       }
-      return denied(1088, `Cannot find the object "${objectName(text, /^ALTER\s+\w+/)}" because it does not exist or you do not have permissions.`, 16);
+      return denied(
+        1088,
+        `Cannot find the object "${objectName(text, /^ALTER\s+\w+/)}" because it does not exist or you do not have permissions.`,
+        16,
+      );
     case 'TRUNCATE':
-      return denied(1088, `Cannot find the object "${objectName(text, /^TRUNCATE\s+TABLE/)}" because it does not exist or you do not have permissions.`, 16);
+      return denied(
+        1088,
+        `Cannot find the object "${objectName(text, /^TRUNCATE\s+TABLE/)}" because it does not exist or you do not have permissions.`,
+        16,
+      );
     case 'GRANT':
     case 'DENY':
     case 'REVOKE':
-      return denied(15151, 'Cannot find the object, because it does not exist or you do not have permission.', 16);
+      return denied(
+        15151,
+        'Cannot find the object, because it does not exist or you do not have permission.',
+        16,
+      );
     case 'RECONFIGURE':
       return denied(5812, 'You do not have permission to run the RECONFIGURE statement.');
     case 'EXEC':
     case 'EXECUTE':
-      if (/^EXEC(UTE)?\s+(sys\.)?(sp_configure|sp_addlinkedserver|sp_attach_db|sp_addsrvrolemember)\b/i.test(text)) {
+      if (
+        /^EXEC(UTE)?\s+(sys\.)?(sp_configure|sp_addlinkedserver|sp_attach_db|sp_addsrvrolemember)\b/i.test(
+          text,
+        )
+      ) {
         return denied(15247, 'User does not have permission to perform this action.', 16);
       }
       if (/^EXEC(UTE)?\s+(master\.\.)?xp_cmdshell\b/i.test(text)) {
-        return denied(229, "The EXECUTE permission was denied on the object 'xp_cmdshell', database 'mssqlsystemresource', schema 'sys'.");
+        return denied(
+          229,
+          "The EXECUTE permission was denied on the object 'xp_cmdshell', database 'mssqlsystemresource', schema 'sys'.",
+        );
       }
       break;
     case 'SELECT':
@@ -120,19 +152,23 @@ function datetime2(scale: string | undefined): string {
 
 /** The statement in DuckDB's spelling, outside string literals. */
 export function toDuckDb(statement: string, session: { trancount: number }): string {
-  return statement
-    .split(/('(?:[^']|'')*')/)
+  const parts = statement.split(/('(?:[^']|'')*')/);
+  return parts
     .map((part, index) => {
       if (index % 2 === 1) return part;
-      return part
-        .replace(/\bN$/i, '')
+      // N'…' (Unicode text) is DuckDB's '…'.
+      const beforeLiteral = index < parts.length - 1;
+      return (beforeLiteral ? part.replace(/\bN$/i, '') : part)
         .replace(/\b0x([0-9a-f]+)\b/gi, "unhex('$1')")
         .replace(/@@TRANCOUNT\b/gi, `CAST(${session.trancount} AS INTEGER)`)
         .replace(/\bDATETIME2\s*(?:\(\s*(\d)\s*\))?/gi, (_, scale: string | undefined) => datetime2(scale))
         .replace(/\bDATETIMEOFFSET\s*(?:\(\s*\d\s*\))?/gi, 'TIMESTAMPTZ')
         .replace(/\bN?VARCHAR\s*\(\s*(\d+|MAX)\s*\)/gi, 'VARCHAR')
         .replace(/\bVARBINARY\s*\(\s*(\d+|MAX)\s*\)/gi, 'BLOB')
-        .replace(/\b(BIT|FLOAT|REAL)\b/gi, (word: string) => ({ BIT: 'BOOLEAN', FLOAT: 'DOUBLE', REAL: 'FLOAT' })[word.toUpperCase()]!)
+        .replace(
+          /\b(BIT|FLOAT|REAL)\b/gi,
+          (word: string) => ({ BIT: 'BOOLEAN', FLOAT: 'DOUBLE', REAL: 'FLOAT' })[word.toUpperCase()]!,
+        )
         .replace(/\[([^\]]+)\]/g, '"$1"')
         .replace(/\bINFORMATION_SCHEMA\.COLUMNS\b/gi, CATALOG_COLUMNS);
     })
