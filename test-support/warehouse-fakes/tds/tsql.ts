@@ -166,8 +166,9 @@ export function toDuckDb(statement: string, session: { trancount: number }): str
         .replace(/\bN?VARCHAR\s*\(\s*(\d+|MAX)\s*\)/gi, 'VARCHAR')
         .replace(/\bVARBINARY\s*\(\s*(\d+|MAX)\s*\)/gi, 'BLOB')
         .replace(
-          /\b(BIT|FLOAT|REAL)\b/gi,
-          (word: string) => ({ BIT: 'BOOLEAN', FLOAT: 'DOUBLE', REAL: 'FLOAT' })[word.toUpperCase()]!,
+          /\b(BIT|FLOAT|REAL|TINYINT)\b/gi,
+          (word: string) =>
+            ({ BIT: 'BOOLEAN', FLOAT: 'DOUBLE', REAL: 'FLOAT', TINYINT: 'UTINYINT' })[word.toUpperCase()]!,
         )
         .replace(/\[([^\]]+)\]/g, '"$1"')
         .replace(/\bINFORMATION_SCHEMA\.COLUMNS\b/gi, CATALOG_COLUMNS);
