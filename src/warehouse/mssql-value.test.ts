@@ -48,7 +48,7 @@ describe('mssqlCellConverter', () => {
     [
       'a decimal the driver rounded',
       column('DecimalN', { precision: 38, scale: 10 }),
-      1.2345678901234568e27,
+      Number('1234567890123456789012345678.0123456789'),
       '1.2345678901234569e+27',
     ],
     ['money', column('MoneyN', { dataLength: 8 }), 922337203.5807, '922337203.5807'],
