@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { commonFields, nonEmpty, port } from './fields.js';
-import { TDS_TLS_KEYS, tdsTlsFields } from './mssql.js';
+import { required, TDS_TLS_KEYS, tdsTlsFields } from './mssql.js';
 
 export const FABRIC_AUTH_MODES = [
   'sql_password',
@@ -29,9 +29,9 @@ export const fabricDatabase = {
       .object({
         type: z.literal('fabric'),
         ...commonFields,
-        host: nonEmpty,
+        host: required("the SQL endpoint's host name (…datawarehouse.fabric.microsoft.com)"),
         port,
-        database: nonEmpty,
+        database: required('the warehouse or lakehouse name'),
         auth_mode: z.enum(FABRIC_AUTH_MODES).default('sql_password'),
         user: z.string().optional(),
         password: z.string().optional(),
