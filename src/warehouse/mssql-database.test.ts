@@ -112,3 +112,35 @@ describe('SQL Server warehouse (fake TDS server)', () => {
     expect(error.message).toContain('use azure_cli');
   });
 });
+
+describe('SQL Server warehouse in a database without ALLOW_SNAPSHOT_ISOLATION (fake TDS server)', () => {
+  let fake: FakeTdsServer;
+  let db: Database;
+
+  beforeAll(async () => {
+    fake = await startFakeTdsServer({ database: 'shop', logins: LOGINS, allowSnapshotIsolation: false });
+    await fake.admin.run('CREATE TABLE items (id INTEGER); INSERT INTO items VALUES (1), (2)');
+    db = await openDatabase({
+      type: 'mssql',
+      name: 'legacy',
+      host: '127.0.0.1',
+      port: fake.port,
+      database: 'shop',
+      user: 'nao_reader',
+      password: LOGINS.nao_reader.password,
+      encrypt: false,
+      trust_server_certificate: false,
+    });
+  });
+
+  afterAll(async () => {
+    await db?.close();
+    await fake?.close();
+  });
+
+  it('answers in a READ COMMITTED transaction once SQL Server refuses SNAPSHOT (error 3952), still read-only', async () => {
+    expect((await db.query('SELECT count(*) AS n FROM items')).rows).toEqual([[2]]);
+    expect((await db.query('SELECT max(id) AS m FROM items')).rows).toEqual([[2]]);
+    expect((await expectFailure(db.query('DELETE FROM items'))).code).toBe('READ_ONLY_VIOLATION');
+  });
+});

@@ -19,9 +19,12 @@ export interface OpenTdsDatabaseOptions {
   importDriver?: () => Promise<Tedious>;
 }
 
-/** Each query runs in this transaction, which is always rolled back. */
-const BEGIN = 'SET TRANSACTION ISOLATION LEVEL SNAPSHOT; BEGIN TRANSACTION';
+/** Each query runs in a transaction at this level, which is always rolled back. */
+type IsolationLevel = 'SNAPSHOT' | 'READ COMMITTED';
 const ROLLBACK = 'IF @@TRANCOUNT > 0 ROLLBACK TRANSACTION';
+
+/** SQL Server's refusal of SNAPSHOT in a database without ALLOW_SNAPSHOT_ISOLATION. */
+const SNAPSHOT_NOT_ALLOWED = 3952;
 
 /** Sessions kept open between queries. */
 const IDLE_SESSIONS = 4;
@@ -56,7 +59,8 @@ const PERMISSION_ERRORS = new Set([
  * Opens a SQL Server or Microsoft Fabric warehouse over TDS (tedious) and checks that it answers.
  *
  * Every query runs in its own transaction (`SET TRANSACTION ISOLATION LEVEL SNAPSHOT; BEGIN
- * TRANSACTION`), which nao always rolls back, and then the session is reset
+ * TRANSACTION`; READ COMMITTED in a database that does not allow snapshot isolation, where
+ * SQL Server refuses SNAPSHOT with error 3952), which nao always rolls back, and then the session is reset
  * (sp_reset_connection) so settings a query changed do not reach the next one. The rollback
  * undoes data writes the login was allowed; statements that commit or cannot be undone
  * (a COMMIT in the query, CREATE/ALTER DATABASE, server settings, BACKUP, linked servers) are
@@ -114,6 +118,8 @@ class TdsDatabase implements Database {
   private readonly schemaName: string | undefined;
   private readonly open: () => Promise<TdsSession>;
   private ended = false;
+  /** SNAPSHOT until the database says it does not allow it (error 3952); READ COMMITTED from then on. */
+  private isolation: IsolationLevel = 'SNAPSHOT';
 
   constructor(options: {
     config: TdsDatabaseConfig;
@@ -143,13 +149,30 @@ class TdsDatabase implements Database {
   }
 
   async query(sql: string, options?: QueryOptions): Promise<QueryResult> {
+    const isolation = this.isolation;
+    try {
+      return await this.queryAt({ isolation, sql, options });
+    } catch (error) {
+      if (isolation !== 'SNAPSHOT' || !snapshotNotAllowed(error)) throw error;
+      // A database without ALLOW_SNAPSHOT_ISOLATION: the same query again, as it was rolled back.
+      this.isolation = 'READ COMMITTED';
+      return this.queryAt({ isolation: this.isolation, sql, options });
+    }
+  }
+
+  private async queryAt(run: {
+    isolation: IsolationLevel;
+    sql: string;
+    options: QueryOptions | undefined;
+  }): Promise<QueryResult> {
+    const { isolation, sql, options } = run;
     const limits = startQuery({ database: this.name, dialect: this.dialect, sql, query: options });
     const deadline = limits.timeoutMs === undefined ? undefined : performance.now() + limits.timeoutMs;
     const session = await this.server.acquire(() => this.session());
     const watch = this.server.watch(limits, session.id);
     let started = false;
     try {
-      await session.run(BEGIN);
+      await session.run(`SET TRANSACTION ISOLATION LEVEL ${isolation}; BEGIN TRANSACTION`);
       started = true;
       const stopped = watch.stopped();
       if (stopped !== undefined) throw stopped;
@@ -242,6 +265,11 @@ class TdsDatabase implements Database {
     for (const session of [...this.idle, ...this.sessions.values()]) session.close();
     this.idle.length = 0;
   }
+}
+
+function snapshotNotAllowed(error: unknown): boolean {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause instanceof TdsRequestFailure && cause.number === SNAPSHOT_NOT_ALLOWED;
 }
 
 /** A column type from INFORMATION_SCHEMA.COLUMNS as SQL Server spells it in DDL. */

@@ -33,6 +33,8 @@ export interface FakeTdsServerOptions {
   /** The one database the server holds; its tables live in DuckDB schema `dbo`. */
   database: string;
   logins: Record<string, FakeLogin>;
+  /** ALLOW_SNAPSHOT_ISOLATION of the database (default on); off, a SNAPSHOT transaction cannot read tables. */
+  allowSnapshotIsolation?: boolean;
 }
 
 export interface FakeTdsServer {
@@ -52,6 +54,7 @@ interface Session {
   login?: { user: string; role: FakeLogin['role'] };
   duck?: DuckDBConnection;
   trancount: number;
+  isolation: string;
   /** Set by ATTENTION; the running batch stops at its next step. */
   attention: boolean;
   /** A batch was received and its response is not complete yet. */
@@ -73,6 +76,7 @@ export async function startFakeTdsServer(options: FakeTdsServerOptions): Promise
       socket,
       writer: new MessageWriter(socket),
       trancount: 0,
+      isolation: 'READ COMMITTED',
       attention: false,
       busy: false,
       queue: Promise.resolve(),
@@ -167,6 +171,7 @@ export async function startFakeTdsServer(options: FakeTdsServerOptions): Promise
   const resetSession = async (session: Session) => {
     if (session.trancount > 0) await session.duck?.run('ROLLBACK').catch(() => {});
     session.trancount = 0;
+    session.isolation = 'READ COMMITTED';
   };
 
   const batch = async (session: Session, sql: string): Promise<void> => {
@@ -238,6 +243,8 @@ export async function startFakeTdsServer(options: FakeTdsServerOptions): Promise
       if (session.trancount === 0) await duck.run('COMMIT');
       return void (await writer.send(done(more), more === DONE_STATUS.FINAL));
     }
+    const isolation = /^SET TRANSACTION ISOLATION LEVEL (.+)$/.exec(upper);
+    if (isolation) session.isolation = isolation[1]!.trim();
     if (upper.startsWith('SET ')) return void (await writer.send(done(more), more === DONE_STATUS.FINAL));
     const wait = /^WAITFOR DELAY '(\d+):(\d+):(\d+(?:\.\d+)?)'$/.exec(upper);
     if (wait !== null) {
@@ -256,6 +263,17 @@ export async function startFakeTdsServer(options: FakeTdsServerOptions): Promise
     if (session.login?.role === 'reader') {
       const denied = deniedToReader(statement, options.database);
       if (denied !== undefined) return denied;
+    }
+    if (
+      session.isolation === 'SNAPSHOT' &&
+      options.allowSnapshotIsolation === false &&
+      /\bFROM\b/.test(upper)
+    ) {
+      return {
+        number: 3952,
+        severity: 16,
+        message: `Snapshot isolation transaction failed accessing database '${options.database}' because snapshot isolation is not allowed in this database. Use ALTER DATABASE to allow snapshot isolation.`,
+      };
     }
     const text = toDuckDb(statement, session);
     if (!/^(SELECT|WITH|VALUES|FROM|\()/.test(upper)) {
