@@ -94,6 +94,8 @@ describe('quoteIfNeeded', () => {
     ['OrderItems', 'postgres', '"OrderItems"'],
     ['OrderItems', 'duckdb', 'OrderItems'],
     ['2024_sales', 'sqlite', '"2024_sales"'],
+    ['Order Details', 'mssql', '[Order Details]'],
+    ['odd]name', 'fabric', '[odd]]name]'],
   ] as const)('%s in %s → %s', (identifier, dialect, expected) => {
     expect(quoteIfNeeded(identifier, dialect)).toBe(expected);
   });
