@@ -1,4 +1,9 @@
-import { describeServerTarget, redactSecrets, type ServerConnectionFields } from './connection-target.js';
+import {
+  describeServerTarget,
+  redactSecrets,
+  type ServerConnectionFields,
+  secretsOf,
+} from './connection-target.js';
 import type { CellValue, Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import {
   importTedious,
@@ -85,7 +90,7 @@ export async function openTdsDatabase(
       database: config.name,
       dialect: config.type,
       target: describeServerTarget(fields, 1433),
-      engineMessage: redactSecrets(engineMessage, [fields.password ?? ''].filter(Boolean)),
+      engineMessage: redactSecrets(engineMessage, secretsOf(fields)),
     });
   let tedious: Tedious;
   try {
