@@ -87,6 +87,24 @@ describe('SQL Server warehouse (fake TDS server)', () => {
     expect(result).toEqual({ columns: [{ name: 'a', type: 'int' }], rows: [[1]], truncated: false });
   });
 
+  it('refuses a server that cannot encrypt when `encrypt` is on, before the login is sent', async () => {
+    const logins = fake.logins();
+    const error = await expectFailure(openDatabase({ ...config('nao_reader', 'tls'), encrypt: true }));
+    expect(error.code).toBe('CONNECTION_FAILED');
+    expect(error.message).toContain(
+      'cannot encrypt the connection while `encrypt` is on, so nao did not log in',
+    );
+    expect(error.message).toContain('`encrypt: false`');
+    expect(fake.logins()).toBe(logins);
+  });
+
+  it('still names a closed port when `encrypt` is on', async () => {
+    const error = await expectFailure(
+      openDatabase({ ...config('nao_reader', 'tls'), port: 1, encrypt: true }),
+    );
+    expect(error.message).toContain('ECONNREFUSED');
+  });
+
   it('names the driver package when tedious is not installed, without the password', async () => {
     const missing = Object.assign(new Error("Cannot find package 'tedious'"), {
       code: 'ERR_MODULE_NOT_FOUND',

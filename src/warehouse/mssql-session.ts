@@ -3,8 +3,9 @@
  * runs as written), the rows of the first result set streamed as they arrive, the time limit
  * and cancels as TDS ATTENTION (the server stops the batch and acknowledges it).
  */
-import type { Connection, ConnectionConfiguration, Request } from 'tedious';
+import type { Connection, ConnectionConfiguration, ConnectionOptions, Request } from 'tedious';
 import type { Tedious } from './mssql-driver.js';
+import { encryptingConnector } from './mssql-encryption-guard.js';
 import type { TdsColumn } from './mssql-value.js';
 
 /**
@@ -31,6 +32,10 @@ export interface StreamedRows {
 
 let nextSessionId = 1;
 
+const UNENCRYPTED =
+  'the server answered that it cannot encrypt the connection while `encrypt` is on, so nao did not log in; ' +
+  'set `encrypt: false` only for a server you reach over a network you trust';
+
 export class TdsSession {
   /** nao's id of the session, for the watch of its queries. */
   readonly id = nextSessionId++;
@@ -51,13 +56,26 @@ export class TdsSession {
 
   static open(tedious: Tedious, config: ConnectionConfiguration): Promise<TdsSession> {
     return new Promise((resolve, reject) => {
-      const connection = new tedious.Connection(config);
+      let unencrypted = false;
+      const guarded =
+        config.options?.encrypt === true
+          ? {
+              ...config,
+              options: {
+                ...config.options,
+                connector: encryptingConnector(() => {
+                  unencrypted = true;
+                }) as ConnectionOptions['connector'],
+              },
+            }
+          : config;
+      const connection = new tedious.Connection(guarded);
       const serverErrors: string[] = [];
       connection.on('errorMessage', (token: { message: string }) => serverErrors.push(token.message));
       connection.connect((error) => {
         if (error) {
           connection.close();
-          reject(connectFailure(error, serverErrors));
+          reject(unencrypted ? new Error(UNENCRYPTED) : connectFailure(error, serverErrors));
         } else {
           resolve(new TdsSession(tedious, connection));
         }

@@ -41,6 +41,8 @@ export interface FakeTdsServer {
   port: number;
   /** The DuckDB behind the fake, for the test's own setup and checks (schema `dbo`). */
   admin: DuckDBConnection;
+  /** LOGIN7 messages received so far, accepted or not. */
+  logins(): number;
   /** Batches running now whose text contains `marker`. */
   running(marker: string): number;
   close(): Promise<void>;
@@ -68,6 +70,7 @@ export async function startFakeTdsServer(options: FakeTdsServerOptions): Promise
   const admin = await instance.connect();
   await admin.run('CREATE SCHEMA dbo; SET search_path = dbo');
   const running: string[] = [];
+  let logins = 0;
   const sockets = new Set<Socket>();
 
   const server: Server = createServer((socket) => {
@@ -119,6 +122,7 @@ export async function startFakeTdsServer(options: FakeTdsServerOptions): Promise
       case PACKET.PRELOGIN:
         return session.writer.send(prelogin(), true);
       case PACKET.LOGIN7:
+        logins++;
         return login(session, message.body);
       case PACKET.SQL_BATCH: {
         if (message.reset) await resetSession(session);
@@ -320,6 +324,7 @@ export async function startFakeTdsServer(options: FakeTdsServerOptions): Promise
   return {
     port: address.port,
     admin,
+    logins: () => logins,
     running: (marker) => running.filter((batch) => batch.includes(marker)).length,
     async close() {
       for (const socket of sockets) socket.destroy();
