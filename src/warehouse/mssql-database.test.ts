@@ -82,6 +82,22 @@ describe('SQL Server warehouse (fake TDS server)', () => {
     expect(result.rows).toEqual([[expected]]);
   });
 
+  it('lists only the schema_name schema when one is configured', async () => {
+    await fake.admin.run(
+      'CREATE SCHEMA IF NOT EXISTS sales; CREATE TABLE IF NOT EXISTS sales.orders (id INTEGER)',
+    );
+    const all = await reader.listTables();
+    expect(all.map((table) => `${table.schema}.${table.name}`)).toEqual(['dbo.items', 'sales.orders']);
+    const sales = await openDatabase({ ...config('nao_reader', 'sales'), schema_name: 'sales' });
+    try {
+      expect(await sales.listTables()).toEqual([
+        { schema: 'sales', name: 'orders', columns: [{ name: 'id', type: 'int' }] },
+      ]);
+    } finally {
+      await sales.close();
+    }
+  });
+
   it('keeps only the first result set of a batch', async () => {
     const result = await reader.query('SELECT 1 AS a; SELECT 2 AS b');
     expect(result).toEqual({ columns: [{ name: 'a', type: 'int' }], rows: [[1]], truncated: false });

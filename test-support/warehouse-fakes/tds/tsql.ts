@@ -1,7 +1,7 @@
 /**
  * The little T-SQL the fake understands: batches cut into statements, what SQL Server refuses
  * a `db_datareader` login (with SQL Server's error numbers and words), and the spellings that
- * differ from DuckDB's (N'…', 0x…, DATETIME2(n), NVARCHAR, BIT, FLOAT/REAL, @@TRANCOUNT).
+ * differ from DuckDB's (N'…', 0x…, DATETIME2(n), NVARCHAR, BIT, FLOAT/REAL, TINYINT, @@TRANCOUNT).
  */
 
 /** Statements of a batch, cut at semicolons outside quotes. */
