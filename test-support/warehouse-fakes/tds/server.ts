@@ -319,6 +319,8 @@ export async function startFakeTdsServer(options: FakeTdsServerOptions): Promise
   };
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // A fake nobody connected to does not keep the test process alive.
+  server.unref();
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('the fake TDS server has no port');
   return {
