@@ -98,6 +98,8 @@ describe('quoteIfNeeded', () => {
     ['odd`name', 'bigquery', '`odd\\`name`'],
     ['ORDERS', 'snowflake', 'ORDERS'],
     ['orders', 'snowflake', '"orders"'],
+    ['Order Details', 'mssql', '[Order Details]'],
+    ['odd]name', 'fabric', '[odd]]name]'],
   ] as const)('%s in %s → %s', (identifier, dialect, expected) => {
     expect(quoteIfNeeded(identifier, dialect)).toBe(expected);
   });

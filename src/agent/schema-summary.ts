@@ -17,6 +17,13 @@ export const DEFAULT_SCHEMA_LIMITS: SchemaSummaryLimits = {
 const MAX_TYPE_CHARS = 120;
 
 /** How to look further into each engine's catalog, for when the prompt shows less than everything. */
+/** SQL Server and Fabric share T-SQL's catalog views. */
+const T_SQL_HINTS = {
+  columns:
+    "SELECT COLUMN_NAME, DATA_TYPE FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = '<schema>' AND TABLE_NAME = '<table>'",
+  search: "SELECT TABLE_SCHEMA, TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME LIKE '%<word>%'",
+};
+
 const INSPECT_HINTS: Record<DatabaseDialect, { columns: string; search: string }> = {
   duckdb: {
     columns:
@@ -51,6 +58,8 @@ const INSPECT_HINTS: Record<DatabaseDialect, { columns: string; search: string }
     search:
       "SELECT table_name FROM `<schema>`.INFORMATION_SCHEMA.TABLES WHERE LOWER(table_name) LIKE '%<word>%'",
   },
+  mssql: T_SQL_HINTS,
+  fabric: T_SQL_HINTS,
 };
 
 /**
@@ -126,20 +135,36 @@ function qualifiedName(table: TableInfo, dialect: DatabaseDialect): string {
   return table.schema === null ? name : `${quoteIfNeeded(table.schema, dialect)}.${name}`;
 }
 
+const doubleQuoted = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+const backticked = (identifier: string) => `\`${identifier.replaceAll('`', '``')}\``;
+const bracketed = (identifier: string) => `[${identifier.replaceAll(']', ']]')}]`;
+
+/** How each dialect quotes an identifier. */
+const QUOTE: Record<DatabaseDialect, (identifier: string) => string> = {
+  duckdb: doubleQuoted,
+  sqlite: doubleQuoted,
+  postgres: doubleQuoted,
+  mysql: backticked,
+  bigquery: (identifier) => `\`${identifier.replaceAll('\\', '\\\\').replaceAll('`', '\\`')}\``,
+  snowflake: doubleQuoted,
+  mssql: bracketed,
+  fabric: bracketed,
+};
+
+/** Plain names the dialect folds to another case, so that they must be quoted as they are. */
+const FOLDED: Partial<Record<DatabaseDialect, RegExp>> = {
+  postgres: /[A-Z]/, // folded to lower case
+  snowflake: /[a-z]/, // folded to upper case
+};
+
 /**
  * Identifiers with spaces or other special characters are shown quoted, as the model must
- * write them; in Postgres also those with capitals, which it would otherwise fold to lower case,
- * and in Snowflake those with lower-case letters, which it would fold to upper case.
+ * write them; so are those the dialect would fold to another case (see FOLDED).
  */
 export function quoteIfNeeded(identifier: string, dialect: DatabaseDialect): string {
   const plain = /^[A-Za-z_][A-Za-z0-9_$]*$/.test(identifier);
-  const folded =
-    (dialect === 'postgres' && /[A-Z]/.test(identifier)) ||
-    (dialect === 'snowflake' && /[a-z]/.test(identifier));
-  if (plain && !folded) return identifier;
-  if (dialect === 'bigquery') return `\`${identifier.replaceAll('\\', '\\\\').replaceAll('`', '\\`')}\``;
-  const quote = dialect === 'mysql' ? '`' : '"';
-  return `${quote}${identifier.replaceAll(quote, quote + quote)}${quote}`;
+  if (plain && !FOLDED[dialect]?.test(identifier)) return identifier;
+  return QUOTE[dialect](identifier);
 }
 
 function shortType(type: string): string {

@@ -29,6 +29,8 @@ const DIALECT_NAMES: Record<DatabaseDialect, string> = {
   sqlite: 'SQLite',
   bigquery: 'BigQuery GoogleSQL',
   snowflake: 'Snowflake',
+  mssql: 'SQL Server (T-SQL)',
+  fabric: 'Microsoft Fabric warehouse (T-SQL)',
 };
 
 const MAY_CLARIFY =

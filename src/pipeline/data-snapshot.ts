@@ -45,6 +45,8 @@ function watchedFiles(config: DatabaseConfig, projectDir: string): string[] | nu
     case 'mysql':
     case 'bigquery':
     case 'snowflake':
+    case 'mssql':
+    case 'fabric':
       return null;
   }
 }

@@ -50,6 +50,9 @@ function defaultSchema(database: DatabaseConfig): string {
       return database.dataset_id ?? '';
     case 'snowflake':
       return database.schema ?? 'PUBLIC';
+    case 'mssql':
+    case 'fabric':
+      return database.schema_name ?? 'dbo';
   }
 }
 
@@ -66,6 +69,8 @@ function syncFolderName(database: DatabaseConfig): string | null {
       // The original names a BigQuery database after its project.
       return database.project_id;
     case 'snowflake':
+    case 'mssql':
+    case 'fabric':
       return database.database;
   }
 }

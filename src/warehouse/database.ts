@@ -44,7 +44,9 @@ export interface TableInfo {
   columns: ColumnInfo[];
 }
 
-export type DatabaseDialect = 'duckdb' | 'sqlite' | 'postgres' | 'mysql' | 'bigquery' | 'snowflake';
+export type DatabaseDialect =
+  // one per line, so that adding an engine touches one line
+  'duckdb' | 'sqlite' | 'postgres' | 'mysql' | 'bigquery' | 'snowflake' | 'mssql' | 'fabric';
 
 /**
  * A read-only connection to one configured warehouse. Failures are `WarehouseError`s

@@ -42,6 +42,8 @@ const OPENERS: {
       ...(options.projectDir === undefined ? {} : { projectDir: options.projectDir }),
     }),
   snowflake: async (config) => (await import('./snowflake-database.js')).openSnowflakeDatabase(config),
+  mssql: async (config) => (await import('./mssql-database.js')).openTdsDatabase(config),
+  fabric: async (config) => (await import('./mssql-database.js')).openTdsDatabase(config),
 };
 
 /**

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import { bigqueryDatabase } from './bigquery.js';
 import { duckdbDatabase } from './duckdb.js';
+import { fabricDatabase } from './fabric.js';
 import { SYNC_KEYS } from './fields.js';
+import { mssqlDatabase } from './mssql.js';
 import { mysqlDatabase } from './mysql.js';
 import { postgresDatabase } from './postgres.js';
 import { snowflakeDatabase } from './snowflake.js';
@@ -20,6 +22,8 @@ export const DATABASE_DEFINITIONS = {
   mysql: mysqlDatabase,
   bigquery: bigqueryDatabase,
   snowflake: snowflakeDatabase,
+  mssql: mssqlDatabase,
+  fabric: fabricDatabase,
 } as const;
 
 export type DatabaseType = keyof typeof DATABASE_DEFINITIONS;
@@ -39,9 +43,7 @@ export const ORIGINAL_ONLY_DATABASE_TYPES = [
   'clickhouse',
   'databricks',
   'ducklake',
-  'fabric',
   'motherduck',
-  'mssql',
   'powerbi_xmla',
   'redshift',
   'starrocks',

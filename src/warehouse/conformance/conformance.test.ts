@@ -19,6 +19,7 @@ import {
   spelled,
   type ValueKind,
 } from './engine.js';
+import { fabricEngine, mssqlEngine } from './mssql-engine.js';
 import { mysqlEngine } from './mysql-engine.js';
 import { postgresEngine } from './postgres-engine.js';
 import { snowflakeEngine } from './snowflake-engine.js';
@@ -31,6 +32,8 @@ const ENGINES: ConformanceEngine[] = [
   mysqlEngine,
   bigqueryEngine,
   snowflakeEngine,
+  mssqlEngine,
+  fabricEngine,
 ];
 
 const SERVERS_REQUIRED = Boolean(process.env.NAO_REQUIRE_SERVERS);
