@@ -35,6 +35,11 @@ const INSPECT_HINTS: Record<DatabaseDialect, { columns: string; search: string }
       "SELECT column_name, column_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
     search: "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name LIKE '%<word>%'",
   },
+  databricks: {
+    columns:
+      "SELECT column_name, full_data_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
+    search: "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name ILIKE '%<word>%'",
+  },
   sqlite: {
     columns: "SELECT name, type FROM pragma_table_info('<table>')",
     search: "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name LIKE '%<word>%'",
@@ -121,7 +126,7 @@ function qualifiedName(table: TableInfo, dialect: DatabaseDialect): string {
 export function quoteIfNeeded(identifier: string, dialect: DatabaseDialect): string {
   const plain = /^[A-Za-z_][A-Za-z0-9_$]*$/.test(identifier);
   if (plain && !(dialect === 'postgres' && /[A-Z]/.test(identifier))) return identifier;
-  const quote = dialect === 'mysql' ? '`' : '"';
+  const quote = dialect === 'mysql' || dialect === 'databricks' ? '`' : '"';
   return `${quote}${identifier.replaceAll(quote, quote + quote)}${quote}`;
 }
 

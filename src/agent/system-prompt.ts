@@ -27,6 +27,7 @@ const DIALECT_NAMES: Record<DatabaseDialect, string> = {
   postgres: 'PostgreSQL',
   mysql: 'MySQL/MariaDB',
   sqlite: 'SQLite',
+  databricks: 'Databricks SQL',
 };
 
 const MAY_CLARIFY =

@@ -46,6 +46,8 @@ function defaultSchema(database: DatabaseConfig): string {
       return database.schema ?? 'public';
     case 'mysql':
       return database.database ?? databaseOfUrl(database.url) ?? '';
+    case 'databricks':
+      return database.schema_name ?? 'default';
   }
 }
 
@@ -58,6 +60,9 @@ function syncFolderName(database: DatabaseConfig): string | null {
     case 'postgres':
     case 'mysql':
       return database.database ?? databaseOfUrl(database.url) ?? null;
+    case 'databricks':
+      // The original's get_database_name().
+      return database.catalog ?? 'main';
   }
 }
 

@@ -37,6 +37,7 @@ const OPENERS: {
     }),
   postgres: async (config) => (await import('./postgres-database.js')).openPostgresDatabase(config),
   mysql: async (config) => (await import('./mysql-database.js')).openMysqlDatabase(config),
+  databricks: async (config) => (await import('./databricks-database.js')).openDatabricksDatabase(config),
 };
 
 /**
