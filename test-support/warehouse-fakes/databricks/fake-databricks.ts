@@ -9,7 +9,7 @@
  * What it does not do: LZ4 compression, cloud fetch, direct results, native Arrow types
  * (it refuses a client asking for them), session time zones other than UTC.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import {
@@ -34,6 +34,7 @@ import {
   explain,
   explainTarget,
   messageOf,
+  toDuckDbSql,
   WarehouseSqlError,
   warehouseError,
 } from './statements.js';
@@ -100,7 +101,9 @@ export async function startFakeDatabricks(
   const operationOf = (handle: { operationId: { guid: Buffer } }): Operation | undefined =>
     operations.get(handle.operationId.guid.toString('hex'));
 
-  const newHandle = () => new ttypes.THandleIdentifier({ guid: randomBytes(16), secret: randomBytes(16) });
+  // The driver prints handles as UUIDs, so a guid must be one.
+  const uuid = () => Buffer.from(randomUUID().replaceAll('-', ''), 'hex');
+  const newHandle = () => new ttypes.THandleIdentifier({ guid: uuid(), secret: uuid() });
 
   async function execute(operation: Operation): Promise<void> {
     const { connection } = operation.session;
@@ -116,7 +119,7 @@ export async function startFakeDatabricks(
         if (command !== undefined) {
           throw new WarehouseSqlError('NOT_SUPPORTED_COMMAND', '0A000', `the fake warehouse does not run ${command}.`);
         }
-        const result = await connection.stream(operation.statement);
+        const result = await connection.stream(toDuckDbSql(operation.statement));
         const types = result.columnTypes();
         operation.columns = result.columnNames().map((name, index) => columnEncoding(name, types[index]!));
         operation.result = result;
@@ -192,7 +195,7 @@ export async function startFakeDatabricks(
         );
       }
       const connection = await instance.connect();
-      await connection.run(`USE ${catalog}."${schema.replaceAll('"', '""')}"`);
+      await connection.run(`USE ${catalog}."${schema.replaceAll('"', '""')}"; SET TimeZone = 'UTC'`);
       const handle = newHandle();
       sessions.set(handle.guid.toString('hex'), { connection });
       return new ttypes.TOpenSessionResp({
@@ -393,7 +396,7 @@ export async function startFakeDatabricks(
 
   const processor = new TCLIService.Processor(handler);
   const certificate = selfSignedCertificate();
-  const expectedAuthorization = `Basic ${Buffer.from(`token:${token}`).toString('base64')}`;
+  const expectedAuthorization = `Bearer ${token}`;
   const server: Server = createServer({ key: certificate.key, cert: certificate.cert }, (request, response) => {
     if (request.method !== 'POST' || request.url !== httpPath) {
       response.writeHead(404).end(`No warehouse at ${request.url}`);

@@ -26,6 +26,14 @@ const DATABRICKS_ONLY: [RegExp, string][] = [
   [/^ALTER\s+TABLE\s+\S+\s+SET\s+TBLPROPERTIES\b/i, 'AlterTableSetPropertiesCommand'],
 ];
 
+/**
+ * The statement for DuckDB. Databricks' TIMESTAMP is an instant (TIMESTAMP_LTZ), DuckDB's a
+ * wall clock: timestamp literals and casts become DuckDB's TIMESTAMPTZ, read in the session's UTC.
+ */
+export function toDuckDbSql(sql: string): string {
+  return sql.replace(/\bTIMESTAMP(\s+')/gi, 'TIMESTAMPTZ$1').replace(/\bAS\s+TIMESTAMP\s*\)/gi, 'AS TIMESTAMPTZ)');
+}
+
 /** The statement without the comments and blanks before it. */
 function body(sql: string): string {
   return sql.replace(/^(?:\s+|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*/, '');
@@ -47,7 +55,7 @@ export async function explain(connection: DuckDBConnection, sql: string): Promis
   if (command !== undefined) return `== Physical Plan ==\nExecute ${command}\n`;
   let statements: Awaited<ReturnType<DuckDBConnection['extractStatements']>>;
   try {
-    statements = await connection.extractStatements(sql);
+    statements = await connection.extractStatements(toDuckDbSql(sql));
   } catch (error) {
     throw new WarehouseSqlError('PARSE_SYNTAX_ERROR', '42601', `Syntax error: ${messageOf(error)}.`);
   }
