@@ -23,9 +23,42 @@ function leadingText(sql: string): string {
   return sql.replace(/^(?:\s+|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*/, '');
 }
 
-/** The statement without final semicolons and blanks, as it is wrapped and then run. */
+/**
+ * The statement without what follows its last token: final semicolons, blanks and comments
+ * (`SELECT 1; -- done`), as it is wrapped and then run. Spark SQL's quoting is followed:
+ * strings in '…' or "…" with backslash escapes, names in `…`, nested block comments.
+ */
 export function withoutFinalSemicolons(sql: string): string {
-  return sql.replace(/[\s;]+$/, '');
+  let end = 0;
+  let index = 0;
+  while (index < sql.length) {
+    const char = sql[index]!;
+    if (char === '-' && sql[index + 1] === '-') {
+      const newline = sql.indexOf('\n', index);
+      index = newline === -1 ? sql.length : newline + 1;
+    } else if (char === '/' && sql[index + 1] === '*') {
+      let depth = 0;
+      while (index < sql.length) {
+        if (sql.startsWith('/*', index)) {
+          depth++;
+          index += 2;
+        } else if (sql.startsWith('*/', index)) {
+          depth--;
+          index += 2;
+          if (depth === 0) break;
+        } else index++;
+      }
+    } else if (char === "'" || char === '"' || char === '`') {
+      index++;
+      while (index < sql.length && sql[index] !== char) index += sql[index] === '\\' && char !== '`' ? 2 : 1;
+      index++;
+      end = Math.min(index, sql.length);
+    } else {
+      index++;
+      if (char !== ';' && !/\s/.test(char)) end = index;
+    }
+  }
+  return sql.slice(0, end);
 }
 
 /**

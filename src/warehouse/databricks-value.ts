@@ -41,16 +41,15 @@ export const TYPE_IDS = {
 } as const;
 
 const TYPE_NAMES: Record<number, string> = {
+  ...Object.fromEntries(Object.entries(TYPE_IDS).map(([name, id]) => [id, name])),
   [TYPE_IDS.NULL]: 'VOID',
   [TYPE_IDS.INTERVAL_YEAR_MONTH]: 'INTERVAL YEAR TO MONTH',
   [TYPE_IDS.INTERVAL_DAY_TIME]: 'INTERVAL DAY TO SECOND',
-  ...Object.fromEntries(Object.entries(TYPE_IDS).map(([name, id]) => [id, name])),
 };
 
 /** The column type as Databricks SQL spells it; DECIMAL with its precision and scale. */
 export function databricksTypeName(typeId: number, precision?: number, scale?: number): string {
   if (typeId === TYPE_IDS.DECIMAL && precision !== undefined) return `DECIMAL(${precision},${scale ?? 0})`;
-  if (typeId === TYPE_IDS.NULL) return 'VOID';
   return TYPE_NAMES[typeId] ?? `type ${typeId}`;
 }
 
