@@ -38,7 +38,8 @@ const INSPECT_HINTS: Record<DatabaseDialect, { columns: string; search: string }
   databricks: {
     columns:
       "SELECT column_name, full_data_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
-    search: "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name ILIKE '%<word>%'",
+    search:
+      "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name ILIKE '%<word>%'",
   },
   sqlite: {
     columns: "SELECT name, type FROM pragma_table_info('<table>')",

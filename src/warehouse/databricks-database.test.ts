@@ -3,9 +3,9 @@ import {
   type FakeDatabricks,
   startFakeDatabricks,
 } from '../../test-support/warehouse-fakes/databricks/fake-databricks.js';
-import { type DatabricksDatabaseConfig, openDatabricksDatabase } from './databricks-database.js';
-import type { Database } from './database.js';
 import { expectFailure } from './conformance/engine.js';
+import type { Database } from './database.js';
+import { type DatabricksDatabaseConfig, openDatabricksDatabase } from './databricks-database.js';
 
 let warehouse: FakeDatabricks;
 let config: DatabricksDatabaseConfig;
@@ -14,7 +14,9 @@ const trust = () => ({ customCaCert: warehouse.certificate });
 
 beforeAll(async () => {
   warehouse = await startFakeDatabricks();
-  await warehouse.admin(`CREATE SCHEMA shop; CREATE TABLE ${warehouse.catalog}.shop.orders AS SELECT range AS id FROM range(3)`);
+  await warehouse.admin(
+    `CREATE SCHEMA shop; CREATE TABLE ${warehouse.catalog}.shop.orders AS SELECT range AS id FROM range(3)`,
+  );
   config = {
     type: 'databricks',
     name: 'lake',
@@ -53,7 +55,9 @@ describe('opening a Databricks warehouse', () => {
   });
 
   it('fails with CONNECTION_FAILED for a schema the catalog does not have, in the warehouse words', async () => {
-    const error = await expectFailure(openDatabricksDatabase({ ...config, schema_name: 'nao_missing' }, trust()));
+    const error = await expectFailure(
+      openDatabricksDatabase({ ...config, schema_name: 'nao_missing' }, trust()),
+    );
     expect(error.code).toBe('CONNECTION_FAILED');
     expect(error.message).toContain('SCHEMA_NOT_FOUND');
   });

@@ -1,10 +1,10 @@
 import type { DBSQLClient } from '@databricks/sql';
 import type { DatabaseConfig } from '../config/schema.js';
 import { redactSecrets } from './connection-target.js';
+import type { CellValue, ColumnInfo, Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import { classifyStatement, withoutFinalSemicolons } from './databricks-read-only.js';
 import { databricksCellConverter, databricksTypeName } from './databricks-value.js';
-import type { CellValue, ColumnInfo, Database, QueryOptions, QueryResult, TableInfo } from './database.js';
-import { type QueryLimits, stoppedError, startQuery, watchQuery } from './query-control.js';
+import { type QueryLimits, startQuery, stoppedError, watchQuery } from './query-control.js';
 import {
   connectionFailed,
   databaseClosed,
@@ -122,14 +122,17 @@ class DatabricksDatabase implements Database {
     const statement = withoutFinalSemicolons(sql);
     let current: IOperation | undefined;
     const watch = watchQuery({ limits, cancel: () => void current?.cancel().catch(() => {}) });
-    const stopped = (cause?: unknown) => stoppedError({ ...this.context, reason: watch.reason, limits, cause });
+    const stopped = (cause?: unknown) =>
+      stoppedError({ ...this.context, reason: watch.reason, limits, cause });
     let session: IDBSQLSession | undefined;
     const run = async (text: string, maxRows: number): Promise<IOperation> => {
       const error = stopped();
       if (error !== undefined) throw error;
       const operation = await session!.executeStatement(text, {
         // Whole seconds on the wire; nao's own timer stops the query at the millisecond.
-        ...(limits.timeoutMs === undefined ? {} : { queryTimeout: Math.max(1, Math.ceil(limits.timeoutMs / 1000)) }),
+        ...(limits.timeoutMs === undefined
+          ? {}
+          : { queryTimeout: Math.max(1, Math.ceil(limits.timeoutMs / 1000)) }),
         maxRows,
         useCloudFetch: false,
       });
@@ -270,7 +273,8 @@ class DatabricksDatabase implements Database {
     const cause = rootCause(error);
     const code = (cause as { code?: unknown } | null)?.code;
     const message = redactSecrets(messageOf(cause), this.secrets);
-    const engineMessage = typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
+    const engineMessage =
+      typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
     return connectionFailed({ ...this.context, target: this.target, engineMessage });
   }
 
@@ -305,7 +309,8 @@ function rootCause(error: unknown): unknown {
 
 /** The warehouse's own words: the display message of a failed operation, or the driver's message. */
 function engineMessageOf(error: unknown, secrets: string[]): string {
-  const response = (error as { response?: { displayMessage?: string; errorMessage?: string } } | null)?.response;
+  const response = (error as { response?: { displayMessage?: string; errorMessage?: string } } | null)
+    ?.response;
   return redactSecrets(response?.displayMessage ?? response?.errorMessage ?? messageOf(error), secrets);
 }
 

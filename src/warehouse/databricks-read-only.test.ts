@@ -11,7 +11,8 @@ function parser(options: { queries: string[]; statements: string[]; failing?: Ma
     const failure = options.failing?.get(text);
     if (failure) throw failure;
     const wrapped = /^SELECT \* FROM \(\n([\s\S]*)\n\)$/.exec(text)?.[1];
-    const known = wrapped === undefined ? options.statements.includes(text) : options.queries.includes(wrapped);
+    const known =
+      wrapped === undefined ? options.statements.includes(text) : options.queries.includes(wrapped);
     if (!known) throw new ParseError(`syntax error in ${text}`);
   };
   return { explain, seen, isParseError: (error: unknown) => error instanceof ParseError };
@@ -20,7 +21,9 @@ function parser(options: { queries: string[]; statements: string[]; failing?: Ma
 describe('classifyStatement', () => {
   it('runs a statement that parses as a subquery, after one EXPLAIN of it wrapped', async () => {
     const warehouse = parser({ queries: ['WITH a AS (SELECT 1) SELECT * FROM a'], statements: [] });
-    await expect(classifyStatement({ statement: 'WITH a AS (SELECT 1) SELECT * FROM a', ...warehouse })).resolves.toEqual({
+    await expect(
+      classifyStatement({ statement: 'WITH a AS (SELECT 1) SELECT * FROM a', ...warehouse }),
+    ).resolves.toEqual({
       kind: 'query',
     });
     expect(warehouse.seen).toEqual(['SELECT * FROM (\nWITH a AS (SELECT 1) SELECT * FROM a\n)']);
@@ -45,7 +48,9 @@ describe('classifyStatement', () => {
 
   it('rejects with the warehouse syntax error of a statement that does not parse at all', async () => {
     const warehouse = parser({ queries: [], statements: [] });
-    await expect(classifyStatement({ statement: 'SELEC 1', ...warehouse })).rejects.toThrow('syntax error in SELEC 1');
+    await expect(classifyStatement({ statement: 'SELEC 1', ...warehouse })).rejects.toThrow(
+      'syntax error in SELEC 1',
+    );
   });
 
   it('hands on any other error of the wrapped EXPLAIN, so the query fails with the warehouse words', async () => {
@@ -55,7 +60,9 @@ describe('classifyStatement', () => {
       statements: [],
       failing: new Map([['SELECT * FROM (\nSELECT missing_column FROM t\n)', failure]]),
     });
-    await expect(classifyStatement({ statement: 'SELECT missing_column FROM t', ...warehouse })).rejects.toBe(failure);
+    await expect(classifyStatement({ statement: 'SELECT missing_column FROM t', ...warehouse })).rejects.toBe(
+      failure,
+    );
   });
 });
 

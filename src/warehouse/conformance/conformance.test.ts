@@ -23,7 +23,13 @@ import { mysqlEngine } from './mysql-engine.js';
 import { postgresEngine } from './postgres-engine.js';
 import { sqliteEngine } from './sqlite-engine.js';
 
-const ENGINES: ConformanceEngine[] = [duckdbEngine, sqliteEngine, postgresEngine, mysqlEngine, databricksEngine];
+const ENGINES: ConformanceEngine[] = [
+  duckdbEngine,
+  sqliteEngine,
+  postgresEngine,
+  mysqlEngine,
+  databricksEngine,
+];
 
 const SERVERS_REQUIRED = Boolean(process.env.NAO_REQUIRE_SERVERS);
 const MISSING = new Map(

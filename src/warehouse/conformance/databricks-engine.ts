@@ -131,7 +131,9 @@ export const databricksEngine: ConformanceEngine<DatabricksFixture> = {
     moreRefusals: ['OPTIMIZE items', 'GRANT SELECT ON TABLE items TO `someone@example.com`'],
     slow: (marker) => `SELECT count(*) AS ${marker} FROM range(100000000000)`,
     endless: 'SELECT a.id FROM items a CROSS JOIN items b CROSS JOIN items c',
-    memoryHungry: { none: 'the warehouse bounds the memory of its own queries (and spills to its own storage)' },
+    memoryHungry: {
+      none: 'the warehouse bounds the memory of its own queries (and spills to its own storage)',
+    },
     session: {
       // SET and USE are refused (not queries), and every query has a session of its own anyway.
       change: [],

@@ -117,7 +117,11 @@ export async function startFakeDatabricks(
       } else {
         const command = databricksOnlyCommand(operation.statement);
         if (command !== undefined) {
-          throw new WarehouseSqlError('NOT_SUPPORTED_COMMAND', '0A000', `the fake warehouse does not run ${command}.`);
+          throw new WarehouseSqlError(
+            'NOT_SUPPORTED_COMMAND',
+            '0A000',
+            `the fake warehouse does not run ${command}.`,
+          );
         }
         const result = await connection.stream(toDuckDbSql(operation.statement));
         const types = result.columnTypes();
@@ -138,7 +142,11 @@ export async function startFakeDatabricks(
   /** Stops an operation the way the warehouse does: the state first, then DuckDB is interrupted. */
   function stop(operation: Operation, state: number): void {
     clearTimeout(operation.timer);
-    if (operation.state !== TOperationState.RUNNING_STATE && operation.state !== TOperationState.FINISHED_STATE) return;
+    if (
+      operation.state !== TOperationState.RUNNING_STATE &&
+      operation.state !== TOperationState.FINISHED_STATE
+    )
+      return;
     operation.state = state;
     operation.session.connection.interrupt();
   }
@@ -223,13 +231,20 @@ export async function startFakeDatabricks(
     },
 
     GetInfo: async () =>
-      new ttypes.TGetInfoResp({ status: OK(), infoValue: new ttypes.TGetInfoValue({ stringValue: 'Spark SQL' }) }),
+      new ttypes.TGetInfoResp({
+        status: OK(),
+        infoValue: new ttypes.TGetInfoValue({ stringValue: 'Spark SQL' }),
+      }),
 
     ExecuteStatement: async (req: {
       sessionHandle: { sessionId: { guid: Buffer } };
       statement: string;
       queryTimeout?: { toNumber(): number };
-      useArrowNativeTypes?: { timestampAsArrow?: boolean; decimalAsArrow?: boolean; complexTypesAsArrow?: boolean };
+      useArrowNativeTypes?: {
+        timestampAsArrow?: boolean;
+        decimalAsArrow?: boolean;
+        complexTypesAsArrow?: boolean;
+      };
     }) => {
       const session = sessionOf(req.sessionHandle);
       const native = req.useArrowNativeTypes;
@@ -251,7 +266,10 @@ export async function startFakeDatabricks(
       operations.set(handle.guid.toString('hex'), operation);
       const timeoutSeconds = req.queryTimeout?.toNumber() ?? 0;
       if (timeoutSeconds > 0) {
-        operation.timer = setTimeout(() => stop(operation, TOperationState.TIMEDOUT_STATE), timeoutSeconds * 1000);
+        operation.timer = setTimeout(
+          () => stop(operation, TOperationState.TIMEDOUT_STATE),
+          timeoutSeconds * 1000,
+        );
       }
       void execute(operation);
       return new ttypes.TExecuteStatementResp({
@@ -291,7 +309,9 @@ export async function startFakeDatabricks(
         columnEncoding('TYPE_NAME', VARCHAR),
         columnEncoding('ORDINAL_POSITION', BIGINT),
       ];
-      const pending = (Array.isArray(rows) ? [] : (rows.getRows() as [string, string, string, string, number][]))
+      const pending = (
+        Array.isArray(rows) ? [] : (rows.getRows() as [string, string, string, string, number][])
+      )
         .filter(([schema, table]) => schemaPattern.test(schema) && tablePattern.test(table))
         .map(([schema, table, column, type, index]) => [
           catalog,
@@ -335,7 +355,9 @@ export async function startFakeDatabricks(
         ...(error === undefined
           ? {}
           : { sqlState: error.sqlState, errorMessage: error.message, displayMessage: error.message }),
-        ...(timedOut ? { errorMessage: 'Query has been timed out', displayMessage: 'Query has been timed out' } : {}),
+        ...(timedOut
+          ? { errorMessage: 'Query has been timed out', displayMessage: 'Query has been timed out' }
+          : {}),
       });
     },
 
@@ -397,33 +419,36 @@ export async function startFakeDatabricks(
   const processor = new TCLIService.Processor(handler);
   const certificate = selfSignedCertificate();
   const expectedAuthorization = `Bearer ${token}`;
-  const server: Server = createServer({ key: certificate.key, cert: certificate.cert }, (request, response) => {
-    if (request.method !== 'POST' || request.url !== httpPath) {
-      response.writeHead(404).end(`No warehouse at ${request.url}`);
-      return;
-    }
-    if (request.headers.authorization !== expectedAuthorization) {
-      response.writeHead(403).end('Invalid access token.');
-      return;
-    }
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const receive = thrift.TBufferedTransport.receiver((transport: unknown) => {
-        const output = new thrift.TBinaryProtocol(
-          new thrift.TBufferedTransport(undefined, (reply: Buffer) => {
-            response.writeHead(200, { 'content-type': 'application/x-thrift' }).end(reply);
-          }),
-        );
-        try {
-          processor.process(new thrift.TBinaryProtocol(transport), output);
-        } catch (error) {
-          response.writeHead(500).end(messageOf(error));
-        }
+  const server: Server = createServer(
+    { key: certificate.key, cert: certificate.cert },
+    (request, response) => {
+      if (request.method !== 'POST' || request.url !== httpPath) {
+        response.writeHead(404).end(`No warehouse at ${request.url}`);
+        return;
+      }
+      if (request.headers.authorization !== expectedAuthorization) {
+        response.writeHead(403).end('Invalid access token.');
+        return;
+      }
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const receive = thrift.TBufferedTransport.receiver((transport: unknown) => {
+          const output = new thrift.TBinaryProtocol(
+            new thrift.TBufferedTransport(undefined, (reply: Buffer) => {
+              response.writeHead(200, { 'content-type': 'application/x-thrift' }).end(reply);
+            }),
+          );
+          try {
+            processor.process(new thrift.TBinaryProtocol(transport), output);
+          } catch (error) {
+            response.writeHead(500).end(messageOf(error));
+          }
+        });
+        receive(Buffer.concat(chunks));
       });
-      receive(Buffer.concat(chunks));
-    });
-  });
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
@@ -435,8 +460,9 @@ export async function startFakeDatabricks(
     certificate: certificate.cert,
     admin: async (sql) => (await adminConnection.runAndReadAll(sql)).getRows() as unknown[][],
     running: (marker) =>
-      [...operations.values()].filter((operation) => operation.executing && operation.statement.includes(marker))
-        .length,
+      [...operations.values()].filter(
+        (operation) => operation.executing && operation.statement.includes(marker),
+      ).length,
     openSessions: () => sessions.size,
     async close() {
       server.closeAllConnections();

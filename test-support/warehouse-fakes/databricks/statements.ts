@@ -31,7 +31,9 @@ const DATABRICKS_ONLY: [RegExp, string][] = [
  * wall clock: timestamp literals and casts become DuckDB's TIMESTAMPTZ, read in the session's UTC.
  */
 export function toDuckDbSql(sql: string): string {
-  return sql.replace(/\bTIMESTAMP(\s+')/gi, 'TIMESTAMPTZ$1').replace(/\bAS\s+TIMESTAMP\s*\)/gi, 'AS TIMESTAMPTZ)');
+  return sql
+    .replace(/\bTIMESTAMP(\s+')/gi, 'TIMESTAMPTZ$1')
+    .replace(/\bAS\s+TIMESTAMP\s*\)/gi, 'AS TIMESTAMPTZ)');
 }
 
 /** The statement without the comments and blanks before it. */
