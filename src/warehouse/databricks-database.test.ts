@@ -83,6 +83,20 @@ describe('querying a Databricks warehouse', () => {
     expect((await db.query('SELECT count(*) AS n FROM orders')).rows).toEqual([[3]]);
   });
 
+  it('lists the tables of every schema of the session catalog when neither catalog nor schema is configured', async () => {
+    const bare = await openDatabricksDatabase(
+      { ...config, catalog: undefined, schema_name: undefined },
+      trust(),
+    );
+    try {
+      expect(await bare.listTables()).toEqual([
+        { schema: 'shop', name: 'orders', columns: [{ name: 'id', type: 'BIGINT' }] },
+      ]);
+    } finally {
+      await bare.close();
+    }
+  });
+
   it('reads SHOW and DESCRIBE, which only read the catalog', async () => {
     const result = await db.query('DESCRIBE orders');
     expect(result.rows.map((row) => row[0])).toContain('id');

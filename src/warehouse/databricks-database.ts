@@ -219,18 +219,20 @@ class DatabricksDatabase implements Database {
     let session: IDBSQLSession | undefined;
     try {
       session = await this.openSession();
-      const operation = await session.getColumns({
-        ...(this.config.catalog ? { catalogName: this.config.catalog } : {}),
-        ...(this.config.schema_name ? { schemaName: this.config.schema_name } : {}),
-      });
-      this.running.add(operation);
-      let rows: Record<string, unknown>[];
-      try {
-        rows = (await operation.fetchAll()) as Record<string, unknown>[];
-      } finally {
-        this.running.delete(operation);
-        await operation.close().catch(() => {});
-      }
+      // Without a configured catalog, the session's own: GetColumns without one lists every catalog.
+      const catalog =
+        this.config.catalog ??
+        String(
+          Object.values(
+            (await this.fetchAll(session.executeStatement('SELECT current_catalog()')))[0] ?? {},
+          )[0],
+        );
+      const rows = await this.fetchAll(
+        session.getColumns({
+          catalogName: catalog,
+          ...(this.config.schema_name ? { schemaName: this.config.schema_name } : {}),
+        }),
+      );
       const tables: TableInfo[] = [];
       for (const row of rows) {
         const schema = String(row.TABLE_SCHEM);
@@ -248,6 +250,18 @@ class DatabricksDatabase implements Database {
       throw this.queryError(error, undefined);
     } finally {
       await session?.close().catch(() => {});
+    }
+  }
+
+  /** Every row of an operation of nao's own (a listing), closed afterwards and cancelled by close(). */
+  private async fetchAll(starting: Promise<IOperation>): Promise<Record<string, unknown>[]> {
+    const operation = await starting;
+    this.running.add(operation);
+    try {
+      return (await operation.fetchAll()) as Record<string, unknown>[];
+    } finally {
+      this.running.delete(operation);
+      await operation.close().catch(() => {});
     }
   }
 
