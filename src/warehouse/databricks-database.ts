@@ -2,6 +2,7 @@ import type { DBSQLClient } from '@databricks/sql';
 import type { DatabaseConfig } from '../config/schema.js';
 import { redactSecrets } from './connection-target.js';
 import type { CellValue, ColumnInfo, Database, QueryOptions, QueryResult, TableInfo } from './database.js';
+import { driverMessage, isParseError, rootCause } from './databricks-errors.js';
 import { classifyStatement, withoutFinalSemicolons } from './databricks-read-only.js';
 import { databricksCellConverter, databricksTypeName } from './databricks-value.js';
 import { type QueryLimits, startQuery, stoppedError, watchQuery } from './query-control.js';
@@ -286,7 +287,7 @@ class DatabricksDatabase implements Database {
   private connectionError(error: unknown): WarehouseError {
     const cause = rootCause(error);
     const code = (cause as { code?: unknown } | null)?.code;
-    const message = redactSecrets(messageOf(cause), this.secrets);
+    const message = redactSecrets(driverMessage(cause), this.secrets);
     const engineMessage =
       typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
     return connectionFailed({ ...this.context, target: this.target, engineMessage });
@@ -300,7 +301,11 @@ class DatabricksDatabase implements Database {
     const cause = rootCause(error);
     const code = (cause as { code?: unknown } | null)?.code;
     if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return this.connectionError(error);
-    const context = { ...this.context, engineMessage: engineMessageOf(cause, this.secrets), cause: error };
+    const context = {
+      ...this.context,
+      engineMessage: redactSecrets(driverMessage(cause), this.secrets),
+      cause: error,
+    };
     if ((error as { errorCode?: unknown }).errorCode === 'TIMEOUT' && limits?.timeoutMs !== undefined) {
       return queryTimeout({ ...context, timeoutMs: limits.timeoutMs });
     }
@@ -313,23 +318,4 @@ function splitHost(serverHostname: string): { host: string; port: number | undef
   const bare = serverHostname.replace(/^https:\/\//, '').replace(/\/$/, '');
   const match = /^(.*):(\d+)$/.exec(bare);
   return match === null ? { host: bare, port: undefined } : { host: match[1]!, port: Number(match[2]) };
-}
-
-/** The network error a retry gave up on, rather than the driver's "max retries exceeded". */
-function rootCause(error: unknown): unknown {
-  const payload = (error as { payload?: unknown } | null)?.payload;
-  return payload instanceof Error ? payload : error;
-}
-
-/** The warehouse's own words: the display message of a failed operation, or the driver's message. */
-function engineMessageOf(error: unknown, secrets: string[]): string {
-  const response = (error as { response?: { displayMessage?: string; errorMessage?: string } } | null)
-    ?.response;
-  return redactSecrets(response?.displayMessage ?? response?.errorMessage ?? messageOf(error), secrets);
-}
-
-/** A syntax error of the warehouse's parser: SQLSTATE 42601 (PARSE_SYNTAX_ERROR). */
-function isParseError(error: unknown): boolean {
-  const response = (error as { response?: { sqlState?: string; errorMessage?: string } } | null)?.response;
-  return response?.sqlState === '42601' || /\bPARSE_SYNTAX_ERROR\b/.test(response?.errorMessage ?? '');
 }
