@@ -23,7 +23,7 @@ type IDBSQLSession = Awaited<ReturnType<DBSQLClient['openSession']>>;
 type IOperation = Awaited<ReturnType<IDBSQLSession['executeStatement']>>;
 
 export interface DatabricksOpenOptions {
-  /** A CA certificate (PEM) trusted besides the built-in ones: a TLS-inspecting proxy, the tests' fake warehouse. */
+  /** A CA certificate (PEM) trusted besides the built-in ones; no config key sets it, the tests' fake warehouse needs it. */
   customCaCert?: string;
   /** Loads the driver; replaced in tests to see the message of a missing one. */
   importDriver?: () => Promise<DriverModule>;
@@ -47,7 +47,7 @@ export async function openDatabricksDatabase(
   config: DatabricksDatabaseConfig,
   options: DatabricksOpenOptions = {},
 ): Promise<Database> {
-  const target = `${config.server_hostname.replace(/^https:\/\//, '').replace(/\/$/, '')}${config.http_path.startsWith('/') ? '' : '/'}${config.http_path}`;
+  const { target } = endpointOf(config);
   const context = { database: config.name, dialect: 'databricks' as const };
   let driver: DriverModule;
   try {
@@ -92,11 +92,11 @@ class DatabricksDatabase implements Database {
 
   async check(): Promise<void> {
     try {
-      const { host, port } = splitHost(this.config.server_hostname);
+      const { host, port, path } = endpointOf(this.config);
       await this.client.connect({
         host,
         ...(port === undefined ? {} : { port }),
-        path: this.config.http_path.startsWith('/') ? this.config.http_path : `/${this.config.http_path}`,
+        path,
         token: this.config.access_token,
         userAgentEntry: 'nao',
         telemetryEnabled: false,
@@ -313,9 +313,21 @@ class DatabricksDatabase implements Database {
   }
 }
 
-/** `host` and an optional `:port` of `server_hostname`, without the `https://` a copied address may carry. */
-function splitHost(serverHostname: string): { host: string; port: number | undefined } {
-  const bare = serverHostname.replace(/^https:\/\//, '').replace(/\/$/, '');
+/**
+ * Where nao connects: `server_hostname` split into host and optional `:port` (without the
+ * `https://` or final `/` a copied address may carry), `http_path` with its leading `/`, and
+ * both together for messages (the token never is part of them).
+ */
+function endpointOf(config: DatabricksDatabaseConfig): {
+  host: string;
+  port: number | undefined;
+  path: string;
+  target: string;
+} {
+  const bare = config.server_hostname.replace(/^https:\/\//, '').replace(/\/$/, '');
+  const path = config.http_path.startsWith('/') ? config.http_path : `/${config.http_path}`;
   const match = /^(.*):(\d+)$/.exec(bare);
-  return match === null ? { host: bare, port: undefined } : { host: match[1]!, port: Number(match[2]) };
+  const host = match === null ? bare : match[1]!;
+  const port = match === null ? undefined : Number(match[2]);
+  return { host, port, path, target: `${bare}${path}` };
 }
