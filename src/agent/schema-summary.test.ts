@@ -94,6 +94,7 @@ describe('quoteIfNeeded', () => {
     ['OrderItems', 'postgres', '"OrderItems"'],
     ['OrderItems', 'duckdb', 'OrderItems'],
     ['2024_sales', 'sqlite', '"2024_sales"'],
+    ['order`items', 'databricks', '`order``items`'],
   ] as const)('%s in %s → %s', (identifier, dialect, expected) => {
     expect(quoteIfNeeded(identifier, dialect)).toBe(expected);
   });
