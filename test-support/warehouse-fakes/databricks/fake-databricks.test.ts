@@ -48,9 +48,13 @@ describe('the fake Databricks warehouse', () => {
         queryTimeout: 1,
       },
     );
-    await expect(operation.fetchAll()).rejects.toMatchObject({ errorCode: 'TIMEOUT' });
-    expect(warehouse.running('nao_fake_slow')).toBe(0);
-    await opened.close();
+    try {
+      await expect(operation.fetchAll()).rejects.toMatchObject({ errorCode: 'TIMEOUT' });
+      // The state changes first; DuckDB then takes its interrupt at its next check.
+      await expect.poll(() => warehouse.running('nao_fake_slow'), { timeout: 3000 }).toBe(0);
+    } finally {
+      await opened.close();
+    }
   });
 
   it('reports a failed statement in ERROR_STATE with its SQLSTATE', async () => {

@@ -12,14 +12,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import {
-  BIGINT,
-  type DuckDBConnection,
-  DuckDBInstance,
-  type DuckDBResult,
-  INTEGER,
-  VARCHAR,
-} from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance, type DuckDBResult, VARCHAR } from '@duckdb/node-api';
+import { catalogColumns } from './catalog-columns.js';
 import { selfSignedCertificate } from './certificate.js';
 import { Int64, TCLIService, thrift, ttypes } from './driver-modules.js';
 import {
@@ -289,39 +283,8 @@ export async function startFakeDatabricks(
       tableName?: string;
     }) => {
       const session = sessionOf(req.sessionHandle);
-      const rows =
-        req.catalogName !== undefined && req.catalogName !== null && req.catalogName !== catalog
-          ? []
-          : await adminConnection.runAndReadAll(
-              `SELECT schema_name, table_name, column_name, data_type, column_index
-                 FROM duckdb_columns() WHERE database_name = '${catalog}'
-                ORDER BY schema_name, table_name, column_index`,
-            );
-      const schemaPattern = jdbcPattern(req.schemaName);
-      const tablePattern = jdbcPattern(req.tableName);
+      const { columns, rows: pending } = await catalogColumns(adminConnection, { catalog, request: req });
       const handle = newHandle();
-      const columns = [
-        columnEncoding('TABLE_CAT', VARCHAR),
-        columnEncoding('TABLE_SCHEM', VARCHAR),
-        columnEncoding('TABLE_NAME', VARCHAR),
-        columnEncoding('COLUMN_NAME', VARCHAR),
-        columnEncoding('DATA_TYPE', INTEGER),
-        columnEncoding('TYPE_NAME', VARCHAR),
-        columnEncoding('ORDINAL_POSITION', BIGINT),
-      ];
-      const pending = (
-        Array.isArray(rows) ? [] : (rows.getRows() as [string, string, string, string, number][])
-      )
-        .filter(([schema, table]) => schemaPattern.test(schema) && tablePattern.test(table))
-        .map(([schema, table, column, type, index]) => [
-          catalog,
-          schema,
-          table,
-          column,
-          null,
-          sparkTypeName(type),
-          BigInt(index),
-        ]);
       operations.set(handle.guid.toString('hex'), {
         session,
         statement: 'GetColumns',
@@ -473,26 +436,4 @@ export async function startFakeDatabricks(
       instance.closeSync();
     },
   };
-}
-
-/** Column types of the catalog in Spark's spelling, as GetColumns gives them in TYPE_NAME. */
-const SPARK_TYPE_NAMES: Record<string, string> = {
-  INTEGER: 'INT',
-  VARCHAR: 'STRING',
-  BLOB: 'BINARY',
-  'TIMESTAMP WITH TIME ZONE': 'TIMESTAMP',
-  HUGEINT: 'DECIMAL(38,0)',
-};
-
-function sparkTypeName(duckdbType: string): string {
-  return SPARK_TYPE_NAMES[duckdbType] ?? duckdbType;
-}
-
-/** A JDBC pattern of a metadata request ('%' and '_' wildcards) as a RegExp. */
-function jdbcPattern(pattern: string | undefined): RegExp {
-  if (pattern === undefined || pattern === null) return /^/;
-  const body = [...pattern]
-    .map((char) => (char === '%' ? '.*' : char === '_' ? '.' : char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${body}$`);
 }
