@@ -100,6 +100,7 @@ describe('quoteIfNeeded', () => {
     ['orders', 'snowflake', '"orders"'],
     ['Order Details', 'mssql', '[Order Details]'],
     ['odd]name', 'fabric', '[odd]]name]'],
+    ['order`items', 'databricks', '`order``items`'],
   ] as const)('%s in %s → %s', (identifier, dialect, expected) => {
     expect(quoteIfNeeded(identifier, dialect)).toBe(expected);
   });

@@ -42,6 +42,12 @@ const INSPECT_HINTS: Record<DatabaseDialect, { columns: string; search: string }
       "SELECT column_name, column_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
     search: "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name LIKE '%<word>%'",
   },
+  databricks: {
+    columns:
+      "SELECT column_name, full_data_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
+    search:
+      "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name ILIKE '%<word>%'",
+  },
   snowflake: {
     columns:
       "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = '<SCHEMA>' AND table_name = '<TABLE>' (unquoted names are stored upper-case; or DESCRIBE TABLE <schema>.<table>)",
@@ -145,6 +151,7 @@ const QUOTE: Record<DatabaseDialect, (identifier: string) => string> = {
   sqlite: doubleQuoted,
   postgres: doubleQuoted,
   mysql: backticked,
+  databricks: backticked,
   bigquery: (identifier) => `\`${identifier.replaceAll('\\', '\\\\').replaceAll('`', '\\`')}\``,
   snowflake: doubleQuoted,
   mssql: bracketed,

@@ -31,6 +31,7 @@ const DIALECT_NAMES: Record<DatabaseDialect, string> = {
   snowflake: 'Snowflake',
   mssql: 'SQL Server (T-SQL)',
   fabric: 'Microsoft Fabric warehouse (T-SQL)',
+  databricks: 'Databricks SQL',
 };
 
 const MAY_CLARIFY =

@@ -47,6 +47,7 @@ function watchedFiles(config: DatabaseConfig, projectDir: string): string[] | nu
     case 'snowflake':
     case 'mssql':
     case 'fabric':
+    case 'databricks':
       return null;
   }
 }

@@ -53,6 +53,8 @@ function defaultSchema(database: DatabaseConfig): string {
     case 'mssql':
     case 'fabric':
       return database.schema_name ?? 'dbo';
+    case 'databricks':
+      return database.schema_name ?? 'default';
   }
 }
 
@@ -72,6 +74,9 @@ function syncFolderName(database: DatabaseConfig): string | null {
     case 'mssql':
     case 'fabric':
       return database.database;
+    case 'databricks':
+      // The original's get_database_name().
+      return database.catalog ?? 'main';
   }
 }
 

@@ -45,8 +45,15 @@ export interface TableInfo {
 }
 
 export type DatabaseDialect =
-  // one per line, so that adding an engine touches one line
-  'duckdb' | 'sqlite' | 'postgres' | 'mysql' | 'bigquery' | 'snowflake' | 'mssql' | 'fabric';
+  | 'duckdb'
+  | 'sqlite'
+  | 'postgres'
+  | 'mysql'
+  | 'bigquery'
+  | 'snowflake'
+  | 'mssql'
+  | 'fabric'
+  | 'databricks';
 
 /**
  * A read-only connection to one configured warehouse. Failures are `WarehouseError`s

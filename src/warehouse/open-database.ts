@@ -44,6 +44,7 @@ const OPENERS: {
   snowflake: async (config) => (await import('./snowflake-database.js')).openSnowflakeDatabase(config),
   mssql: async (config) => (await import('./mssql-database.js')).openTdsDatabase(config),
   fabric: async (config) => (await import('./mssql-database.js')).openTdsDatabase(config),
+  databricks: async (config) => (await import('./databricks-database.js')).openDatabricksDatabase(config),
 };
 
 /**

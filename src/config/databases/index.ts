@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { bigqueryDatabase } from './bigquery.js';
+import { databricksDatabase } from './databricks.js';
 import { duckdbDatabase } from './duckdb.js';
 import { fabricDatabase } from './fabric.js';
 import { SYNC_KEYS } from './fields.js';
@@ -24,6 +25,7 @@ export const DATABASE_DEFINITIONS = {
   snowflake: snowflakeDatabase,
   mssql: mssqlDatabase,
   fabric: fabricDatabase,
+  databricks: databricksDatabase,
 } as const;
 
 export type DatabaseType = keyof typeof DATABASE_DEFINITIONS;
@@ -41,7 +43,6 @@ export type DatabaseConfig = {
 export const ORIGINAL_ONLY_DATABASE_TYPES = [
   'athena',
   'clickhouse',
-  'databricks',
   'ducklake',
   'motherduck',
   'powerbi_xmla',

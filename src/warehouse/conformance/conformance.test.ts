@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../open-database.js';
 import { bigqueryEngine } from './bigquery-engine.js';
+import { databricksEngine } from './databricks-engine.js';
 import { duckdbEngine } from './duckdb-engine.js';
 import {
   type ConformanceEngine,
@@ -34,6 +35,7 @@ const ENGINES: ConformanceEngine[] = [
   snowflakeEngine,
   mssqlEngine,
   fabricEngine,
+  databricksEngine,
 ];
 
 const SERVERS_REQUIRED = Boolean(process.env.NAO_REQUIRE_SERVERS);
