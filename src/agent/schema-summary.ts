@@ -39,6 +39,16 @@ const INSPECT_HINTS: Record<DatabaseDialect, { columns: string; search: string }
     columns: "SELECT name, type FROM pragma_table_info('<table>')",
     search: "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name LIKE '%<word>%'",
   },
+  trino: {
+    columns:
+      "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
+    search: "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name LIKE '%<word>%'",
+  },
+  athena: {
+    columns:
+      "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
+    search: "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name LIKE '%<word>%'",
+  },
 };
 
 /**

@@ -27,6 +27,8 @@ const DIALECT_NAMES: Record<DatabaseDialect, string> = {
   postgres: 'PostgreSQL',
   mysql: 'MySQL/MariaDB',
   sqlite: 'SQLite',
+  trino: 'Trino',
+  athena: 'Amazon Athena (Trino SQL)',
 };
 
 const MAY_CLARIFY =

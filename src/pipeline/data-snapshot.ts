@@ -43,6 +43,8 @@ function watchedFiles(config: DatabaseConfig, projectDir: string): string[] | nu
     }
     case 'postgres':
     case 'mysql':
+    case 'trino':
+    case 'athena':
       return null;
   }
 }

@@ -46,6 +46,10 @@ function defaultSchema(database: DatabaseConfig): string {
       return database.schema ?? 'public';
     case 'mysql':
       return database.database ?? databaseOfUrl(database.url) ?? '';
+    case 'trino':
+      return database.schema ?? '';
+    case 'athena':
+      return database.schema_name ?? 'default';
   }
 }
 
@@ -58,6 +62,11 @@ function syncFolderName(database: DatabaseConfig): string | null {
     case 'postgres':
     case 'mysql':
       return database.database ?? databaseOfUrl(database.url) ?? null;
+    // As the original's get_database_name().
+    case 'trino':
+      return database.catalog;
+    case 'athena':
+      return database.schema_name ?? 'default';
   }
 }
 

@@ -1,9 +1,11 @@
 import type { z } from 'zod';
+import { athenaDatabase } from './athena.js';
 import { duckdbDatabase } from './duckdb.js';
 import { SYNC_KEYS } from './fields.js';
 import { mysqlDatabase } from './mysql.js';
 import { postgresDatabase } from './postgres.js';
 import { sqliteDatabase } from './sqlite.js';
+import { trinoDatabase } from './trino.js';
 
 export { IN_MEMORY } from './duckdb.js';
 
@@ -16,6 +18,8 @@ export const DATABASE_DEFINITIONS = {
   sqlite: sqliteDatabase,
   postgres: postgresDatabase,
   mysql: mysqlDatabase,
+  trino: trinoDatabase,
+  athena: athenaDatabase,
 } as const;
 
 export type DatabaseType = keyof typeof DATABASE_DEFINITIONS;
@@ -31,7 +35,6 @@ export type DatabaseConfig = {
  * loads with a warning; only the runs that need it fail.
  */
 export const ORIGINAL_ONLY_DATABASE_TYPES = [
-  'athena',
   'bigquery',
   'clickhouse',
   'databricks',
@@ -43,7 +46,6 @@ export const ORIGINAL_ONLY_DATABASE_TYPES = [
   'redshift',
   'snowflake',
   'starrocks',
-  'trino',
 ] as const;
 
 export function isDatabaseType(value: unknown): value is DatabaseType {

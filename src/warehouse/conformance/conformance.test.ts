@@ -21,8 +21,9 @@ import {
 import { mysqlEngine } from './mysql-engine.js';
 import { postgresEngine } from './postgres-engine.js';
 import { sqliteEngine } from './sqlite-engine.js';
+import { trinoEngine } from './trino-engine.js';
 
-const ENGINES: ConformanceEngine[] = [duckdbEngine, sqliteEngine, postgresEngine, mysqlEngine];
+const ENGINES: ConformanceEngine[] = [duckdbEngine, sqliteEngine, postgresEngine, mysqlEngine, trinoEngine];
 
 const SERVERS_REQUIRED = Boolean(process.env.NAO_REQUIRE_SERVERS);
 const MISSING = new Map(
