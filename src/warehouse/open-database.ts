@@ -38,9 +38,7 @@ const OPENERS: {
   postgres: async (config) => (await import('./postgres-database.js')).openPostgresDatabase(config),
   mysql: async (config) => (await import('./mysql-database.js')).openMysqlDatabase(config),
   trino: async (config) => (await import('./trino-database.js')).openTrinoDatabase(config),
-  athena: async () => {
-    throw new Error('athena: not yet');
-  },
+  athena: async (config) => (await import('./athena-database.js')).openAthenaDatabase(config),
 };
 
 /**

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../open-database.js';
+import { athenaEngine } from './athena-engine.js';
 import { duckdbEngine } from './duckdb-engine.js';
 import {
   type ConformanceEngine,
@@ -23,7 +24,14 @@ import { postgresEngine } from './postgres-engine.js';
 import { sqliteEngine } from './sqlite-engine.js';
 import { trinoEngine } from './trino-engine.js';
 
-const ENGINES: ConformanceEngine[] = [duckdbEngine, sqliteEngine, postgresEngine, mysqlEngine, trinoEngine];
+const ENGINES: ConformanceEngine[] = [
+  duckdbEngine,
+  sqliteEngine,
+  postgresEngine,
+  mysqlEngine,
+  trinoEngine,
+  athenaEngine,
+];
 
 const SERVERS_REQUIRED = Boolean(process.env.NAO_REQUIRE_SERVERS);
 const MISSING = new Map(
