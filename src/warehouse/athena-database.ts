@@ -101,6 +101,8 @@ class AthenaDatabase implements Database {
   /** Query executions in flight, stopped by close(). */
   private readonly running = new Set<string>();
   private readonly stops = new Set<Promise<void>>();
+  /** StartQueryExecution requests on their way, whose queries close() must stop too. */
+  private readonly starts = new Set<Promise<unknown>>();
 
   constructor(
     private readonly config: AthenaDatabaseConfig,
@@ -243,6 +245,8 @@ class AthenaDatabase implements Database {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // A query whose start is on its way gets its id first (the starter's continuation runs before this one).
+    await Promise.allSettled([...this.starts]);
     for (const id of this.running) this.stopExecution(id);
     await Promise.all(this.stops);
     this.client.destroy();
@@ -258,7 +262,7 @@ class AthenaDatabase implements Database {
     options: { maxRows: number; isStopped: () => unknown; onStart?: (id: string) => void },
   ): Promise<RunResult> {
     const { driver, client } = this;
-    const started = await client.send(
+    const start = client.send(
       new driver.StartQueryExecutionCommand({
         QueryString: sql,
         QueryExecutionContext: { Catalog: this.catalog, Database: this.config.schema_name ?? 'default' },
@@ -266,6 +270,13 @@ class AthenaDatabase implements Database {
         WorkGroup: this.config.work_group ?? 'primary',
       }),
     );
+    this.starts.add(start);
+    let started: Awaited<typeof start>;
+    try {
+      started = await start;
+    } finally {
+      this.starts.delete(start);
+    }
     const id = started.QueryExecutionId;
     if (id === undefined) throw new Error('Athena started the query without an id');
     this.running.add(id);
@@ -304,6 +315,7 @@ class AthenaDatabase implements Database {
     let delay = FIRST_POLL_MS;
     for (;;) {
       if (isStopped() !== undefined || this.closed) {
+        this.stopExecution(id);
         throw isStopped() ?? databaseClosed(this.context);
       }
       const { QueryExecution: execution } = await this.client.send(

@@ -122,6 +122,8 @@ export class AthenaFake {
       void fake.handle(request, response);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    // A test that never reaches its fixture's cleanup must not be kept alive by the fake.
+    server.unref();
     return fake;
   }
 
@@ -283,18 +285,24 @@ export class AthenaFake {
       this.finish(execution, 'FAILED', 'NOT_SUPPORTED: the Athena fake runs queries only');
       return;
     }
+    const controller = new AbortController();
+    execution.stop = () => {
+      this.finish(execution, 'CANCELLED', 'Query cancelled by user');
+      controller.abort();
+    };
     try {
-      const cursor = await this.executor.open(execution.query, execution.database);
-      execution.stop = () => {
-        this.finish(execution, 'CANCELLED', 'Query cancelled by user');
-        cursor.interrupt();
-      };
+      const cursor = await this.executor.open(execution.query, execution.database, controller.signal);
       execution.columns = cursor.columns;
       // The whole result is written before the query succeeds, as Athena writes it to S3.
       const rows: DuckDBValue[][] = [];
       try {
-        for (let chunk = await cursor.next(); chunk !== null; chunk = await cursor.next())
+        for (
+          let chunk = await cursor.next();
+          chunk !== null && execution.state === 'RUNNING';
+          chunk = await cursor.next()
+        ) {
           rows.push(...chunk);
+        }
       } finally {
         cursor.close();
       }

@@ -123,13 +123,20 @@ export class DuckDbExecutor {
     }
   }
 
-  /** Starts `sql` in `schema` of catalog `memory`; rejects with DuckDB's error. */
-  async open(sql: string, schema: string | undefined): Promise<FakeCursor> {
+  /**
+   * Starts `sql` in `schema` of catalog `memory`; rejects with DuckDB's error. `signal`
+   * interrupts it, also while DuckDB is still computing its first rows.
+   */
+  async open(sql: string, schema: string | undefined, signal?: AbortSignal): Promise<FakeCursor> {
     const connection = await this.connect(schema);
+    const interrupt = () => connection.interrupt();
+    signal?.addEventListener('abort', interrupt, { once: true });
     let result: DuckDBResult;
     try {
+      if (signal?.aborted) throw new Error('INTERRUPT Error: Interrupted!');
       result = await connection.stream(duckdbSql(sql));
     } catch (error) {
+      signal?.removeEventListener('abort', interrupt);
       connection.closeSync();
       throw error;
     }
@@ -144,8 +151,11 @@ export class DuckDbExecutor {
         if (chunk === null || chunk.rowCount === 0) return null;
         return chunk.getRows();
       },
-      interrupt: () => connection.interrupt(),
-      close: () => connection.closeSync(),
+      interrupt,
+      close: () => {
+        signal?.removeEventListener('abort', interrupt);
+        connection.closeSync();
+      },
     };
   }
 

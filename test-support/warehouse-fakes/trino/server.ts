@@ -72,6 +72,8 @@ class FakeQuery {
   private readonly failed: Promise<void>;
   private markFailed!: () => void;
   readonly slug = randomBytes(6).toString('hex');
+  /** Interrupts DuckDB when the statement ends early, also before its first rows. */
+  private readonly aborted = new AbortController();
 
   constructor(
     readonly id: string,
@@ -139,7 +141,7 @@ class FakeQuery {
       this.fail(failure('NOT_SUPPORTED', 13, 'USER_ERROR', 'The Trino fake runs queries and writes only'));
       return;
     }
-    const cursor = await this.fake.executor.open(this.sql, schema);
+    const cursor = await this.fake.executor.open(this.sql, schema, this.aborted.signal);
     if (this.finished) {
       cursor.close();
       return;
@@ -163,6 +165,7 @@ class FakeQuery {
 
   private stop(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
+    this.aborted.abort();
     const cursor = this.cursor;
     if (cursor !== undefined) {
       cursor.interrupt();
@@ -268,6 +271,8 @@ export class TrinoFake {
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    // A test that never reaches its fixture's cleanup must not be kept alive by the fake.
+    server.unref();
     return fake;
   }
 
