@@ -66,6 +66,16 @@ const INSPECT_HINTS: Record<DatabaseDialect, { columns: string; search: string }
   },
   mssql: T_SQL_HINTS,
   fabric: T_SQL_HINTS,
+  trino: {
+    columns:
+      "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
+    search: "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name LIKE '%<word>%'",
+  },
+  athena: {
+    columns:
+      "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
+    search: "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name LIKE '%<word>%'",
+  },
 };
 
 /**
@@ -156,6 +166,8 @@ const QUOTE: Record<DatabaseDialect, (identifier: string) => string> = {
   snowflake: doubleQuoted,
   mssql: bracketed,
   fabric: bracketed,
+  trino: doubleQuoted,
+  athena: doubleQuoted,
 };
 
 /** Plain names the dialect folds to another case, so that they must be quoted as they are. */

@@ -32,6 +32,8 @@ const DIALECT_NAMES: Record<DatabaseDialect, string> = {
   mssql: 'SQL Server (T-SQL)',
   fabric: 'Microsoft Fabric warehouse (T-SQL)',
   databricks: 'Databricks SQL',
+  trino: 'Trino',
+  athena: 'Amazon Athena (Trino SQL)',
 };
 
 const MAY_CLARIFY =

@@ -48,6 +48,8 @@ function watchedFiles(config: DatabaseConfig, projectDir: string): string[] | nu
     case 'mssql':
     case 'fabric':
     case 'databricks':
+    case 'trino':
+    case 'athena':
       return null;
   }
 }

@@ -54,7 +54,10 @@ function defaultSchema(database: DatabaseConfig): string {
     case 'fabric':
       return database.schema_name ?? 'dbo';
     case 'databricks':
+    case 'athena':
       return database.schema_name ?? 'default';
+    case 'trino':
+      return database.schema ?? '';
   }
 }
 
@@ -74,9 +77,13 @@ function syncFolderName(database: DatabaseConfig): string | null {
     case 'mssql':
     case 'fabric':
       return database.database;
+    // As the original's get_database_name().
     case 'databricks':
-      // The original's get_database_name().
       return database.catalog ?? 'main';
+    case 'trino':
+      return database.catalog;
+    case 'athena':
+      return database.schema_name ?? 'default';
   }
 }
 

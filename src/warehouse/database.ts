@@ -53,7 +53,9 @@ export type DatabaseDialect =
   | 'snowflake'
   | 'mssql'
   | 'fabric'
-  | 'databricks';
+  | 'databricks'
+  | 'trino'
+  | 'athena';
 
 /**
  * A read-only connection to one configured warehouse. Failures are `WarehouseError`s

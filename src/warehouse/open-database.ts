@@ -45,6 +45,8 @@ const OPENERS: {
   mssql: async (config) => (await import('./mssql-database.js')).openTdsDatabase(config),
   fabric: async (config) => (await import('./mssql-database.js')).openTdsDatabase(config),
   databricks: async (config) => (await import('./databricks-database.js')).openDatabricksDatabase(config),
+  trino: async (config) => (await import('./trino-database.js')).openTrinoDatabase(config),
+  athena: async (config) => (await import('./athena-database.js')).openAthenaDatabase(config),
 };
 
 /**

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { athenaDatabase } from './athena.js';
 import { bigqueryDatabase } from './bigquery.js';
 import { databricksDatabase } from './databricks.js';
 import { duckdbDatabase } from './duckdb.js';
@@ -9,6 +10,7 @@ import { mysqlDatabase } from './mysql.js';
 import { postgresDatabase } from './postgres.js';
 import { snowflakeDatabase } from './snowflake.js';
 import { sqliteDatabase } from './sqlite.js';
+import { trinoDatabase } from './trino.js';
 
 export { IN_MEMORY } from './duckdb.js';
 
@@ -26,6 +28,8 @@ export const DATABASE_DEFINITIONS = {
   mssql: mssqlDatabase,
   fabric: fabricDatabase,
   databricks: databricksDatabase,
+  trino: trinoDatabase,
+  athena: athenaDatabase,
 } as const;
 
 export type DatabaseType = keyof typeof DATABASE_DEFINITIONS;
@@ -41,14 +45,12 @@ export type DatabaseConfig = {
  * loads with a warning; only the runs that need it fail.
  */
 export const ORIGINAL_ONLY_DATABASE_TYPES = [
-  'athena',
   'clickhouse',
   'ducklake',
   'motherduck',
   'powerbi_xmla',
   'redshift',
   'starrocks',
-  'trino',
 ] as const;
 
 export function isDatabaseType(value: unknown): value is DatabaseType {

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../open-database.js';
+import { athenaEngine } from './athena-engine.js';
 import { bigqueryEngine } from './bigquery-engine.js';
 import { databricksEngine } from './databricks-engine.js';
 import { duckdbEngine } from './duckdb-engine.js';
@@ -25,6 +26,7 @@ import { mysqlEngine } from './mysql-engine.js';
 import { postgresEngine } from './postgres-engine.js';
 import { snowflakeEngine } from './snowflake-engine.js';
 import { sqliteEngine } from './sqlite-engine.js';
+import { trinoEngine } from './trino-engine.js';
 
 const ENGINES: ConformanceEngine[] = [
   duckdbEngine,
@@ -36,6 +38,8 @@ const ENGINES: ConformanceEngine[] = [
   mssqlEngine,
   fabricEngine,
   databricksEngine,
+  trinoEngine,
+  athenaEngine,
 ];
 
 const SERVERS_REQUIRED = Boolean(process.env.NAO_REQUIRE_SERVERS);

@@ -1,0 +1,237 @@
+import type { DatabaseConfig } from '../config/schema.js';
+import { redactSecrets } from './connection-target.js';
+import type { Database, QueryOptions, QueryResult, TableInfo } from './database.js';
+import { loadOptionalDriver } from './optional-driver.js';
+import { type QueryLimits, startQuery, stoppedError, watchQuery } from './query-control.js';
+import { type TrinoDriver, TrinoStatement, TrinoStatementError } from './trino-statement.js';
+import { refusalOfPlan, TRINO_EXPLAIN_PREFIX, trinoStatementText } from './trino-statement-check.js';
+import { trinoCellConverter } from './trino-value.js';
+import {
+  connectionFailed,
+  databaseClosed,
+  messageOf,
+  queryFailed,
+  queryTimeout,
+  readOnlyViolation,
+  WarehouseError,
+} from './warehouse-error.js';
+
+export type TrinoDatabaseConfig = Extract<DatabaseConfig, { type: 'trino' }>;
+
+export interface TrinoOpenOptions {
+  /** Loads trino-client; injectable so the missing-driver message can be tested. */
+  importDriver?: () => Promise<TrinoDriver>;
+}
+
+/** How long past `timeoutMs` nao waits for Trino's own `query_max_run_time` before cancelling itself. */
+const CLIENT_GRACE_MS = 2000;
+
+/** Trino's error of a write in a read-only transaction. */
+const READ_ONLY_ERRORS = new Set(['READ_ONLY_VIOLATION']);
+
+/**
+ * Opens a Trino coordinator through trino-client and checks that it answers. Before a
+ * statement runs, Trino itself plans it (`EXPLAIN (TYPE LOGICAL, FORMAT JSON)`, see
+ * trino-statement-check.ts): only a plan without writer nodes runs, so writes, DDL and
+ * session changes are refused before they start. Every statement runs with a fresh client
+ * (no session state carries over), `query_max_run_time` as its time limit and UTC as its zone.
+ */
+export async function openTrinoDatabase(
+  config: TrinoDatabaseConfig,
+  options: TrinoOpenOptions = {},
+): Promise<Database> {
+  const target = describeTrinoTarget(config);
+  const driver = await loadOptionalDriver({
+    database: config.name,
+    dialect: 'trino',
+    target,
+    packageName: 'trino-client',
+    importer: options.importDriver ?? (() => import('trino-client') as Promise<TrinoDriver>),
+  });
+  const database = new TrinoDatabase(config, driver, target);
+  await database.check();
+  return database;
+}
+
+/** The coordinator's url: `host` as given when it is a url, else http (https on port 443). */
+export function trinoServerUrl(config: Pick<TrinoDatabaseConfig, 'host' | 'port'>): string {
+  if (/^https?:\/\//i.test(config.host)) {
+    const url = new URL(config.host);
+    if (config.port !== undefined) url.port = String(config.port);
+    return url.origin;
+  }
+  const port = config.port ?? 8080;
+  return `${port === 443 ? 'https' : 'http'}://${config.host}:${port}`;
+}
+
+function describeTrinoTarget(config: TrinoDatabaseConfig): string {
+  const where = trinoServerUrl(config).replace(/^https?:\/\//, '');
+  return `${where}/${config.catalog}${config.schema === undefined ? '' : `.${config.schema}`} as user ${config.user}`;
+}
+
+class TrinoDatabase implements Database {
+  readonly dialect = 'trino' as const;
+  readonly name: string;
+  private closed = false;
+  private readonly running = new Set<TrinoStatement>();
+  private readonly secrets: string[];
+  private readonly context: { database: string; dialect: 'trino' };
+
+  constructor(
+    private readonly config: TrinoDatabaseConfig,
+    private readonly driver: TrinoDriver,
+    private readonly target: string,
+  ) {
+    this.name = config.name;
+    this.context = { database: config.name, dialect: this.dialect };
+    this.secrets = config.password
+      ? [config.password, Buffer.from(`${config.user}:${config.password}`).toString('base64')]
+      : [];
+  }
+
+  async check(): Promise<void> {
+    const { catalog, schema } = this.config;
+    try {
+      // Reads the catalog, so a catalog that does not exist fails here and not at the first query.
+      const found = await this.statement(
+        `SELECT schema_name FROM information_schema.schemata WHERE catalog_name = ${quoteLiteral(catalog)}${
+          schema === undefined ? '' : ` AND schema_name = ${quoteLiteral(schema)}`
+        }`,
+        undefined,
+      ).run(1);
+      if (schema !== undefined && found.rows.length === 0) {
+        throw new Error(`schema "${schema}" does not exist in catalog ${catalog}; check \`schema\``);
+      }
+    } catch (error) {
+      this.closed = true;
+      throw this.connectionError(error);
+    }
+  }
+
+  async query(sql: string, options?: QueryOptions): Promise<QueryResult> {
+    const limits = startQuery({ database: this.name, dialect: this.dialect, sql, query: options });
+    if (this.closed) throw databaseClosed(this.context);
+    const text = trinoStatementText(sql);
+    const deadline = limits.timeoutMs === undefined ? undefined : performance.now() + limits.timeoutMs;
+    let current: TrinoStatement | undefined;
+    let stop: ((error: unknown) => void) | undefined;
+    const stopped = new Promise<never>((_resolve, reject) => {
+      stop = reject;
+    });
+    stopped.catch(() => {});
+    const watch = watchQuery({
+      limits,
+      graceMs: CLIENT_GRACE_MS,
+      cancel: (reason) => {
+        current?.cancel();
+        stop?.(stoppedError({ ...this.context, reason, limits }));
+      },
+    });
+    const run = async (statementSql: string, maxRows: number) => {
+      if (this.closed) throw databaseClosed(this.context);
+      current = this.statement(statementSql, deadline);
+      this.running.add(current);
+      try {
+        return await Promise.race([current.run(maxRows), stopped]);
+      } finally {
+        this.running.delete(current);
+      }
+    };
+    try {
+      const plan = await run(`${TRINO_EXPLAIN_PREFIX}${text}`, Number.POSITIVE_INFINITY);
+      const refusal = refusalOfPlan(String(plan.rows[0]?.[0] ?? ''));
+      if (refusal !== undefined) throw readOnlyViolation({ ...this.context, engineMessage: refusal });
+      const result = await run(text, limits.maxRows);
+      const converters = result.columns.map((column) => trinoCellConverter(column.type));
+      return {
+        columns: result.columns.map((column) => ({ name: column.name, type: column.type })),
+        rows: result.rows.map((row) => row.map((value, index) => converters[index]!(value))),
+        truncated: result.truncated,
+      };
+    } catch (error) {
+      throw this.queryError(error, limits);
+    } finally {
+      watch.dispose();
+    }
+  }
+
+  async listTables(): Promise<TableInfo[]> {
+    if (this.closed) throw databaseClosed(this.context);
+    const schemaFilter =
+      this.config.schema === undefined
+        ? "table_schema NOT IN ('information_schema', 'sys')"
+        : `table_schema = ${quoteLiteral(this.config.schema)}`;
+    const catalogFilter = `table_catalog = ${quoteLiteral(this.config.catalog)}`;
+    const statement = this.statement(
+      `SELECT table_schema, table_name, column_name, data_type FROM information_schema.columns
+        WHERE ${catalogFilter} AND ${schemaFilter} ORDER BY table_schema, table_name, ordinal_position`,
+      undefined,
+    );
+    this.running.add(statement);
+    try {
+      const result = await statement.run(Number.POSITIVE_INFINITY);
+      const tables: TableInfo[] = [];
+      for (const [schema, table, column, type] of result.rows as [string, string, string, string][]) {
+        let last = tables.at(-1);
+        if (last === undefined || last.schema !== schema || last.name !== table) {
+          last = { schema, name: table, columns: [] };
+          tables.push(last);
+        }
+        last.columns.push({ name: column, type });
+      }
+      return tables;
+    } catch (error) {
+      throw this.queryError(error, undefined);
+    } finally {
+      this.running.delete(statement);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.running].map((statement) => statement.cancel()));
+  }
+
+  private statement(sql: string, deadline: number | undefined): TrinoStatement {
+    return new TrinoStatement({
+      driver: this.driver,
+      server: trinoServerUrl(this.config),
+      user: this.config.user,
+      password: this.config.password,
+      catalog: this.config.catalog,
+      schema: this.config.schema,
+      sql,
+      maxRunMs: deadline === undefined ? undefined : Math.max(1, Math.floor(deadline - performance.now())),
+    });
+  }
+
+  private connectionError(error: unknown): WarehouseError {
+    const code = (error as { code?: unknown } | null)?.code;
+    const message = redactSecrets(messageOf(error), this.secrets);
+    const engineMessage =
+      typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
+    return connectionFailed({ ...this.context, target: this.target, engineMessage });
+  }
+
+  private queryError(error: unknown, limits: QueryLimits | undefined): unknown {
+    // nao's own verdicts: a refusal, QUERY_TIMEOUT of the watch, DATABASE_CLOSED.
+    if (error instanceof WarehouseError) return error;
+    if (limits?.signal?.aborted && error === limits.signal.reason) return error;
+    if (this.closed) return databaseClosed(this.context);
+    // No answer of Trino's: the coordinator could not be reached or refused the request (HTTP 401…).
+    if (!(error instanceof TrinoStatementError)) return this.connectionError(error);
+    const engineMessage = redactSecrets(error.message, this.secrets);
+    const context = { ...this.context, engineMessage, cause: error };
+    if (READ_ONLY_ERRORS.has(error.errorName)) return readOnlyViolation(context);
+    // The coordinator's limit counts only when it is nao's; one set on the server is an engine failure.
+    if (error.errorName === 'EXCEEDED_TIME_LIMIT' && limits?.timeoutMs !== undefined) {
+      return queryTimeout({ ...this.context, timeoutMs: limits.timeoutMs, cause: error });
+    }
+    return queryFailed(context);
+  }
+}
+
+function quoteLiteral(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
