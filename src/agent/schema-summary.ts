@@ -39,6 +39,10 @@ const INSPECT_HINTS: Record<DatabaseDialect, { columns: string; search: string }
     columns: "SELECT name, type FROM pragma_table_info('<table>')",
     search: "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name LIKE '%<word>%'",
   },
+  clickhouse: {
+    columns: "SELECT name, type FROM system.columns WHERE database = '<schema>' AND table = '<table>'",
+    search: "SELECT database, name FROM system.tables WHERE lower(name) LIKE '%<word>%'",
+  },
 };
 
 /**

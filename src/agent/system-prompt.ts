@@ -27,6 +27,7 @@ const DIALECT_NAMES: Record<DatabaseDialect, string> = {
   postgres: 'PostgreSQL',
   mysql: 'MySQL/MariaDB',
   sqlite: 'SQLite',
+  clickhouse: 'ClickHouse',
 };
 
 const MAY_CLARIFY =

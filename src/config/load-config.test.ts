@@ -376,7 +376,7 @@ describe('parseConfig: invalid files', () => {
   it.each([
     [
       'databases:\n  - name: a\n    type: duckdb\n    path: x\n  - name: b\n    type: oracle\n',
-      'databases[1].type: unknown database type "oracle": expected one of duckdb, sqlite, postgres, mysql (or a type of the original nao: athena,',
+      'databases[1].type: unknown database type "oracle": expected one of duckdb, sqlite, postgres, mysql',
     ],
     ['databases:\n  - name: b\n    type: postgress\n', 'did you mean `postgres`?'],
     ['databases:\n  - name: b\n    type: snowflak\n', 'did you mean `snowflake`?'],

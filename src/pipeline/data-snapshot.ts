@@ -43,6 +43,7 @@ function watchedFiles(config: DatabaseConfig, projectDir: string): string[] | nu
     }
     case 'postgres':
     case 'mysql':
+    case 'clickhouse':
       return null;
   }
 }

@@ -46,6 +46,8 @@ function defaultSchema(database: DatabaseConfig): string {
       return database.schema ?? 'public';
     case 'mysql':
       return database.database ?? databaseOfUrl(database.url) ?? '';
+    case 'clickhouse':
+      return database.database;
   }
 }
 
@@ -58,6 +60,8 @@ function syncFolderName(database: DatabaseConfig): string | null {
     case 'postgres':
     case 'mysql':
       return database.database ?? databaseOfUrl(database.url) ?? null;
+    case 'clickhouse':
+      return database.database;
   }
 }
 

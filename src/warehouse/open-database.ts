@@ -37,6 +37,10 @@ const OPENERS: {
     }),
   postgres: async (config) => (await import('./postgres-database.js')).openPostgresDatabase(config),
   mysql: async (config) => (await import('./mysql-database.js')).openMysqlDatabase(config),
+  clickhouse: async (config, options) =>
+    (await import('./clickhouse-database.js')).openClickHouseDatabase(config, {
+      memoryLimit: options.memoryLimit,
+    }),
 };
 
 /**

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { clickhouseDatabase } from './clickhouse.js';
 import { duckdbDatabase } from './duckdb.js';
 import { SYNC_KEYS } from './fields.js';
 import { mysqlDatabase } from './mysql.js';
@@ -16,6 +17,7 @@ export const DATABASE_DEFINITIONS = {
   sqlite: sqliteDatabase,
   postgres: postgresDatabase,
   mysql: mysqlDatabase,
+  clickhouse: clickhouseDatabase,
 } as const;
 
 export type DatabaseType = keyof typeof DATABASE_DEFINITIONS;
@@ -33,7 +35,6 @@ export type DatabaseConfig = {
 export const ORIGINAL_ONLY_DATABASE_TYPES = [
   'athena',
   'bigquery',
-  'clickhouse',
   'databricks',
   'ducklake',
   'fabric',

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../open-database.js';
+import { clickhouseEngine } from './clickhouse-engine.js';
 import { duckdbEngine } from './duckdb-engine.js';
 import {
   type ConformanceEngine,
@@ -22,7 +23,13 @@ import { mysqlEngine } from './mysql-engine.js';
 import { postgresEngine } from './postgres-engine.js';
 import { sqliteEngine } from './sqlite-engine.js';
 
-const ENGINES: ConformanceEngine[] = [duckdbEngine, sqliteEngine, postgresEngine, mysqlEngine];
+const ENGINES: ConformanceEngine[] = [
+  duckdbEngine,
+  sqliteEngine,
+  postgresEngine,
+  mysqlEngine,
+  clickhouseEngine,
+];
 
 const SERVERS_REQUIRED = Boolean(process.env.NAO_REQUIRE_SERVERS);
 const MISSING = new Map(

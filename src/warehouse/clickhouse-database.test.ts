@@ -1,0 +1,92 @@
+/** What only the ClickHouse warehouse does; what every engine does is in conformance/. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openClickHouseDatabase } from './clickhouse-database.js';
+import {
+  type ClickHouseFixture,
+  clickhouseConfig,
+  clickhouseEngine,
+} from './conformance/clickhouse-engine.js';
+import { expectFailure } from './conformance/engine.js';
+
+const missing = await clickhouseEngine.missing();
+const skip = missing !== undefined && !process.env.NAO_REQUIRE_SERVERS;
+if (skip)
+  console.warn(
+    `Skipping the ClickHouse warehouse tests: ${missing} (set NAO_REQUIRE_SERVERS=1 to fail instead).`,
+  );
+
+describe('ClickHouse warehouse without its driver', () => {
+  it('fails to open with CONNECTION_FAILED naming the package to install', async () => {
+    const error = await expectFailure(
+      openClickHouseDatabase(clickhouseConfig({ name: 'events', database: 'default', password: 'hunter2' }), {
+        importDriver: () => Promise.reject(new Error("Cannot find package '@clickhouse/client'")),
+      }),
+    );
+    expect(error.code).toBe('CONNECTION_FAILED');
+    expect(error.message).toContain('Could not open database "events" (clickhouse)');
+    expect(error.message).toContain('npm install @clickhouse/client');
+    expect(error.message).not.toContain('hunter2');
+  });
+});
+
+describe.skipIf(skip)('ClickHouse warehouse', () => {
+  let fixture: ClickHouseFixture;
+
+  beforeAll(async () => {
+    fixture = await clickhouseEngine.setup();
+  });
+
+  afterAll(async () => {
+    await fixture?.db.close();
+    await fixture?.cleanup();
+  });
+
+  it('reads Nullable columns, nested values as ClickHouse prints them, and zoned times in UTC', async () => {
+    const result = await fixture.db.query(
+      `SELECT toNullable(toUInt64(18446744073709551615)) AS big, [1, 2] AS list, tuple(1, 'x') AS pair,
+              toDateTime('2024-01-02 03:04:05', 'Europe/Berlin') AS berlin
+         FROM system.one;`,
+    );
+    expect(result.columns).toEqual([
+      { name: 'big', type: 'Nullable(UInt64)' },
+      { name: 'list', type: 'Array(UInt8)' },
+      { name: 'pair', type: 'Tuple(UInt8, String)' },
+      { name: 'berlin', type: "DateTime('Europe/Berlin')" },
+    ]);
+    expect(result.rows).toEqual([['18446744073709551615', '[1,2]', "(1,'x')", '2024-01-02T02:04:05Z']]);
+  });
+
+  it('refuses a query that would lift its own limits', async () => {
+    const limited = await fixture.open('limited', { memoryLimit: '1GB' });
+    try {
+      for (const sql of [
+        'SELECT 1 SETTINGS max_execution_time = 0',
+        'SELECT 1 SETTINGS max_memory_usage = 0',
+      ]) {
+        const error = await expectFailure(limited.query(sql, { timeoutMs: 5000 }));
+        expect(error.code).toBe('READ_ONLY_VIOLATION');
+      }
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('says to remove a FORMAT clause: nao reads results in its own', async () => {
+    const error = await expectFailure(fixture.db.query('SELECT 1 FORMAT JSON'));
+    expect(error.code).toBe('QUERY_FAILED');
+    expect(error.engineMessage).toContain('remove the FORMAT clause');
+  });
+
+  it('fails a query whose error comes after its first rows were sent', async () => {
+    const error = await expectFailure(
+      fixture.db.query('SELECT number, throwIf(number = 300000) AS boom FROM system.numbers'),
+    );
+    expect(error.code).toBe('QUERY_FAILED');
+    expect(error.engineMessage).toContain('throwIf');
+  });
+
+  it("lists only the configured database's tables", async () => {
+    const tables = await fixture.db.listTables();
+    expect(new Set(tables.map((table) => table.schema))).toEqual(new Set([fixture.schema]));
+  });
+});
