@@ -39,6 +39,11 @@ const INSPECT_HINTS: Record<DatabaseDialect, { columns: string; search: string }
     columns: "SELECT name, type FROM pragma_table_info('<table>')",
     search: "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name LIKE '%<word>%'",
   },
+  redshift: {
+    columns:
+      "SELECT column_name, data_type FROM svv_columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
+    search: "SELECT table_schema, table_name FROM svv_tables WHERE table_name ILIKE '%<word>%'",
+  },
   clickhouse: {
     columns: "SELECT name, type FROM system.columns WHERE database = '<schema>' AND table = '<table>'",
     search: "SELECT database, name FROM system.tables WHERE lower(name) LIKE '%<word>%'",

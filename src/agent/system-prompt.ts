@@ -28,6 +28,7 @@ const DIALECT_NAMES: Record<DatabaseDialect, string> = {
   mysql: 'MySQL/MariaDB',
   sqlite: 'SQLite',
   clickhouse: 'ClickHouse',
+  redshift: 'Amazon Redshift',
 };
 
 const MAY_CLARIFY =

@@ -44,6 +44,7 @@ function watchedFiles(config: DatabaseConfig, projectDir: string): string[] | nu
     case 'postgres':
     case 'mysql':
     case 'clickhouse':
+    case 'redshift':
       return null;
   }
 }

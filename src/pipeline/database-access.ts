@@ -48,6 +48,8 @@ function defaultSchema(database: DatabaseConfig): string {
       return database.database ?? databaseOfUrl(database.url) ?? '';
     case 'clickhouse':
       return database.database;
+    case 'redshift':
+      return database.schema_name ?? 'public';
   }
 }
 
@@ -61,6 +63,7 @@ function syncFolderName(database: DatabaseConfig): string | null {
     case 'mysql':
       return database.database ?? databaseOfUrl(database.url) ?? null;
     case 'clickhouse':
+    case 'redshift':
       return database.database;
   }
 }

@@ -44,7 +44,7 @@ export interface TableInfo {
   columns: ColumnInfo[];
 }
 
-export type DatabaseDialect = 'duckdb' | 'sqlite' | 'postgres' | 'mysql' | 'clickhouse';
+export type DatabaseDialect = 'duckdb' | 'sqlite' | 'postgres' | 'mysql' | 'clickhouse' | 'redshift';
 
 /**
  * A read-only connection to one configured warehouse. Failures are `WarehouseError`s

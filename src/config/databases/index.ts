@@ -4,6 +4,7 @@ import { duckdbDatabase } from './duckdb.js';
 import { SYNC_KEYS } from './fields.js';
 import { mysqlDatabase } from './mysql.js';
 import { postgresDatabase } from './postgres.js';
+import { redshiftDatabase } from './redshift.js';
 import { sqliteDatabase } from './sqlite.js';
 
 export { IN_MEMORY } from './duckdb.js';
@@ -18,6 +19,7 @@ export const DATABASE_DEFINITIONS = {
   postgres: postgresDatabase,
   mysql: mysqlDatabase,
   clickhouse: clickhouseDatabase,
+  redshift: redshiftDatabase,
 } as const;
 
 export type DatabaseType = keyof typeof DATABASE_DEFINITIONS;
@@ -41,7 +43,6 @@ export const ORIGINAL_ONLY_DATABASE_TYPES = [
   'motherduck',
   'mssql',
   'powerbi_xmla',
-  'redshift',
   'snowflake',
   'starrocks',
   'trino',

@@ -21,6 +21,7 @@ import {
 } from './engine.js';
 import { mysqlEngine } from './mysql-engine.js';
 import { postgresEngine } from './postgres-engine.js';
+import { redshiftEngine } from './redshift-engine.js';
 import { sqliteEngine } from './sqlite-engine.js';
 
 const ENGINES: ConformanceEngine[] = [
@@ -29,6 +30,7 @@ const ENGINES: ConformanceEngine[] = [
   postgresEngine,
   mysqlEngine,
   clickhouseEngine,
+  redshiftEngine,
 ];
 
 const SERVERS_REQUIRED = Boolean(process.env.NAO_REQUIRE_SERVERS);
