@@ -44,6 +44,11 @@ const INSPECT_HINTS: Record<DatabaseDialect, { columns: string; search: string }
       "SELECT column_name, data_type FROM svv_columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
     search: "SELECT table_schema, table_name FROM svv_tables WHERE table_name ILIKE '%<word>%'",
   },
+  starrocks: {
+    columns:
+      "SELECT column_name, column_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
+    search: "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name LIKE '%<word>%'",
+  },
   clickhouse: {
     columns: "SELECT name, type FROM system.columns WHERE database = '<schema>' AND table = '<table>'",
     search: "SELECT database, name FROM system.tables WHERE lower(name) LIKE '%<word>%'",
@@ -130,7 +135,7 @@ function qualifiedName(table: TableInfo, dialect: DatabaseDialect): string {
 export function quoteIfNeeded(identifier: string, dialect: DatabaseDialect): string {
   const plain = /^[A-Za-z_][A-Za-z0-9_$]*$/.test(identifier);
   if (plain && !(dialect === 'postgres' && /[A-Z]/.test(identifier))) return identifier;
-  const quote = dialect === 'mysql' ? '`' : '"';
+  const quote = dialect === 'mysql' || dialect === 'starrocks' ? '`' : '"';
   return `${quote}${identifier.replaceAll(quote, quote + quote)}${quote}`;
 }
 

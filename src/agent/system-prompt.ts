@@ -29,6 +29,7 @@ const DIALECT_NAMES: Record<DatabaseDialect, string> = {
   sqlite: 'SQLite',
   clickhouse: 'ClickHouse',
   redshift: 'Amazon Redshift',
+  starrocks: 'StarRocks (MySQL-compatible)',
 };
 
 const MAY_CLARIFY =

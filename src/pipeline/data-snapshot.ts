@@ -45,6 +45,7 @@ function watchedFiles(config: DatabaseConfig, projectDir: string): string[] | nu
     case 'mysql':
     case 'clickhouse':
     case 'redshift':
+    case 'starrocks':
       return null;
   }
 }

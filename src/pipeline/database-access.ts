@@ -50,6 +50,8 @@ function defaultSchema(database: DatabaseConfig): string {
       return database.database;
     case 'redshift':
       return database.schema_name ?? 'public';
+    case 'starrocks':
+      return database.database ?? '';
   }
 }
 
@@ -65,6 +67,9 @@ function syncFolderName(database: DatabaseConfig): string | null {
     case 'clickhouse':
     case 'redshift':
       return database.database;
+    case 'starrocks':
+      // As the original names it: catalog.database, either alone, or 'starrocks'.
+      return [database.catalog, database.database].filter(Boolean).join('.') || 'starrocks';
   }
 }
 

@@ -44,7 +44,14 @@ export interface TableInfo {
   columns: ColumnInfo[];
 }
 
-export type DatabaseDialect = 'duckdb' | 'sqlite' | 'postgres' | 'mysql' | 'clickhouse' | 'redshift';
+export type DatabaseDialect =
+  | 'duckdb'
+  | 'sqlite'
+  | 'postgres'
+  | 'mysql'
+  | 'clickhouse'
+  | 'redshift'
+  | 'starrocks';
 
 /**
  * A read-only connection to one configured warehouse. Failures are `WarehouseError`s

@@ -38,6 +38,7 @@ const OPENERS: {
   postgres: async (config) => (await import('./postgres-database.js')).openPostgresDatabase(config),
   mysql: async (config) => (await import('./mysql-database.js')).openMysqlDatabase(config),
   redshift: async (config) => (await import('./redshift-database.js')).openRedshiftDatabase(config),
+  starrocks: async (config) => (await import('./starrocks-database.js')).openStarRocksDatabase(config),
   clickhouse: async (config, options) =>
     (await import('./clickhouse-database.js')).openClickHouseDatabase(config, {
       memoryLimit: options.memoryLimit,

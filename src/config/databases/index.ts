@@ -6,6 +6,7 @@ import { mysqlDatabase } from './mysql.js';
 import { postgresDatabase } from './postgres.js';
 import { redshiftDatabase } from './redshift.js';
 import { sqliteDatabase } from './sqlite.js';
+import { starrocksDatabase } from './starrocks.js';
 
 export { IN_MEMORY } from './duckdb.js';
 
@@ -20,6 +21,7 @@ export const DATABASE_DEFINITIONS = {
   mysql: mysqlDatabase,
   clickhouse: clickhouseDatabase,
   redshift: redshiftDatabase,
+  starrocks: starrocksDatabase,
 } as const;
 
 export type DatabaseType = keyof typeof DATABASE_DEFINITIONS;
@@ -44,7 +46,6 @@ export const ORIGINAL_ONLY_DATABASE_TYPES = [
   'mssql',
   'powerbi_xmla',
   'snowflake',
-  'starrocks',
   'trino',
 ] as const;
 

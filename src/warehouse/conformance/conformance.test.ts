@@ -23,6 +23,7 @@ import { mysqlEngine } from './mysql-engine.js';
 import { postgresEngine } from './postgres-engine.js';
 import { redshiftEngine } from './redshift-engine.js';
 import { sqliteEngine } from './sqlite-engine.js';
+import { starrocksEngine } from './starrocks-engine.js';
 
 const ENGINES: ConformanceEngine[] = [
   duckdbEngine,
@@ -31,6 +32,7 @@ const ENGINES: ConformanceEngine[] = [
   mysqlEngine,
   clickhouseEngine,
   redshiftEngine,
+  starrocksEngine,
 ];
 
 const SERVERS_REQUIRED = Boolean(process.env.NAO_REQUIRE_SERVERS);
