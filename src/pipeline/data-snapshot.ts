@@ -46,6 +46,7 @@ function watchedFiles(config: DatabaseConfig, projectDir: string): string[] | nu
     case 'clickhouse':
     case 'redshift':
     case 'starrocks':
+    case 'motherduck':
       return null;
   }
 }

@@ -41,6 +41,7 @@ function defaultSchema(database: DatabaseConfig): string {
   switch (database.type) {
     case 'duckdb':
     case 'sqlite':
+    case 'motherduck':
       return 'main';
     case 'postgres':
       return database.schema ?? 'public';
@@ -67,6 +68,8 @@ function syncFolderName(database: DatabaseConfig): string | null {
     case 'clickhouse':
     case 'redshift':
       return database.database;
+    case 'motherduck':
+      return database.database ?? 'my_db';
     case 'starrocks':
       // As the original names it: catalog.database, either alone, or 'starrocks'.
       return [database.catalog, database.database].filter(Boolean).join('.') || 'starrocks';

@@ -39,6 +39,7 @@ const OPENERS: {
   mysql: async (config) => (await import('./mysql-database.js')).openMysqlDatabase(config),
   redshift: async (config) => (await import('./redshift-database.js')).openRedshiftDatabase(config),
   starrocks: async (config) => (await import('./starrocks-database.js')).openStarRocksDatabase(config),
+  motherduck: async (config) => (await import('./motherduck-database.js')).openMotherDuckDatabase(config),
   clickhouse: async (config, options) =>
     (await import('./clickhouse-database.js')).openClickHouseDatabase(config, {
       memoryLimit: options.memoryLimit,

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { clickhouseDatabase } from './clickhouse.js';
 import { duckdbDatabase } from './duckdb.js';
 import { SYNC_KEYS } from './fields.js';
+import { motherduckDatabase } from './motherduck.js';
 import { mysqlDatabase } from './mysql.js';
 import { postgresDatabase } from './postgres.js';
 import { redshiftDatabase } from './redshift.js';
@@ -22,6 +23,7 @@ export const DATABASE_DEFINITIONS = {
   clickhouse: clickhouseDatabase,
   redshift: redshiftDatabase,
   starrocks: starrocksDatabase,
+  motherduck: motherduckDatabase,
 } as const;
 
 export type DatabaseType = keyof typeof DATABASE_DEFINITIONS;
@@ -42,7 +44,6 @@ export const ORIGINAL_ONLY_DATABASE_TYPES = [
   'databricks',
   'ducklake',
   'fabric',
-  'motherduck',
   'mssql',
   'powerbi_xmla',
   'snowflake',
