@@ -85,6 +85,22 @@ describe.skipIf(skip)('ClickHouse warehouse', () => {
     expect(error.engineMessage).toContain('throwIf');
   });
 
+  it('stops an endless query on the server once the row cap is reached', async () => {
+    const marker = `nao_capped_${Date.now()}`;
+    const result = await fixture.db.query(`SELECT number AS ${marker} FROM system.numbers`, { maxRows: 3 });
+    expect(result).toMatchObject({ rows: [[0], [1], [2]], truncated: true });
+    await expect.poll(() => fixture.running!(marker), { timeout: 5000 }).toBe(0);
+  });
+
+  it('runs a statement that takes no FORMAT clause, and still refuses one that changes settings', async () => {
+    expect(await fixture.db.query('KILL QUERY WHERE 0 ASYNC;')).toEqual({
+      columns: [],
+      rows: [],
+      truncated: false,
+    });
+    expect((await expectFailure(fixture.db.query('SET max_threads = 1'))).code).toBe('READ_ONLY_VIOLATION');
+  });
+
   it("lists only the configured database's tables", async () => {
     const tables = await fixture.db.listTables();
     expect(new Set(tables.map((table) => table.schema))).toEqual(new Set([fixture.schema]));

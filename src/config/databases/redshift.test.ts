@@ -46,6 +46,14 @@ describe('redshift database entries', () => {
     expect(config.databases[0]).toMatchObject({ port: 5440, password: 's3cret', sslmode: 'verify-full' });
   });
 
+  it("reads the original's ssh_tunnel block without warnings", () => {
+    const config = parse(
+      `${CLUSTER}    user: u\n    password: p\n    ssh_tunnel:\n      ssh_host: bastion\n      ssh_port: "22"\n      ssh_username: ops\n      ssh_private_key_path: /k\n`,
+    );
+    expect(config.warnings).toEqual([]);
+    expect(config.databases[0]).toMatchObject({ ssh_tunnel: { ssh_host: 'bastion', ssh_port: 22 } });
+  });
+
   it('reads an IAM entry, which needs a user and a region', () => {
     const config = parse(
       `${CLUSTER}    auth_mode: iam\n    user: reader\n    region_name: us-east-1\n    profile_name: p\n`,
