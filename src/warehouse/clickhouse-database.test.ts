@@ -41,7 +41,7 @@ describe.skipIf(skip)('ClickHouse warehouse', () => {
     await fixture?.cleanup();
   });
 
-  it('reads Nullable columns, nested values as ClickHouse prints them, and zoned times in UTC', async () => {
+  it('reads Nullable columns, arrays and tuples as JSON text, and zoned times in UTC', async () => {
     const result = await fixture.db.query(
       `SELECT toNullable(toUInt64(18446744073709551615)) AS big, [1, 2] AS list, tuple(1, 'x') AS pair,
               toDateTime('2024-01-02 03:04:05', 'Europe/Berlin') AS berlin
@@ -53,7 +53,12 @@ describe.skipIf(skip)('ClickHouse warehouse', () => {
       { name: 'pair', type: 'Tuple(UInt8, String)' },
       { name: 'berlin', type: "DateTime('Europe/Berlin')" },
     ]);
-    expect(result.rows).toEqual([['18446744073709551615', '[1,2]', "(1,'x')", '2024-01-02T02:04:05Z']]);
+    expect(result.rows).toEqual([['18446744073709551615', '[1,2]', '[1,"x"]', '2024-01-02T02:04:05Z']]);
+  });
+
+  it('reads strings inside arrays with their quotes, tabs and newlines', async () => {
+    const result = await fixture.db.query("SELECT ['it\\'s', 'tab\\there', 'two\\nlines', NULL] AS words");
+    expect(result.rows).toEqual([[JSON.stringify(["it's", 'tab\there', 'two\nlines', null])]]);
   });
 
   it('refuses a query that would lift its own limits', async () => {

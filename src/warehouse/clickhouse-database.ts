@@ -264,7 +264,7 @@ class ClickHouseDatabase implements Database {
             truncated = true;
             return false;
           }
-          rows.push(fields.map((field, index) => (field === null ? null : converters[index]!(field))));
+          rows.push(fields.map((field, index) => converters[index]!(field)));
           return true;
         },
       });

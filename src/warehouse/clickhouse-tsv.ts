@@ -1,8 +1,9 @@
 /**
  * Reads ClickHouse's `TabSeparatedWithNamesAndTypes` output as it streams in: a line of names,
- * a line of types, then one line per row. Values are kept as bytes (a String may be binary),
- * unescaped as ClickHouse escapes them (`\t`, `\n`, `\\`, `\0`…, `\N` for NULL). A raw newline
- * always ends a row, since one inside a value is escaped.
+ * a line of types, then one line per row. Row fields are handed on raw, as bytes (a String may
+ * be binary): a scalar is unescaped with `unescapeField` (`\t`, `\n`, `\\`, `\0`…, `\N` for
+ * NULL), while an array or tuple is ClickHouse's literal text, its strings quoted and escaped
+ * once. A raw newline always ends a row, since one inside a value is escaped.
  */
 
 const TAB = 0x09;
@@ -75,7 +76,7 @@ export interface TsvHeader {
 export async function readTsv(options: {
   stream: AsyncIterable<Buffer>;
   onHeader: (header: TsvHeader) => void;
-  onRow: (fields: (Buffer | null)[]) => boolean;
+  onRow: (fields: Buffer[]) => boolean;
 }): Promise<void> {
   const lines: Buffer[] = [];
   let names: string[] | undefined;
@@ -96,7 +97,7 @@ export async function readTsv(options: {
       return true;
     }
     if (line[0] === 0x43) throwIfException(line);
-    return options.onRow(splitFields(line).map(unescapeField));
+    return options.onRow(splitFields(line));
   };
   for await (const chunk of options.stream) {
     pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);

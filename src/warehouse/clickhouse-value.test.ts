@@ -33,7 +33,17 @@ describe('clickHouseCellConverter', () => {
     ['LowCardinality(Nullable(String))', 'héllo', 'héllo'],
     ['String', 'héllo 😀', 'héllo 😀'],
     ['UUID', '61f0c404-5cb3-11e7-907b-a6006ad3dba0', '61f0c404-5cb3-11e7-907b-a6006ad3dba0'],
-    ['Array(String)', "['a','b']", "['a','b']"],
+    ['Array(String)', "['a','b']", '["a","b"]'],
+    ['Array(Nullable(String))', "['a\\'b','c\\td',NULL]", '["a\'b","c\\td",null]'],
+    ['Array(Array(UInt8))', '[[1,2],[3]]', '[[1,2],[3]]'],
+    ['Array(Tuple(UInt8, String))', "[(1,'x')]", '[[1,"x"]]'],
+    ['Tuple(UInt64, Decimal(9, 2))', '(18446744073709551615,1.50)', '[18446744073709551615,1.50]'],
+    ['Array(Float64)', '[nan,inf,-inf,0.1]', '["NaN","Infinity","-Infinity",0.1]'],
+    ['Array(Date)', "['2024-01-02']", '["2024-01-02"]'],
+    ['Array(UUID)', "['61f0c404-5cb3-11e7-907b-a6006ad3dba0']", '["61f0c404-5cb3-11e7-907b-a6006ad3dba0"]'],
+    ['Map(String, UInt8)', "{'a':1}", "{'a':1}"],
+    ['String', 'tab\\there', 'tab\there'],
+    ['Nullable(Int32)', '\\N', null],
   ])('%s %j → %j', (type, text, expected) => {
     expect(read(type, text)).toEqual(expected);
   });

@@ -1,4 +1,5 @@
 import { bytesCell, float32Cell, floatCell, integerTextCell, timestampTextCell } from './cell-value.js';
+import { unescapeField } from './clickhouse-tsv.js';
 import type { CellValue } from './database.js';
 
 /**
@@ -11,7 +12,7 @@ import type { CellValue } from './database.js';
  * column's zone and is an instant, so it is given in UTC with `Z`; a DateTime without a zone is
  * printed in the server's zone and kept as that wall-clock time, as ClickHouse shows it.
  */
-export type ClickHouseCellConverter = (bytes: Buffer) => CellValue;
+export type ClickHouseCellConverter = (raw: Buffer) => CellValue;
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const text = (bytes: Buffer) => bytes.toString('utf8');
@@ -31,9 +32,18 @@ export function baseType(type: string): string {
   return match === null ? type : baseType(match[1]!);
 }
 
-/** The converter for a column of ClickHouse type `type` (e.g. `Nullable(Decimal(38, 10))`). */
+/** The converter of a raw TSV field of a column of ClickHouse type `type` (e.g. `Nullable(Decimal(38, 10))`). */
 export function clickHouseCellConverter(type: string): ClickHouseCellConverter {
   const base = baseType(type);
+  if (/^(Array|Tuple)\(/.test(base)) return (raw) => nestedCell(raw.toString('utf8'));
+  const scalar = scalarConverter(base);
+  return (raw) => {
+    const bytes = unescapeField(raw);
+    return bytes === null ? null : scalar(bytes);
+  };
+}
+
+function scalarConverter(base: string): (bytes: Buffer) => CellValue {
   if (/^U?Int(8|16|32)$/.test(base)) return (bytes) => Number(text(bytes));
   if (/^U?Int(64|128|256)$/.test(base)) return (bytes) => integerTextCell(text(bytes));
   if (base === 'Float32') return (bytes) => float32Cell(floatNumber(text(bytes)));
@@ -50,8 +60,83 @@ export function clickHouseCellConverter(type: string): ClickHouseCellConverter {
       return zone === undefined ? timestampTextCell(value, precision) : zonedToUtc(value, zone, precision);
     };
   }
-  // Decimal, Date, UUID, IPv4, Enum, Array, Tuple, Map…: ClickHouse's own text.
+  // Decimal, Date, UUID, IPv4, Enum, Map…: ClickHouse's own text.
   return stringCell;
+}
+
+const BARE_END = /[,\])}:\s]/;
+
+/**
+ * An array or tuple literal ("['a\\'b',NULL]", "(1,'x')") as JSON text ('["a'b",null]', '[1,"x"]'):
+ * tuples become arrays, numbers keep every digit, nan/inf the texts of CellValue, NULL null.
+ * Text it cannot read (a Map inside, a malformed literal) stays ClickHouse's.
+ */
+export function nestedCell(text: string): string {
+  let json = '';
+  let index = 0;
+  while (index < text.length) {
+    const char = text[index]!;
+    if (char === '[' || char === '(') {
+      json += '[';
+      index++;
+    } else if (char === ']' || char === ')') {
+      json += ']';
+      index++;
+    } else if (char === ',') {
+      json += ',';
+      index++;
+    } else if (char === ' ') {
+      index++;
+    } else if (char === "'") {
+      let value = '';
+      index++;
+      while (index < text.length && text[index] !== "'") {
+        if (text[index] === '\\' && index + 1 < text.length) {
+          const next = text[index + 1]!;
+          value += QUOTED_ESCAPES[next] ?? next;
+          index += 2;
+        } else {
+          value += text[index++];
+        }
+      }
+      if (index >= text.length) return text;
+      index++;
+      json += JSON.stringify(value);
+    } else {
+      let end = index;
+      while (end < text.length && !BARE_END.test(text[end]!)) end++;
+      const token = text.slice(index, end);
+      if (token === '') return text;
+      json += bareToken(token);
+      index = end;
+    }
+  }
+  try {
+    JSON.parse(json);
+    return json;
+  } catch {
+    return text;
+  }
+}
+
+const QUOTED_ESCAPES: Record<string, string> = {
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  '0': '\0',
+  a: '\u0007',
+  v: '\v',
+};
+
+function bareToken(token: string): string {
+  if (token === 'NULL') return 'null';
+  if (token === 'true' || token === 'false') return token;
+  if (token === 'nan' || token === '-nan') return '"NaN"';
+  if (token === 'inf' || token === '+inf') return '"Infinity"';
+  if (token === '-inf') return '"-Infinity"';
+  return /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(token) ? token : JSON.stringify(token);
 }
 
 /** ClickHouse prints non-finite floats as nan, inf, -inf (and +inf from some functions). */
