@@ -1,4 +1,5 @@
 /** What only the ClickHouse warehouse does; what every engine does is in conformance/. */
+import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openClickHouseDatabase } from './clickhouse-database.js';
 import {
@@ -7,6 +8,7 @@ import {
   clickhouseEngine,
 } from './conformance/clickhouse-engine.js';
 import { expectFailure } from './conformance/engine.js';
+import { openDatabase } from './open-database.js';
 
 const missing = await clickhouseEngine.missing();
 const skip = missing !== undefined && !process.env.NAO_REQUIRE_SERVERS;
@@ -26,6 +28,24 @@ describe('ClickHouse warehouse without its driver', () => {
     expect(error.message).toContain('Could not open database "events" (clickhouse)');
     expect(error.message).toContain('npm install @clickhouse/client');
     expect(error.message).not.toContain('hunter2');
+  });
+});
+
+describe('ClickHouse warehouse behind a port that never answers', () => {
+  it('fails to open after connect_timeout, naming the host', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const error = await expectFailure(
+        openDatabase(clickhouseConfig({ name: 'slow', database: 'default', port, connect_timeout: 0.5 })),
+      );
+      expect(error.code).toBe('CONNECTION_FAILED');
+      expect(error.message).toContain(`"slow" (clickhouse at 127.0.0.1:${port}/default as user default)`);
+      expect(error.message).toContain('no answer within 0.5 s (connect_timeout)');
+    } finally {
+      silent.close();
+    }
   });
 });
 

@@ -131,14 +131,20 @@ class ClickHouseDatabase implements Database {
   }
 
   async check(connectTimeoutS: number | undefined): Promise<void> {
-    const signal = AbortSignal.timeout((connectTimeoutS ?? 10) * 1000);
+    const seconds = connectTimeoutS ?? 10;
+    const signal = AbortSignal.timeout(seconds * 1000);
     await this.server.open(
       async () => {
-        await this.collect(
-          'SELECT version()',
-          { maxRows: 1, timeoutMs: undefined, signal: undefined },
-          signal,
-        );
+        try {
+          await this.collect(
+            'SELECT version()',
+            { maxRows: 1, timeoutMs: undefined, signal: undefined },
+            signal,
+          );
+        } catch (error) {
+          if (signal.aborted) throw new Error(`no answer within ${seconds} s (connect_timeout)`);
+          throw error;
+        }
       },
       () => this.client.close(),
     );
