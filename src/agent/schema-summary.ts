@@ -76,6 +76,20 @@ const INSPECT_HINTS: Record<DatabaseDialect, { columns: string; search: string }
       "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
     search: "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name LIKE '%<word>%'",
   },
+  redshift: {
+    columns:
+      "SELECT column_name, data_type FROM svv_columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
+    search: "SELECT table_schema, table_name FROM svv_tables WHERE table_name ILIKE '%<word>%'",
+  },
+  starrocks: {
+    columns:
+      "SELECT column_name, column_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
+    search: "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name LIKE '%<word>%'",
+  },
+  clickhouse: {
+    columns: "SELECT name, type FROM system.columns WHERE database = '<schema>' AND table = '<table>'",
+    search: "SELECT database, name FROM system.tables WHERE lower(name) LIKE '%<word>%'",
+  },
 };
 
 /**
@@ -168,11 +182,15 @@ const QUOTE: Record<DatabaseDialect, (identifier: string) => string> = {
   fabric: bracketed,
   trino: doubleQuoted,
   athena: doubleQuoted,
+  clickhouse: doubleQuoted,
+  redshift: doubleQuoted,
+  starrocks: backticked,
 };
 
 /** Plain names the dialect folds to another case, so that they must be quoted as they are. */
 const FOLDED: Partial<Record<DatabaseDialect, RegExp>> = {
   postgres: /[A-Z]/, // folded to lower case
+  redshift: /[A-Z]/, // folded to lower case
   snowflake: /[a-z]/, // folded to upper case
 };
 

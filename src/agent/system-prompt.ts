@@ -34,6 +34,9 @@ const DIALECT_NAMES: Record<DatabaseDialect, string> = {
   databricks: 'Databricks SQL',
   trino: 'Trino',
   athena: 'Amazon Athena (Trino SQL)',
+  clickhouse: 'ClickHouse',
+  redshift: 'Amazon Redshift',
+  starrocks: 'StarRocks (MySQL-compatible)',
 };
 
 const MAY_CLARIFY =

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { DatabaseDialect, TableInfo } from '../warehouse/index.js';
+import type { DatabaseType } from '../config/schema.js';
+import type { TableInfo } from '../warehouse/index.js';
 
 /**
  * What nao_config.yaml lets the agent read of one database, with the original nao's meaning:
@@ -62,7 +63,8 @@ function matcher(patterns: readonly string[] | undefined): ((name: string) => bo
  */
 export async function loadSyncedTables(options: {
   projectDir: string;
-  dialect: DatabaseDialect;
+  /** The database's `type` (a MotherDuck database syncs to `type=motherduck`, though its SQL is DuckDB's). */
+  dialect: DatabaseType;
   /** The `database=` folder of this database (file stem, or database name); any when null. */
   databaseFolder: string | null;
 }): Promise<Set<string>> {

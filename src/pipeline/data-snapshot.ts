@@ -50,6 +50,10 @@ function watchedFiles(config: DatabaseConfig, projectDir: string): string[] | nu
     case 'databricks':
     case 'trino':
     case 'athena':
+    case 'clickhouse':
+    case 'redshift':
+    case 'starrocks':
+    case 'motherduck':
       return null;
   }
 }

@@ -41,6 +41,7 @@ function defaultSchema(database: DatabaseConfig): string {
   switch (database.type) {
     case 'duckdb':
     case 'sqlite':
+    case 'motherduck':
       return 'main';
     case 'postgres':
       return database.schema ?? 'public';
@@ -58,6 +59,12 @@ function defaultSchema(database: DatabaseConfig): string {
       return database.schema_name ?? 'default';
     case 'trino':
       return database.schema ?? '';
+    case 'clickhouse':
+      return database.database;
+    case 'redshift':
+      return database.schema_name ?? 'public';
+    case 'starrocks':
+      return database.database ?? '';
   }
 }
 
@@ -84,6 +91,14 @@ function syncFolderName(database: DatabaseConfig): string | null {
       return database.catalog;
     case 'athena':
       return database.schema_name ?? 'default';
+    case 'clickhouse':
+    case 'redshift':
+      return database.database;
+    case 'motherduck':
+      return database.database ?? 'my_db';
+    case 'starrocks':
+      // As the original names it: catalog.database, either alone, or 'starrocks'.
+      return [database.catalog, database.database].filter(Boolean).join('.') || 'starrocks';
   }
 }
 

@@ -55,7 +55,10 @@ export type DatabaseDialect =
   | 'fabric'
   | 'databricks'
   | 'trino'
-  | 'athena';
+  | 'athena'
+  | 'clickhouse'
+  | 'redshift'
+  | 'starrocks';
 
 /**
  * A read-only connection to one configured warehouse. Failures are `WarehouseError`s

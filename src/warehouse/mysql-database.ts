@@ -2,12 +2,21 @@ import { randomBytes } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import mysql from 'mysql2/promise';
 import type { DatabaseConfig } from '../config/schema.js';
+import type { ServerConnectionFields } from './connection-target.js';
 import type { CellValue, Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import { type MysqlField, mysqlCellConverter, mysqlTypeName } from './mysql-value.js';
 import { type QueryLimits, startQuery } from './query-control.js';
 import { ServerConnection, type ServerErrorVerdict } from './server-connection.js';
 
 export type MysqlDatabaseConfig = Extract<DatabaseConfig, { type: 'mysql' }>;
+
+/** A server of the MySQL protocol family: MySQL/MariaDB, or StarRocks (its frontend speaks the protocol). */
+export interface MysqlFamilyOptions {
+  name: string;
+  dialect: 'mysql' | 'starrocks';
+  fields: ServerConnectionFields;
+  defaultPort: number;
+}
 
 /** The callback-API connection under a promise one: the only mysql2 API that streams rows as events. */
 interface StreamingConnection {
@@ -30,35 +39,47 @@ interface StreamingConnection {
  * (`SELECT … INTO OUTFILE` writes server files), SUPER/SYSTEM_VARIABLES_ADMIN (`SET GLOBAL`),
  * CONNECTION ADMIN (`KILL` of other sessions).
  */
-export async function openMysqlDatabase(config: MysqlDatabaseConfig): Promise<Database> {
-  const database = new MysqlDatabase(config);
+export function openMysqlDatabase(config: MysqlDatabaseConfig): Promise<Database> {
+  return openMysqlFamilyDatabase({ name: config.name, dialect: 'mysql', fields: config, defaultPort: 3306 });
+}
+
+/** Opens a pool to a server of the MySQL family (see MysqlFamilyOptions) and checks that it answers. */
+export async function openMysqlFamilyDatabase(options: MysqlFamilyOptions): Promise<Database> {
+  const database = new MysqlDatabase(options);
   await database.check();
   return database;
 }
 
 class MysqlDatabase implements Database {
-  readonly dialect = 'mysql' as const;
+  readonly dialect: 'mysql' | 'starrocks';
   readonly name: string;
   private readonly pool: mysql.Pool;
   private readonly options: mysql.PoolOptions;
   private readonly server: ServerConnection;
-  /** MariaDB limits statements with max_statement_time (seconds), MySQL with max_execution_time (ms, SELECT only). */
-  private flavor: 'mariadb' | 'mysql' = 'mysql';
+  /**
+   * The server behind the protocol: MariaDB limits statements with max_statement_time (seconds),
+   * MySQL with max_execution_time (ms, SELECT only), StarRocks with query_timeout (seconds) and
+   * has neither read-only transactions nor XA.
+   */
+  private flavor: 'mariadb' | 'mysql' | 'starrocks' = 'mysql';
 
-  constructor(config: MysqlDatabaseConfig) {
-    this.name = config.name;
+  constructor(options: MysqlFamilyOptions) {
+    const config = options.fields;
+    this.name = options.name;
+    this.dialect = options.dialect;
     this.server = new ServerConnection({
-      name: config.name,
+      name: options.name,
       dialect: this.dialect,
       fields: config,
-      defaultPort: 3306,
+      defaultPort: options.defaultPort,
       cancelSession: (threadId) => this.killQuery(threadId),
-      classify: classifyError,
+      classify: (error, message) =>
+        this.flavor === 'starrocks' ? classifyStarRocksError(error, message) : classifyError(error, message),
     });
     this.options = {
       ...(config.url === undefined ? {} : { uri: config.url }),
       host: config.host,
-      port: config.port,
+      port: config.port ?? (config.url === undefined ? options.defaultPort : undefined),
       user: config.user,
       password: config.password,
       database: config.database,
@@ -79,6 +100,14 @@ class MysqlDatabase implements Database {
       async () => {
         const [rows] = await this.pool.query<mysql.RowDataPacket[]>('SELECT VERSION() AS version');
         this.flavor = String(rows[0]?.version ?? '').includes('MariaDB') ? 'mariadb' : 'mysql';
+        // StarRocks reports a MySQL version; only it has current_version().
+        if (this.dialect === 'starrocks' && this.flavor === 'mysql') {
+          const isStarRocks = await this.pool.query('SELECT current_version()').then(
+            () => true,
+            () => false,
+          );
+          if (isStarRocks) this.flavor = 'starrocks';
+        }
       },
       () => this.pool.end(),
     );
@@ -94,9 +123,14 @@ class MysqlDatabase implements Database {
     let started = false;
     let capped = false;
     try {
-      await connection.query('SET SESSION TRANSACTION READ ONLY');
-      await connection.query(`SET autocommit = 1, time_zone = '+00:00', ${this.timeLimit(limits)}`);
-      await connection.query(`XA START ${xid}`);
+      if (this.flavor === 'starrocks') {
+        // No read-only mode to enter: the user's privileges are all that stops a write (see starrocks-database.ts).
+        await connection.query(`SET time_zone = '+00:00', ${this.timeLimit(limits)}`);
+      } else {
+        await connection.query('SET SESSION TRANSACTION READ ONLY');
+        await connection.query(`SET autocommit = 1, time_zone = '+00:00', ${this.timeLimit(limits)}`);
+        await connection.query(`XA START ${xid}`);
+      }
       started = true;
       const result = await streamRows(streaming, sql, limits.maxRows);
       // A killed SLEEP() returns 1 instead of failing: once nao stopped a query, its rows mean nothing.
@@ -115,7 +149,11 @@ class MysqlDatabase implements Database {
       await watch.finish();
       // A failure before XA START leaves the session in a state nao did not choose; past the cap
       // the server is still sending the rest of the rows.
-      const keep = started && !watch.cancelled && !capped && (await endTransaction(connection, xid));
+      const keep =
+        started &&
+        !watch.cancelled &&
+        !capped &&
+        (this.flavor === 'starrocks' || (await endTransaction(connection, xid)));
       // A dropped connection takes its XA transaction with it: the server rolls it back.
       if (keep) connection.release();
       else connection.destroy();
@@ -160,6 +198,8 @@ class MysqlDatabase implements Database {
 
   private timeLimit(limits: QueryLimits): string {
     const ms = limits.timeoutMs === undefined ? 0 : Math.max(1, Math.ceil(limits.timeoutMs));
+    // StarRocks has no "no limit" value: its own default (300 s) applies without one.
+    if (this.flavor === 'starrocks') return `query_timeout = ${ms === 0 ? 300 : Math.ceil(ms / 1000)}`;
     return this.flavor === 'mariadb' ? `max_statement_time = ${ms / 1000}` : `max_execution_time = ${ms}`;
   }
 
@@ -248,4 +288,19 @@ async function endTransaction(connection: mysql.PoolConnection, xid: string): Pr
   } catch {
     return false;
   }
+}
+
+/**
+ * StarRocks: a privilege refusal is how its writes are refused (the user holds SELECT only), and
+ * its query_timeout fails with its own words.
+ */
+function classifyStarRocksError(error: unknown, message: string): ServerErrorVerdict {
+  const errno = (error as { errno?: unknown }).errno;
+  // 1044/1142/1227: access denied to a database, a table, an operation.
+  if (errno === 1044 || errno === 1142 || errno === 1227 || /Access denied/i.test(message)) {
+    return { kind: 'read-only', engineMessage: message };
+  }
+  if (/query ?timeout|timeout.*query_timeout/i.test(message))
+    return { kind: 'timeout', engineMessage: message };
+  return classifyError(error, message);
 }

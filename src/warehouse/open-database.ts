@@ -47,6 +47,13 @@ const OPENERS: {
   databricks: async (config) => (await import('./databricks-database.js')).openDatabricksDatabase(config),
   trino: async (config) => (await import('./trino-database.js')).openTrinoDatabase(config),
   athena: async (config) => (await import('./athena-database.js')).openAthenaDatabase(config),
+  redshift: async (config) => (await import('./redshift-database.js')).openRedshiftDatabase(config),
+  starrocks: async (config) => (await import('./starrocks-database.js')).openStarRocksDatabase(config),
+  motherduck: async (config) => (await import('./motherduck-database.js')).openMotherDuckDatabase(config),
+  clickhouse: async (config, options) =>
+    (await import('./clickhouse-database.js')).openClickHouseDatabase(config, {
+      memoryLimit: options.memoryLimit,
+    }),
 };
 
 /**

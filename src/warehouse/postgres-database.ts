@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { DatabaseConfig } from '../config/schema.js';
+import type { ServerConnectionFields } from './connection-target.js';
 import type { CellValue, ColumnInfo, Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import { type PortalField, PortalQuery } from './postgres-portal-query.js';
 import { postgresCellConverter } from './postgres-value.js';
@@ -7,6 +8,20 @@ import { type QueryLimits, startQuery } from './query-control.js';
 import { ServerConnection, type ServerErrorVerdict } from './server-connection.js';
 
 export type PostgresDatabaseConfig = Extract<DatabaseConfig, { type: 'postgres' }>;
+
+/**
+ * A server of the PostgreSQL family: PostgreSQL itself, or Amazon Redshift (same wire
+ * protocol, an older SQL: no IntervalStyle, unnest, relispartition or has_any_column_privilege,
+ * and its statement_timeout cancels with its own words).
+ */
+export interface PostgresFamilyOptions {
+  name: string;
+  dialect: 'postgres' | 'redshift';
+  fields: ServerConnectionFields;
+  defaultPort: number;
+  schema: string | undefined;
+  ssl?: pg.ClientConfig['ssl'];
+}
 
 // Every value reaches nao as text and is converted per column by postgres-value.ts; this
 // per-pool parser table keeps pg's process-wide parsers (lossy for int8, numeric, timestamps) out.
@@ -21,14 +36,25 @@ const TEXT_TYPES = { getTypeParser: () => (text: string) => text } as unknown as
  * pg_execute_server_program) can still write server files with `COPY … TO 'file'` inside a
  * read-only transaction. Give nao a role without those rights.
  */
-export async function openPostgresDatabase(config: PostgresDatabaseConfig): Promise<Database> {
-  const database = new PostgresDatabase(config);
+export function openPostgresDatabase(config: PostgresDatabaseConfig): Promise<Database> {
+  return openPostgresFamilyDatabase({
+    name: config.name,
+    dialect: 'postgres',
+    fields: config,
+    defaultPort: 5432,
+    schema: config.schema,
+  });
+}
+
+/** Opens a pool to a server of the PostgreSQL family (see PostgresFamilyOptions) and checks that it answers. */
+export async function openPostgresFamilyDatabase(options: PostgresFamilyOptions): Promise<Database> {
+  const database = new PostgresDatabase(options);
   await database.check();
   return database;
 }
 
 class PostgresDatabase implements Database {
-  readonly dialect = 'postgres' as const;
+  readonly dialect: 'postgres' | 'redshift';
   readonly name: string;
   private readonly pool: pg.Pool;
   private readonly clientConfig: pg.ClientConfig;
@@ -37,21 +63,24 @@ class PostgresDatabase implements Database {
   /** format_type() of (oid, typmod) pairs seen so far. */
   private readonly typeNames = new Map<string, string>();
 
-  constructor(config: PostgresDatabaseConfig) {
-    this.name = config.name;
-    this.schema = config.schema;
+  constructor(options: PostgresFamilyOptions) {
+    const config = options.fields;
+    this.name = options.name;
+    this.dialect = options.dialect;
+    this.schema = options.schema;
     this.server = new ServerConnection({
-      name: config.name,
+      name: options.name,
       dialect: this.dialect,
       fields: config,
-      defaultPort: 5432,
+      defaultPort: options.defaultPort,
       cancelSession: (pid) => this.cancelBackend(pid),
-      classify: classifyError,
+      classify: (error, message) => classifyError(error, message, this.dialect),
     });
     this.clientConfig = {
+      ...(options.ssl === undefined ? {} : { ssl: options.ssl }),
       connectionString: config.url,
       host: config.host,
-      port: config.port,
+      port: config.port ?? (config.url === undefined ? options.defaultPort : undefined),
       user: config.user,
       password: config.password,
       database: config.database,
@@ -128,20 +157,7 @@ class PostgresDatabase implements Database {
     try {
       const result = await client.query<[string, string, string | null, string | null]>({
         rowMode: 'array',
-        text: `SELECT n.nspname, c.relname, a.attname, format_type(a.atttypid, a.atttypmod)
-                 FROM pg_catalog.pg_class c
-                 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-                 LEFT JOIN pg_catalog.pg_attribute a
-                   ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-                WHERE c.relkind IN ('r', 'v', 'm', 'p', 'f')
-                  AND NOT c.relispartition
-                  AND n.nspname NOT IN ('pg_catalog', 'information_schema')
-                  AND n.nspname NOT LIKE 'pg\\_toast%'
-                  AND n.nspname NOT LIKE 'pg\\_temp\\_%'
-                  AND ($1::text IS NULL OR n.nspname = $1)
-                  AND has_schema_privilege(n.oid, 'USAGE')
-                  AND has_any_column_privilege(c.oid, 'SELECT')
-                ORDER BY n.nspname, c.relname, a.attnum`,
+        text: this.dialect === 'redshift' ? REDSHIFT_TABLES : POSTGRES_TABLES,
         values: [this.schema ?? null],
       });
       const tables: TableInfo[] = [];
@@ -170,9 +186,9 @@ class PostgresDatabase implements Database {
       'BEGIN READ ONLY',
       "SET LOCAL TimeZone = 'UTC'",
       "SET LOCAL DateStyle = 'ISO, MDY'",
-      "SET LOCAL IntervalStyle = 'postgres'",
       'SET LOCAL extra_float_digits = 1',
     ];
+    if (this.dialect === 'postgres') statements.push("SET LOCAL IntervalStyle = 'postgres'");
     if (limits.timeoutMs !== undefined) {
       statements.push(`SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(limits.timeoutMs))}`);
     }
@@ -187,7 +203,9 @@ class PostgresDatabase implements Database {
     const missing = [
       ...new Map(fields.filter((field) => !this.typeNames.has(key(field))).map((f) => [key(f), f])).values(),
     ];
-    if (missing.length > 0) {
+    if (missing.length > 0 && this.dialect === 'redshift') {
+      await this.lookUpTypesOneByOne(client, missing, key);
+    } else if (missing.length > 0) {
       try {
         const result = await client.query<[string]>({
           rowMode: 'array',
@@ -208,6 +226,28 @@ class PostgresDatabase implements Database {
     }));
   }
 
+  /** format_type() of each (oid, typmod) on its own: Redshift has no unnest() on the leader node. */
+  private async lookUpTypesOneByOne(
+    client: pg.PoolClient,
+    fields: PortalField[],
+    key: (field: PortalField) => string,
+  ): Promise<void> {
+    for (const field of fields) {
+      try {
+        const result = await client.query<[string]>({
+          rowMode: 'array',
+          text: 'SELECT format_type($1::oid, $2::int4)',
+          values: [field.dataTypeID, field.dataTypeModifier],
+        });
+        const name = result.rows[0]?.[0];
+        if (name) this.typeNames.set(key(field), name);
+      } catch {
+        // As above: the transaction may have ended; the OID stands in.
+        return;
+      }
+    }
+  }
+
   /** Asks the server to cancel what backend `pid` runs, over a separate connection (pg has no client-side cancel). */
   private async cancelBackend(pid: number): Promise<void> {
     const client = new pg.Client(this.clientConfig);
@@ -223,13 +263,50 @@ class PostgresDatabase implements Database {
   }
 }
 
+/** Tables, views and their columns the role may read, in `$1` (a schema) or every user schema. */
+const POSTGRES_TABLES = `SELECT n.nspname, c.relname, a.attname, format_type(a.atttypid, a.atttypmod)
+                 FROM pg_catalog.pg_class c
+                 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+                 LEFT JOIN pg_catalog.pg_attribute a
+                   ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+                WHERE c.relkind IN ('r', 'v', 'm', 'p', 'f')
+                  AND NOT c.relispartition
+                  AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+                  AND n.nspname NOT LIKE 'pg\\_toast%'
+                  AND n.nspname NOT LIKE 'pg\\_temp\\_%'
+                  AND ($1::text IS NULL OR n.nspname = $1)
+                  AND has_schema_privilege(n.oid, 'USAGE')
+                  AND has_any_column_privilege(c.oid, 'SELECT')
+                ORDER BY n.nspname, c.relname, a.attnum`;
+
+/** The same on Redshift, with what its leader node has (no relispartition, has_any_column_privilege). */
+const REDSHIFT_TABLES = `SELECT n.nspname, c.relname, a.attname, format_type(a.atttypid, a.atttypmod)
+                 FROM pg_catalog.pg_class c
+                 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+                 LEFT JOIN pg_catalog.pg_attribute a
+                   ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+                WHERE c.relkind IN ('r', 'v', 'm')
+                  AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_internal', 'pg_automv')
+                  AND n.nspname NOT LIKE 'pg\\_toast%'
+                  AND n.nspname NOT LIKE 'pg\\_temp\\_%'
+                  AND ($1::text IS NULL OR n.nspname = $1)
+                  AND has_schema_privilege(n.nspname, 'USAGE')
+                  AND has_table_privilege(quote_ident(n.nspname) || '.' || quote_ident(c.relname), 'SELECT')
+                ORDER BY n.nspname, c.relname, a.attnum`;
+
 /** SQLSTATEs of the refusals of a read-only transaction and of nao's statement_timeout. */
-function classifyError(error: unknown, message: string): ServerErrorVerdict {
+function classifyError(
+  error: unknown,
+  message: string,
+  dialect: 'postgres' | 'redshift',
+): ServerErrorVerdict {
   const { code, hint } = error as { code?: unknown; hint?: unknown };
   const engineMessage = typeof hint === 'string' && hint !== '' ? `${message} (hint: ${hint})` : message;
   // 25006: read_only_sql_transaction. 25001: active_sql_transaction, the refusal of what cannot
   // run inside nao's transaction (VACUUM, ALTER SYSTEM, CREATE DATABASE…), all of them changes.
   if (code === '25006' || code === '25001') return { kind: 'read-only', engineMessage };
   if (code === '57014' && /statement timeout/.test(message)) return { kind: 'timeout', engineMessage };
+  // Redshift's statement_timeout says "Query (150) canceled on user's request"; nao's own cancels are told apart before.
+  if (code === '57014' && dialect === 'redshift') return { kind: 'timeout', engineMessage };
   return { kind: 'failed', engineMessage };
 }

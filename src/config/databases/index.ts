@@ -1,15 +1,19 @@
 import type { z } from 'zod';
 import { athenaDatabase } from './athena.js';
 import { bigqueryDatabase } from './bigquery.js';
+import { clickhouseDatabase } from './clickhouse.js';
 import { databricksDatabase } from './databricks.js';
 import { duckdbDatabase } from './duckdb.js';
 import { fabricDatabase } from './fabric.js';
 import { SYNC_KEYS } from './fields.js';
+import { motherduckDatabase } from './motherduck.js';
 import { mssqlDatabase } from './mssql.js';
 import { mysqlDatabase } from './mysql.js';
 import { postgresDatabase } from './postgres.js';
+import { redshiftDatabase } from './redshift.js';
 import { snowflakeDatabase } from './snowflake.js';
 import { sqliteDatabase } from './sqlite.js';
+import { starrocksDatabase } from './starrocks.js';
 import { trinoDatabase } from './trino.js';
 
 export { IN_MEMORY } from './duckdb.js';
@@ -30,6 +34,10 @@ export const DATABASE_DEFINITIONS = {
   databricks: databricksDatabase,
   trino: trinoDatabase,
   athena: athenaDatabase,
+  clickhouse: clickhouseDatabase,
+  redshift: redshiftDatabase,
+  starrocks: starrocksDatabase,
+  motherduck: motherduckDatabase,
 } as const;
 
 export type DatabaseType = keyof typeof DATABASE_DEFINITIONS;
@@ -44,14 +52,7 @@ export type DatabaseConfig = {
  * Types the original nao connects to that this nao cannot query yet. An entry of one of them
  * loads with a warning; only the runs that need it fail.
  */
-export const ORIGINAL_ONLY_DATABASE_TYPES = [
-  'clickhouse',
-  'ducklake',
-  'motherduck',
-  'powerbi_xmla',
-  'redshift',
-  'starrocks',
-] as const;
+export const ORIGINAL_ONLY_DATABASE_TYPES = ['ducklake', 'powerbi_xmla'] as const;
 
 export function isDatabaseType(value: unknown): value is DatabaseType {
   return typeof value === 'string' && Object.hasOwn(DATABASE_DEFINITIONS, value);

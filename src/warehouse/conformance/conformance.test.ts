@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../open-database.js';
 import { athenaEngine } from './athena-engine.js';
 import { bigqueryEngine } from './bigquery-engine.js';
+import { clickhouseEngine } from './clickhouse-engine.js';
 import { databricksEngine } from './databricks-engine.js';
 import { duckdbEngine } from './duckdb-engine.js';
 import {
@@ -24,8 +25,10 @@ import {
 import { fabricEngine, mssqlEngine } from './mssql-engine.js';
 import { mysqlEngine } from './mysql-engine.js';
 import { postgresEngine } from './postgres-engine.js';
+import { redshiftEngine } from './redshift-engine.js';
 import { snowflakeEngine } from './snowflake-engine.js';
 import { sqliteEngine } from './sqlite-engine.js';
+import { starrocksEngine } from './starrocks-engine.js';
 import { trinoEngine } from './trino-engine.js';
 
 const ENGINES: ConformanceEngine[] = [
@@ -40,6 +43,9 @@ const ENGINES: ConformanceEngine[] = [
   databricksEngine,
   trinoEngine,
   athenaEngine,
+  clickhouseEngine,
+  redshiftEngine,
+  starrocksEngine,
 ];
 
 const SERVERS_REQUIRED = Boolean(process.env.NAO_REQUIRE_SERVERS);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
+import type { DatabaseConfig } from '../../config/schema.js';
 import type { Database } from '../database.js';
 import { openDatabase } from '../open-database.js';
 import type { ConformanceEngine, EngineFixture } from './engine.js';
@@ -13,7 +14,7 @@ export interface MysqlFixture extends EngineFixture {
   admin: mysql.Connection;
 }
 
-async function missing(): Promise<string | undefined> {
+export async function missingMysql(): Promise<string | undefined> {
   try {
     const connection = await mysql.createConnection({ ...MYSQL_SERVER, connectTimeout: 3000 });
     await connection.end();
@@ -23,11 +24,21 @@ async function missing(): Promise<string | undefined> {
   }
 }
 
+const mysqlConfig = (name: string, database: string): DatabaseConfig => ({
+  type: 'mysql',
+  name,
+  ...MYSQL_SERVER,
+  database,
+});
+
 /**
- * The fixture in a database of its own, dropped by cleanup(). Beside it, what only this engine
+ * The fixture in a database of its own, dropped by cleanup(); `configOf` says how nao is
+ * configured on it (another engine of the MySQL protocol opens it as its own type). Beside it, what only this engine
  * has: a MyISAM table (no transactions at all) and a procedure that drops a table.
  */
-async function setup(): Promise<MysqlFixture> {
+export async function setupMysqlFixture(
+  configOf: (name: string, database: string) => DatabaseConfig = mysqlConfig,
+): Promise<MysqlFixture> {
   const schema = `nao_wh_${randomBytes(4).toString('hex')}`;
   const admin = await mysql.createConnection({ ...MYSQL_SERVER, multipleStatements: true });
   await admin.query(`
@@ -41,8 +52,7 @@ async function setup(): Promise<MysqlFixture> {
     CREATE TABLE legacy (a INT) ENGINE=MyISAM;
     INSERT INTO legacy VALUES (1), (2);
     CREATE PROCEDURE dropper() BEGIN DROP TABLE items; END;`);
-  const open = (name: string): Promise<Database> =>
-    openDatabase({ type: 'mysql', name, ...MYSQL_SERVER, database: schema });
+  const open = (name: string): Promise<Database> => openDatabase(configOf(name, schema));
   return {
     db: await open('conformance'),
     schema,
@@ -85,8 +95,8 @@ const NO_ZONES =
 export const mysqlEngine: ConformanceEngine<MysqlFixture> = {
   label: 'MySQL/MariaDB',
   dialect: 'mysql',
-  missing,
-  setup,
+  missing: missingMysql,
+  setup: () => setupMysqlFixture(),
   sql: {
     values: {
       'small integer': { expression: 'CAST(42 AS SIGNED)', type: 'INT' },

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import type { DatabaseConfig } from '../../config/schema.js';
 import type { Database } from '../database.js';
 import { openDatabase } from '../open-database.js';
 import type { ConformanceEngine, EngineFixture } from './engine.js';
@@ -12,7 +13,7 @@ export interface PostgresFixture extends EngineFixture {
   admin: pg.Client;
 }
 
-async function missing(): Promise<string | undefined> {
+export async function missingPostgres(): Promise<string | undefined> {
   const client = new pg.Client({ ...POSTGRES_SERVER, connectionTimeoutMillis: 3000 });
   client.on('error', () => {});
   try {
@@ -24,8 +25,20 @@ async function missing(): Promise<string | undefined> {
   }
 }
 
-/** The fixture in a schema of its own, which nao is configured with; dropped by cleanup(). */
-async function setup(): Promise<PostgresFixture> {
+const postgresConfig = (name: string, schema: string): DatabaseConfig => ({
+  type: 'postgres',
+  name,
+  ...POSTGRES_SERVER,
+  schema,
+});
+
+/**
+ * The fixture in a schema of its own, which nao is configured with (by `configOf`: another
+ * engine of the PostgreSQL family opens it as its own type); dropped by cleanup().
+ */
+export async function setupPostgresFixture(
+  configOf: (name: string, schema: string) => DatabaseConfig = postgresConfig,
+): Promise<PostgresFixture> {
   const schema = `nao_wh_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client(POSTGRES_SERVER);
   await admin.connect();
@@ -36,8 +49,7 @@ async function setup(): Promise<PostgresFixture> {
     INSERT INTO items SELECT i, 'item ' || i, i * 1.25 FROM generate_series(0, 4999) AS i;
     CREATE VIEW expensive AS SELECT id, price FROM items WHERE price > 100;
     CREATE SEQUENCE counter;`);
-  const open = (name: string): Promise<Database> =>
-    openDatabase({ type: 'postgres', name, ...POSTGRES_SERVER, schema });
+  const open = (name: string): Promise<Database> => openDatabase(configOf(name, schema));
   return {
     db: await open('conformance'),
     schema,
@@ -78,8 +90,8 @@ async function setup(): Promise<PostgresFixture> {
 export const postgresEngine: ConformanceEngine<PostgresFixture> = {
   label: 'PostgreSQL',
   dialect: 'postgres',
-  missing,
-  setup,
+  missing: missingPostgres,
+  setup: () => setupPostgresFixture(),
   sql: {
     values: {
       'small integer': { expression: '42', type: 'integer' },
