@@ -30,7 +30,11 @@ const check = (sql: string) => checkExtractionSql({ connection, sql, tableIds: [
 /** [what, sql, a phrase the reason must contain] */
 const REFUSED: [string, string, string][] = [
   // DuckDB would parse only the text before it, while the whole text is recorded.
-  ['a NUL byte before a second statement', `SELECT 1 FROM ${ORDERS}\0; SELECT 2`, 'NUL character (U+0000) at position'],
+  [
+    'a NUL byte before a second statement',
+    `SELECT 1 FROM ${ORDERS}\0; SELECT 2`,
+    'NUL character (U+0000) at position',
+  ],
   ['a NUL byte inside a string literal', `SELECT 'a\0b' AS x FROM ${ORDERS}`, 'not valid in SQL text'],
   // Files and URLs
   ['read_csv of /etc/passwd', "SELECT * FROM read_csv('/etc/passwd')", 'read_csv() is not allowed'],
