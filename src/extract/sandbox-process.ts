@@ -30,6 +30,13 @@ const ENTRY = path.join(path.dirname(here), `sandbox-query-process${extension}`)
  */
 export const SANDBOX_HEAP_MIB = 2048;
 
+/**
+ * Each DuckDB query holds a thread of libuv's pool while it runs: with the default four, four
+ * queries that ignore their interrupt would stall every other sandbox's query until they are
+ * killed. Idle threads cost next to nothing.
+ */
+const SANDBOX_THREADPOOL_SIZE = 64;
+
 function childExecArgv(): string[] {
   const heap = `--max-old-space-size=${SANDBOX_HEAP_MIB}`;
   if (extension !== '.ts') return [heap];
@@ -73,6 +80,8 @@ function killOnExit(child: ChildProcess): void {
 interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
+  /** A query's own time limit, as `performance.now()`: past it, it has ignored its interrupt. */
+  overdueAt?: number;
 }
 
 export class SandboxProcess {
@@ -114,12 +123,16 @@ export class SandboxProcess {
       const how = signal === null ? `exit code ${code}` : `signal ${signal}`;
       const detail =
         this.stderr.trim() === '' ? '' : `: ${this.stderr.trim().split('\n').slice(-3).join(' ')}`;
+      const now = performance.now();
       for (const [id, pending] of this.pending) {
+        // A query past its own limit when the process was killed had ignored its interrupt
+        // too: it is no victim to re-run, whoever's deadline came first.
+        const overdue = pending.overdueAt !== undefined && now >= pending.overdueAt;
         const reason: LostReason = this.closing
           ? 'closed'
           : this.killedFor === null
             ? 'crashed'
-            : this.killedFor === id
+            : this.killedFor === id || overdue
               ? 'own-deadline'
               : 'other-deadline';
         pending.reject(new SandboxProcessLost(`the sandbox process ended (${how})${detail}`, reason));
@@ -135,6 +148,7 @@ export class SandboxProcess {
       execArgv: childExecArgv(),
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'advanced',
+      env: { ...process.env, UV_THREADPOOL_SIZE: String(SANDBOX_THREADPOOL_SIZE) },
     });
     killOnExit(child);
     const handle = new SandboxProcess(child, dir);
@@ -188,7 +202,7 @@ export class SandboxProcess {
     body: Extract<SandboxRequestBody, { kind: 'query' }>,
     options: { deadlineMs: number; graceMs: number; signal?: AbortSignal | undefined },
   ): Promise<ProcessQueryOutcome> {
-    const { id, promise } = this.send(body);
+    const { id, promise } = this.send(body, performance.now() + body.timeoutMs);
     const kill = () => this.kill(id);
     let deadline = setTimeout(kill, options.deadlineMs);
     const abort = () => {
@@ -230,7 +244,7 @@ export class SandboxProcess {
     this.child.send(message, () => undefined);
   }
 
-  private send(body: SandboxRequestBody): { id: number; promise: Promise<unknown> } {
+  private send(body: SandboxRequestBody, overdueAt?: number): { id: number; promise: Promise<unknown> } {
     const id = this.nextId++;
     if (this.exited || this.closing) {
       return {
@@ -239,7 +253,7 @@ export class SandboxProcess {
       };
     }
     const promise = new Promise<unknown>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, ...(overdueAt === undefined ? {} : { overdueAt }) });
       this.busy();
       this.child.send({ ...body, id } as SandboxRequest, (error) => {
         if (error && this.pending.has(id)) {
