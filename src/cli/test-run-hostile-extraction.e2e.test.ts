@@ -178,7 +178,8 @@ describe('nao test with hostile extraction SQL', () => {
     const result = (await resultsOf(standard)).get('total_revenue')!;
     expect(result.status).toBe('error');
     expect(result.message).toContain('NUL character (U+0000)');
-    expect(result.details.extraction_sql).toMatch(/\u0000; SELECT 1 AS total_revenue$/);
+    // Recorded whole: the text after the NUL too.
+    expect(result.details.extraction_sql).toContain('\u0000; SELECT 1 AS total_revenue');
   }, 120_000);
 
   it('exits 130 within 5 s of a Ctrl-C while an uninterruptible extraction runs', async () => {

@@ -5,11 +5,10 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { NaoError } from '../errors/index.js';
+import { childModule } from '../warehouse/index.js';
 import type { LoadedTable } from './load-tables.js';
 import type {
   InterruptMessage,
@@ -19,10 +18,7 @@ import type {
   SandboxRequestBody,
 } from './sandbox-protocol.js';
 
-const here = fileURLToPath(import.meta.url);
-// '.js' once built; '.ts' when run from source (vitest, tsx), where the child needs tsx to load.
-const extension = path.extname(here);
-const ENTRY = path.join(path.dirname(here), `sandbox-query-process${extension}`);
+const QUERY_PROCESS = childModule(import.meta.url, 'sandbox-query-process');
 
 /**
  * The JavaScript heap of a sandbox process, in MiB: room for the largest answers nao accepts
@@ -38,9 +34,7 @@ export const SANDBOX_HEAP_MIB = 2048;
 const SANDBOX_THREADPOOL_SIZE = 64;
 
 function childExecArgv(): string[] {
-  const heap = `--max-old-space-size=${SANDBOX_HEAP_MIB}`;
-  if (extension !== '.ts') return [heap];
-  return [heap, '--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
+  return [`--max-old-space-size=${SANDBOX_HEAP_MIB}`, ...QUERY_PROCESS.execArgv];
 }
 
 /** Why a request never got its reply. */
@@ -144,7 +138,7 @@ export class SandboxProcess {
   /** Starts a process and waits until it listens. */
   static start(): Promise<SandboxProcess> {
     const dir = mkdtempSync(path.join(tmpdir(), 'nao-sandboxes-'));
-    const child = fork(ENTRY, [dir], {
+    const child = fork(QUERY_PROCESS.entry, [dir], {
       execArgv: childExecArgv(),
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'advanced',
