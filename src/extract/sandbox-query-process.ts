@@ -9,6 +9,7 @@
  * Started by sandbox-process.ts with one argument: a folder of its own, for the engines'
  * private folders, which the parent removes once this process has ended.
  */
+import { rmSync } from 'node:fs';
 import { NaoError } from '../errors/index.js';
 import { type LoadedTable, loadTables, type SourceTable } from './load-tables.js';
 import { readAnswer } from './read-answer.js';
@@ -180,6 +181,10 @@ process.on('message', (message: SandboxRequest | InterruptMessage) => {
 // The parent decides when this process ends: a Ctrl-C in the terminal reaches the whole
 // process group, and the parent still needs the sandboxes while it saves what finished.
 process.on('SIGINT', () => undefined);
-// Gone with the parent, however it ended.
-process.on('disconnect', () => process.exit(0));
+// Gone with the parent, however it ended; at once, since an exit that runs DuckDB's
+// destructors would wait for a query that ignores its interrupt.
+process.on('disconnect', () => {
+  if (parentDir !== undefined) rmSync(parentDir, { recursive: true, force: true });
+  process.kill(process.pid, 'SIGKILL');
+});
 send({ kind: 'ready' });

@@ -19,10 +19,16 @@ function table(columns: [string, string][], rows: CellValue[][], id = ID): Sourc
   return { id, columns: columns.map(([name, type]): ColumnInfo => ({ name, type })), rows };
 }
 
-/** A query DuckDB never interrupts: one levenshtein over two strings of a million characters. */
-const UNINTERRUPTIBLE =
-  "SELECT levenshtein(a, b) AS d FROM (SELECT string_agg(r::VARCHAR || 'aaaaa', '') AS a, " +
-  "string_agg(r::VARCHAR || 'bbbbb', '') AS b FROM range(100000) t(r))";
+/** Two strings of a million characters, whose levenshtein DuckDB never interrupts. */
+const LONG_STRINGS = {
+  id: 'query_long',
+  columns: [
+    { name: 'a', type: 'VARCHAR' },
+    { name: 'b', type: 'VARCHAR' },
+  ],
+  rows: [['ab'.repeat(500_000), 'ba'.repeat(500_000)]],
+} satisfies SourceTable;
+const UNINTERRUPTIBLE = 'SELECT levenshtein(a, b) AS d FROM query_long';
 
 async function selectAll(source: SourceTable, sql = `SELECT * FROM "${source.id}"`) {
   return withSandbox({ tables: [source] }, async (sandbox) => ({
@@ -297,10 +303,14 @@ describe('running model SQL', () => {
   });
 
   it('kills a query that ignores its interrupt with its process, and stays usable', async () => {
-    const sandbox = await Sandbox.open({ tables: [source], timeoutMs: 300, interruptGraceMs: 200 });
+    const sandbox = await Sandbox.open({
+      tables: [source, LONG_STRINGS],
+      timeoutMs: 300,
+      interruptGraceMs: 200,
+    });
     try {
       const started = performance.now();
-      const result = await sandbox.query(`${UNINTERRUPTIBLE}, ${ID}`);
+      const result = await sandbox.query(UNINTERRUPTIBLE);
       expect(result).toMatchObject({
         success: false,
         kind: 'timeout',
@@ -319,14 +329,14 @@ describe('running model SQL', () => {
 
   it('never fails a sibling whose process was killed for another query: its query runs again', async () => {
     await withSandbox({ tables: [source] }, async (sibling) => {
-      await withSandbox({ tables: [source], timeoutMs: 300, interruptGraceMs: 100 }, async (hog) => {
+      await withSandbox({ tables: [LONG_STRINGS], timeoutMs: 300, interruptGraceMs: 100 }, async (hog) => {
         const finished: string[] = [];
         const honest = sibling
           .query(
             `SELECT count(*) AS c FROM range(300000000) t(r), (SELECT 1 FROM ${ID} LIMIT 1) WHERE r % 7 = 3`,
           )
           .finally(() => finished.push('sibling'));
-        const killed = hog.query(`${UNINTERRUPTIBLE}, ${ID}`).finally(() => finished.push('hog'));
+        const killed = hog.query(UNINTERRUPTIBLE).finally(() => finished.push('hog'));
         expect(await killed).toMatchObject({ success: false, kind: 'timeout' });
         expect(await honest).toEqual({
           success: true,

@@ -131,12 +131,7 @@ export class Sandbox {
 
   /** Checks and runs one extraction query; failures are data the model can act on. */
   async query(sql: string, options: { signal?: AbortSignal } = {}): Promise<SandboxQueryResult> {
-    if (this.closed) {
-      throw new NaoError({
-        code: 'SANDBOX_CLOSED',
-        message: 'The extraction sandbox is closed; open a new one.',
-      });
-    }
+    if (this.closed) throw closedError();
     if (this.busy) {
       throw new NaoError({
         code: 'SANDBOX_BUSY',
@@ -168,6 +163,7 @@ export class Sandbox {
         if (!(error instanceof SandboxProcessLost)) throw error;
         this.placement = null;
         signal?.throwIfAborted();
+        if (this.closed) throw closedError();
         if (error.reason === 'own-deadline') {
           return {
             success: false,
@@ -176,7 +172,7 @@ export class Sandbox {
           };
         }
         // Killed for another sandbox's query: this one did nothing wrong and runs again.
-        if (error.reason === 'other-deadline') continue;
+        if (error.reason === 'other-deadline' || error.reason === 'closed') continue;
         // A crash names no culprit: the query gets a second chance, in a process of its own.
         if (!crashed) {
           crashed = true;
@@ -243,25 +239,38 @@ export class Sandbox {
   }
 }
 
+function closedError(): NaoError {
+  return new NaoError({
+    code: 'SANDBOX_CLOSED',
+    message: 'The extraction sandbox is closed; open a new one.',
+  });
+}
+
+/** Kills of the shared process a load rides out (each is another sandbox's query's doing). */
+const MAX_LOAD_ATTEMPTS = 5;
+
 async function place(options: {
   sources: readonly SourceTable[];
   settings: Required<SandboxOptions>;
   dedicated: boolean;
 }): Promise<{ placement: Placement; tables: LoadedTable[] }> {
   const { settings, dedicated } = options;
-  const process = dedicated ? await SandboxProcess.start() : await sharedSandboxProcess();
-  const id = nextSandboxId++;
-  try {
-    const tables = await process.request({
-      kind: 'open',
-      sandbox: id,
-      tables: options.sources,
-      engine: engineSettings(settings, dedicated),
-    });
-    return { placement: { process, dedicated, id }, tables };
-  } catch (error) {
-    if (dedicated) await process.close();
-    throw error;
+  for (let attempt = 1; ; attempt++) {
+    const process = dedicated ? await SandboxProcess.start() : await sharedSandboxProcess();
+    const id = nextSandboxId++;
+    try {
+      const tables = await process.request({
+        kind: 'open',
+        sandbox: id,
+        tables: options.sources,
+        engine: engineSettings(settings, dedicated),
+      });
+      return { placement: { process, dedicated, id }, tables };
+    } catch (error) {
+      if (dedicated) await process.close();
+      // The shared process was killed for someone else's query while this load ran.
+      if (!(error instanceof SandboxProcessLost) || dedicated || attempt === MAX_LOAD_ATTEMPTS) throw error;
+    }
   }
 }
 
