@@ -224,6 +224,8 @@ export class SandboxProcess {
   async close(): Promise<void> {
     if (this.exited) return;
     this.closing = true;
+    // Waited for: an idle process is unreferenced, and the wait would otherwise hold nothing.
+    this.child.ref();
     if (this.pending.size > 0) this.kill();
     else if (this.child.connected) this.child.disconnect();
     const timer = setTimeout(() => this.kill(), 2000);
