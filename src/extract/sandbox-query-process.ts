@@ -15,12 +15,15 @@ import { type LoadedTable, loadTables, type SourceTable } from './load-tables.js
 import { readAnswer } from './read-answer.js';
 import { checkExtractionSql } from './safety-check.js';
 import { type HostedSandbox, SandboxHost, sharedSandboxHost } from './sandbox-host.js';
-import type {
-  EngineSettings,
-  InterruptMessage,
-  ProcessQueryOutcome,
-  SandboxReply,
-  SandboxRequest,
+import {
+  type EngineSettings,
+  type InterruptMessage,
+  type PackedTable,
+  type ProcessQueryOutcome,
+  packRows,
+  type SandboxReply,
+  type SandboxRequest,
+  unpackRows,
 } from './sandbox-protocol.js';
 
 const parentDir = process.argv[2];
@@ -53,7 +56,8 @@ function engineOf(settings: EngineSettings): Promise<SandboxHost> {
   });
 }
 
-async function open(sandbox: number, tables: readonly SourceTable[], engine: EngineSettings) {
+async function open(sandbox: number, packed: readonly PackedTable[], engine: EngineSettings) {
+  const tables = packed.map((table): SourceTable => ({ ...table, rows: unpackRows(table.rows) }));
   const host = await engineOf(engine);
   let hosted: HostedSandbox | undefined;
   try {
@@ -114,7 +118,7 @@ async function query(request: Extract<SandboxRequest, { kind: 'query' }>): Promi
         error: `The query returned more than ${request.maxRows} rows; return only the rows of the answer.`,
       };
     }
-    return { success: true, columns: answer.columns, rows: answer.rows };
+    return { success: true, columns: answer.columns, rows: packRows(answer.rows, answer.columns.length) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (stopped) return { success: false, kind: 'timeout', error: message };

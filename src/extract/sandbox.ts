@@ -26,7 +26,7 @@ import { NaoError } from '../errors/index.js';
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
 import { type LoadedTable, loadedUpFront, type SourceTable } from './load-tables.js';
 import { SandboxProcess, SandboxProcessLost } from './sandbox-process.js';
-import type { EngineSettings, ProcessQueryOutcome } from './sandbox-protocol.js';
+import { type EngineSettings, type ProcessQueryOutcome, packRows, unpackRows } from './sandbox-protocol.js';
 
 export interface SandboxOptions {
   /**
@@ -188,7 +188,7 @@ export class Sandbox {
         };
       }
       signal?.throwIfAborted();
-      if (outcome.success) return outcome;
+      if (outcome.success) return { success: true, columns: outcome.columns, rows: unpackRows(outcome.rows) };
       if (outcome.kind === 'out-of-memory' && !placement.dedicated) {
         // Others' work counts against the shared engine's limit: try again on an engine alone.
         await this.leave();
@@ -262,7 +262,10 @@ async function place(options: {
       const tables = await process.request({
         kind: 'open',
         sandbox: id,
-        tables: options.sources,
+        tables: options.sources.map((table) => ({
+          ...table,
+          rows: packRows(table.rows, table.columns.length),
+        })),
         engine: engineSettings(settings, dedicated),
       });
       return { placement: { process, dedicated, id }, tables };
