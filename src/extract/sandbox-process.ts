@@ -57,17 +57,21 @@ export class SandboxProcessLost extends Error {
   }
 }
 
-const live = new Set<ChildProcess>();
+/** Live processes, with the folder each one's engines use. */
+const live = new Map<ChildProcess, string>();
 let exitHookInstalled = false;
 
-function killOnExit(child: ChildProcess): void {
-  live.add(child);
+function killOnExit(child: ChildProcess, dir: string): void {
+  live.set(child, dir);
   child.once('exit', () => live.delete(child));
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  // A child stuck in native code would outlive nao otherwise.
+  // A child stuck in native code would outlive nao otherwise; killed, it leaves its folder.
   process.once('exit', () => {
-    for (const running of live) running.kill('SIGKILL');
+    for (const [running, folder] of live) {
+      running.kill('SIGKILL');
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 }
 
@@ -144,7 +148,7 @@ export class SandboxProcess {
       serialization: 'advanced',
       env: { ...process.env, UV_THREADPOOL_SIZE: String(SANDBOX_THREADPOOL_SIZE) },
     });
-    killOnExit(child);
+    killOnExit(child, dir);
     const handle = new SandboxProcess(child, dir);
     return new Promise((resolve, reject) => {
       const onMessage = (reply: SandboxReply) => {
