@@ -53,6 +53,11 @@ export interface ExtractAnswerOptions {
   signal?: AbortSignal;
   /** Sandbox limits; `maxResultRows` defaults to the largest result's row count (at least 1,000,000). */
   sandbox?: SandboxOptions;
+  /**
+   * The project's limit on one query (`agent.query_timeout_s`): an extraction query gets no
+   * longer than that, nor than the sandbox's own `timeoutMs`.
+   */
+  queryTimeoutMs?: number;
 }
 
 export interface ExtractedData {
@@ -160,8 +165,13 @@ export async function extractAnswer(options: ExtractAnswerOptions): Promise<Extr
   const maxResultRows =
     options.sandbox?.maxResultRows ??
     Math.max(DEFAULT_SANDBOX_OPTIONS.maxResultRows, ...tables.map((table) => table.rows.length));
+  const timeoutMs = Math.min(
+    options.sandbox?.timeoutMs ?? DEFAULT_SANDBOX_OPTIONS.timeoutMs,
+    options.queryTimeoutMs ?? Number.POSITIVE_INFINITY,
+  );
+  const sandbox = { tables, ...options.sandbox, maxResultRows, timeoutMs };
   // The load runs while the model writes its first query, when the tables are known before it.
-  return withSandboxAhead({ tables, ...options.sandbox, maxResultRows }, async (loaded, sandboxReady) => {
+  return withSandboxAhead(sandbox, async (loaded, sandboxReady) => {
     const messages: ModelMessage[] = transcriptMessages([
       // Gemini refuses a history that does not open with a user turn; the question is that turn.
       { role: 'user', content: options.question },

@@ -100,6 +100,15 @@ export async function checkExtractionSql(options: {
 }): Promise<SafetyCheckResult> {
   const { connection, sql } = options;
   if (sql.trim() === '') return { success: false, error: 'The query is empty.' };
+  // DuckDB's parser takes the text as a C string: everything after a NUL would be lost, and
+  // the query that ran would not be the one recorded.
+  const nul = sql.indexOf('\0');
+  if (nul !== -1) {
+    return {
+      success: false,
+      error: `The query contains a NUL character (U+0000) at position ${nul + 1}, which is not valid in SQL text; remove it.`,
+    };
+  }
   if (sql.length > MAX_SQL_LENGTH) {
     return {
       success: false,

@@ -62,8 +62,10 @@ export class SandboxHost {
     memoryLimitBytes?: number;
     /** Keep a connection ready for the next sandbox: for engines that serve many. */
     spareConnection?: boolean;
+    /** Where the engine's private folder goes; default the system's temporary folder. */
+    parentDir?: string;
   }): Promise<SandboxHost> {
-    const dir = await mkdtemp(path.join(tmpdir(), 'nao-sandbox-'));
+    const dir = await mkdtemp(path.join(options.parentDir ?? tmpdir(), 'nao-sandbox-'));
     let instance: DuckDBInstance | undefined;
     try {
       instance = await DuckDBInstance.create(':memory:', {
@@ -156,11 +158,18 @@ const shared = new Map<string, Promise<SandboxHost>>();
  * The engine shared by every small sandbox with these settings, created on first use and
  * kept for the life of the process (its folder is removed at exit).
  */
-export function sharedSandboxHost(settings: SandboxHostSettings): Promise<SandboxHost> {
+export function sharedSandboxHost(
+  settings: SandboxHostSettings & { parentDir?: string | undefined },
+): Promise<SandboxHost> {
   const key = `${settings.threads}:${settings.memoryLimitBytes}`;
   let host = shared.get(key);
   if (host === undefined) {
-    host = SandboxHost.create({ ...settings, spareConnection: true }).then((created) => {
+    const { parentDir, ...engine } = settings;
+    host = SandboxHost.create({
+      ...engine,
+      spareConnection: true,
+      ...(parentDir === undefined ? {} : { parentDir }),
+    }).then((created) => {
       process.once('exit', () => created.close());
       return created;
     });

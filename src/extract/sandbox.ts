@@ -5,21 +5,28 @@
  * Layers, in order: the engine it lives in (sandbox-host.ts) has external access disabled
  * (only its private folder, where the loader writes, stays readable), extensions that cannot
  * be installed or loaded, capped memory and threads, and a locked configuration that no
- * query can undo; every query passes the parser-based safety check; and each runs under a
- * wall-clock limit that interrupts it. A query that ignores the interrupt is abandoned at a
- * hard deadline and its tables are dropped once it returns.
+ * query can undo; every query passes the parser-based safety check; each runs under a
+ * wall-clock limit that interrupts it, and its answer is streamed no further than one row
+ * past the row cap.
  *
- * Small sandboxes share one engine (creating one costs more CPU than a whole small run);
- * large ones get an engine of their own whose memory limit counts their tables.
+ * The engines live in sandbox processes (sandbox-query-process.ts), not in nao's: a query
+ * that ignores its interrupt is stopped for certain by killing its process once the grace
+ * period has passed. This object keeps the sandbox's source tables until it closes, so that
+ * a sandbox whose process was killed for another sandbox's query is opened again in a fresh
+ * one, and its query in flight re-run: one run's query never fails another's.
+ *
+ * Small sandboxes share one process and one engine in it (creating one costs more CPU than a
+ * whole small run); large ones get a process and an engine of their own whose memory limit
+ * counts their tables. A query that runs out of memory in the shared engine, where others'
+ * work counts against the same limit, is re-run once in an engine of its own before its
+ * failure is reported.
  */
 import { availableParallelism } from 'node:os';
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { NaoError } from '../errors/index.js';
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
-import { type LoadedTable, loadedUpFront, loadTables, type SourceTable } from './load-tables.js';
-import { readAnswer } from './read-answer.js';
-import { checkExtractionSql } from './safety-check.js';
-import { type HostedSandbox, SandboxHost, sharedSandboxHost } from './sandbox-host.js';
+import { type LoadedTable, loadedUpFront, type SourceTable } from './load-tables.js';
+import { SandboxProcess, SandboxProcessLost } from './sandbox-process.js';
+import { type EngineSettings, type ProcessQueryOutcome, packRows, unpackRows } from './sandbox-protocol.js';
 
 export interface SandboxOptions {
   /**
@@ -39,8 +46,8 @@ export interface SandboxOptions {
   /** Rows a query may return; more is an error the model can fix. Default 1,000,000. */
   maxResultRows?: number;
   /**
-   * How long a query may ignore its interrupt before it is abandoned (the tables are then
-   * dropped once it returns). Default 2 s.
+   * How long a query may ignore its interrupt before its process is killed (the other
+   * sandboxes in it are opened again elsewhere). Default 2 s.
    */
   interruptGraceMs?: number;
 }
@@ -50,7 +57,7 @@ export type SandboxQueryResult =
   | { success: false; error: string; kind: SandboxFailureKind };
 
 /** `unsafe`: refused by the safety check; `failed`: DuckDB raised an error; the rest are limits. */
-export type SandboxFailureKind = 'unsafe' | 'failed' | 'timeout' | 'too-many-rows';
+export type SandboxFailureKind = 'unsafe' | 'failed' | 'timeout' | 'too-many-rows' | 'out-of-memory';
 
 export const DEFAULT_SANDBOX_OPTIONS = {
   memoryLimitBytes: 512 * 1024 * 1024,
@@ -65,69 +72,67 @@ export const SHARED_HOST_MAX_CELLS = 200_000;
 /** Room for the tables of all the small sandboxes sharing an engine at one time. */
 export const SHARED_LOAD_ALLOWANCE_BYTES = 256 * 1024 * 1024;
 
+/** Where a sandbox lives now. */
+interface Placement {
+  process: SandboxProcess;
+  /** The process and its engine are this sandbox's alone, and close with it. */
+  dedicated: boolean;
+  /** The sandbox's id in that process. */
+  id: number;
+}
+
+let nextSandboxId = 1;
+let sharedProcess: Promise<SandboxProcess> | null = null;
+
+/** The process of the small sandboxes, started on first use and again after it was killed. */
+async function sharedSandboxProcess(): Promise<SandboxProcess> {
+  const starting = sharedProcess ?? SandboxProcess.start();
+  sharedProcess = starting;
+  let started: SandboxProcess;
+  try {
+    started = await starting;
+  } catch (error) {
+    // A failed start is not remembered: the next sandbox tries again.
+    if (sharedProcess === starting) sharedProcess = null;
+    throw error;
+  }
+  if (started.alive) return started;
+  if (sharedProcess === starting) sharedProcess = null;
+  return sharedSandboxProcess();
+}
+
 export class Sandbox {
   /** The loaded result tables, in the order given, with their DuckDB column types. */
   readonly tables: readonly LoadedTable[];
-  private readonly options: Required<SandboxOptions>;
   private busy = false;
-  /** A query that ignored its interrupt; the connection must outlive it. */
-  private abandonedWork: Promise<unknown> | null = null;
   private closed = false;
-  private released = false;
 
   private constructor(
-    private readonly host: SandboxHost,
-    /** The host is this sandbox's alone and closes with it. */
-    private readonly ownsHost: boolean,
-    private readonly hosted: HostedSandbox,
-    tables: LoadedTable[],
-    options: Required<SandboxOptions>,
+    /** Kept until close: a sandbox whose process was killed is loaded again from them. */
+    private readonly sources: readonly SourceTable[],
+    private readonly options: Required<SandboxOptions>,
+    private placement: Placement | null,
+    tables: readonly LoadedTable[],
   ) {
     this.tables = tables;
-    this.options = options;
-  }
-
-  private get connection(): DuckDBConnection {
-    return this.hosted.connection;
   }
 
   /** Connects, loads `tables` and locks the engine down. Close it with `close()`. */
   static async open(options: { tables: readonly SourceTable[] } & SandboxOptions): Promise<Sandbox> {
     const settings = resolveOptions(options);
     const cells = options.tables.reduce((sum, table) => sum + table.rows.length * table.columns.length, 0);
-    const ownsHost = cells > SHARED_HOST_MAX_CELLS;
-    const host = ownsHost
-      ? await SandboxHost.create({ threads: settings.threads })
-      : await sharedSandboxHost(sharedHostSettings(settings));
-    let hosted: HostedSandbox | undefined;
-    try {
-      hosted = await host.connect();
-      const tables = await loadTables({
-        connection: hosted.connection,
-        tables: options.tables,
-        scratchFile: hosted.scratchFile,
-      });
-      if (ownsHost) {
-        const used = await host.memoryInUse(hosted.connection);
-        await host.lock(used + settings.memoryLimitBytes);
-      }
-      return new Sandbox(host, ownsHost, hosted, tables, settings);
-    } catch (error) {
-      if (hosted !== undefined) host.disconnect(hosted);
-      if (ownsHost) host.close();
-      throw error;
-    }
+    const { placement, tables } = await place({
+      sources: options.tables,
+      settings,
+      dedicated: cells > SHARED_HOST_MAX_CELLS,
+    });
+    return new Sandbox(options.tables, settings, placement, tables);
   }
 
   /** Checks and runs one extraction query; failures are data the model can act on. */
   async query(sql: string, options: { signal?: AbortSignal } = {}): Promise<SandboxQueryResult> {
-    if (this.closed) {
-      throw new NaoError({
-        code: 'SANDBOX_CLOSED',
-        message: 'The extraction sandbox is closed; open a new one.',
-      });
-    }
-    if (this.busy || this.abandonedWork !== null) {
+    if (this.closed) throw closedError();
+    if (this.busy) {
       throw new NaoError({
         code: 'SANDBOX_BUSY',
         message: 'The extraction sandbox runs one query at a time, and is still busy with the previous one.',
@@ -136,99 +141,138 @@ export class Sandbox {
     options.signal?.throwIfAborted();
     this.busy = true;
     try {
-      const check = await checkExtractionSql({
-        connection: this.connection,
-        sql,
-        tableIds: this.tables.filter((table) => table.columns.length > 0).map((table) => table.id),
-      });
-      if (!check.success) return { success: false, error: check.error, kind: 'unsafe' };
-      return await this.execute(sql, options.signal);
+      return await this.run(sql, options.signal);
     } finally {
       this.busy = false;
     }
   }
 
-  private async execute(sql: string, signal: AbortSignal | undefined): Promise<SandboxQueryResult> {
-    const { timeoutMs, maxResultRows, interruptGraceMs } = this.options;
-    let timedOut = false;
-    const work = readAnswer({
-      connection: this.connection,
-      sql,
-      maxRows: maxResultRows,
-      // A small sandbox's answer is read in one round trip; the shared engine's memory limit
-      // bounds a runaway one. A large sandbox streams (its answer may be millions of rows).
-      materialize: !this.ownsHost,
-      // An interrupt that lands between two statements of the read is lost: check here too.
-      checkpoint: () => {
-        if (timedOut || signal?.aborted) throw new Error('the query was stopped');
-      },
-    });
-    const interrupt = () => this.connection.interrupt();
-    const timer = setTimeout(() => {
-      timedOut = true;
-      interrupt();
-    }, timeoutMs);
-    signal?.addEventListener('abort', interrupt, { once: true });
-    let hardDeadline: NodeJS.Timeout | undefined;
-    const abandon = new Promise<'abandoned'>((resolve) => {
-      hardDeadline = setTimeout(() => resolve('abandoned'), timeoutMs + interruptGraceMs);
-    });
-    try {
-      const outcome = await Promise.race([work, abandon]);
-      if (outcome === 'abandoned') {
-        this.abandon(work);
+  private async run(sql: string, signal: AbortSignal | undefined): Promise<SandboxQueryResult> {
+    const { timeoutMs, maxResultRows, interruptGraceMs, memoryLimitBytes } = this.options;
+    let crashed = false;
+    let ownEngine = this.placement?.dedicated ?? false;
+    for (;;) {
+      const placement = await this.placed(ownEngine);
+      let outcome: ProcessQueryOutcome;
+      try {
+        outcome = await placement.process.query(
+          { kind: 'query', sandbox: placement.id, sql, timeoutMs, maxRows: maxResultRows },
+          { deadlineMs: timeoutMs + interruptGraceMs, graceMs: interruptGraceMs, signal },
+        );
+      } catch (error) {
+        if (!(error instanceof SandboxProcessLost)) throw error;
+        this.placement = null;
         signal?.throwIfAborted();
-        return { success: false, kind: 'timeout', error: timeoutMessage(timeoutMs) };
-      }
-      signal?.throwIfAborted();
-      if (outcome.truncated) {
+        if (this.closed) throw closedError();
+        if (error.reason === 'own-deadline') {
+          return {
+            success: false,
+            kind: 'timeout',
+            error: `${timeoutMessage(timeoutMs)} It ignored the interrupt, so its process was killed.`,
+          };
+        }
+        // Killed for another sandbox's query: this one did nothing wrong and runs again.
+        if (error.reason === 'other-deadline' || error.reason === 'closed') continue;
+        // A crash names no culprit: the query gets a second chance, in a process of its own.
+        if (!crashed) {
+          crashed = true;
+          ownEngine = true;
+          continue;
+        }
         return {
           success: false,
-          kind: 'too-many-rows',
-          error: `The query returned more than ${maxResultRows} rows; return only the rows of the answer.`,
+          kind: 'out-of-memory',
+          error:
+            `The query's process ended while running it (${error.message}), most likely out of ` +
+            'memory; return fewer or smaller rows.',
         };
       }
-      return { success: true, columns: outcome.columns, rows: outcome.rows };
-    } catch (error) {
       signal?.throwIfAborted();
-      if (timedOut) return { success: false, kind: 'timeout', error: timeoutMessage(timeoutMs) };
-      return { success: false, kind: 'failed', error: messageOf(error) };
-    } finally {
-      clearTimeout(timer);
-      clearTimeout(hardDeadline);
-      signal?.removeEventListener('abort', interrupt);
+      if (outcome.success) return { success: true, columns: outcome.columns, rows: unpackRows(outcome.rows) };
+      if (outcome.kind === 'out-of-memory' && !placement.dedicated) {
+        // Others' work counts against the shared engine's limit: try again on an engine alone.
+        await this.leave();
+        ownEngine = true;
+        continue;
+      }
+      if (outcome.kind === 'timeout')
+        return { success: false, kind: 'timeout', error: timeoutMessage(timeoutMs) };
+      if (outcome.kind === 'out-of-memory') {
+        return {
+          success: false,
+          kind: 'out-of-memory',
+          error: `The query needed more than the sandbox's memory limit of ${formatBytes(memoryLimitBytes)} (${outcome.error}); write a query that holds less at once.`,
+        };
+      }
+      return outcome;
     }
   }
 
-  private abandon(work: Promise<unknown>): void {
-    const settled = work.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.abandonedWork = settled;
-    void settled.then(() => {
-      this.abandonedWork = null;
-      if (this.closed) this.release();
+  /** Where the sandbox lives, opened again (in a fresh process, or one of its own) if needed. */
+  private async placed(ownEngine: boolean): Promise<Placement> {
+    if (this.placement?.process.alive === true && (this.placement.dedicated || !ownEngine)) {
+      return this.placement;
+    }
+    await this.leave();
+    const { placement } = await place({
+      sources: this.sources,
+      settings: this.options,
+      dedicated: ownEngine,
     });
+    this.placement = placement;
+    return placement;
   }
 
-  /**
-   * Closes the connection, which drops the tables (and closes an engine of its own). After a
-   * query was abandoned, that happens when the query finally returns. Safe to call twice.
-   */
+  private async leave(): Promise<void> {
+    const placement = this.placement;
+    this.placement = null;
+    if (placement === null || !placement.process.alive) return;
+    if (placement.dedicated) await placement.process.close();
+    else await placement.process.request({ kind: 'close', sandbox: placement.id }).catch(() => null);
+  }
+
+  /** Closes the connection, which drops the tables (and ends a process of its own). Safe to call twice. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.abandonedWork === null) this.release();
+    await this.leave();
   }
+}
 
-  private release(): void {
-    if (this.released) return;
-    this.released = true;
+function closedError(): NaoError {
+  return new NaoError({
+    code: 'SANDBOX_CLOSED',
+    message: 'The extraction sandbox is closed; open a new one.',
+  });
+}
+
+/** Kills of the shared process a load rides out (each is another sandbox's query's doing). */
+const MAX_LOAD_ATTEMPTS = 5;
+
+async function place(options: {
+  sources: readonly SourceTable[];
+  settings: Required<SandboxOptions>;
+  dedicated: boolean;
+}): Promise<{ placement: Placement; tables: LoadedTable[] }> {
+  const { settings, dedicated } = options;
+  for (let attempt = 1; ; attempt++) {
+    const process = dedicated ? await SandboxProcess.start() : await sharedSandboxProcess();
+    const id = nextSandboxId++;
     try {
-      this.host.disconnect(this.hosted);
-    } finally {
-      if (this.ownsHost) this.host.close();
+      const tables = await process.request({
+        kind: 'open',
+        sandbox: id,
+        tables: options.sources.map((table) => ({
+          ...table,
+          rows: packRows(table.rows, table.columns.length),
+        })),
+        engine: engineSettings(settings, dedicated),
+      });
+      return { placement: { process, dedicated, id }, tables };
+    } catch (error) {
+      if (dedicated) await process.close();
+      // The shared process was killed for someone else's query while this load ran.
+      if (!(error instanceof SandboxProcessLost) || dedicated || attempt === MAX_LOAD_ATTEMPTS) throw error;
     }
   }
 }
@@ -238,11 +282,14 @@ export class Sandbox {
  * extraction: otherwise the first runs of a suite all wait for it, at their busiest moment.
  */
 export async function prepareSandboxes(options: SandboxOptions = {}): Promise<void> {
-  await sharedSandboxHost(sharedHostSettings(resolveOptions(options)));
+  const process = await sharedSandboxProcess();
+  await process.request({ kind: 'prepare', engine: engineSettings(resolveOptions(options), false) });
 }
 
-function sharedHostSettings(settings: Required<SandboxOptions>) {
-  return { threads: 1, memoryLimitBytes: settings.memoryLimitBytes + SHARED_LOAD_ALLOWANCE_BYTES };
+function engineSettings(settings: Required<SandboxOptions>, dedicated: boolean): EngineSettings {
+  return dedicated
+    ? { dedicated, threads: settings.threads, memoryLimitBytes: settings.memoryLimitBytes }
+    : { dedicated, threads: 1, memoryLimitBytes: settings.memoryLimitBytes + SHARED_LOAD_ALLOWANCE_BYTES };
 }
 
 /** Opens a sandbox, runs `work` with it and always closes it. */
@@ -312,6 +359,6 @@ function timeoutMessage(timeoutMs: number): string {
   return `The query ran longer than ${timeoutMs / 1000} s and was stopped; write a simpler query over the result tables.`;
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+function formatBytes(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024))} MiB`;
 }

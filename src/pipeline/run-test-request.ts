@@ -105,6 +105,9 @@ export async function runTestRequest(options: {
       responseMessages: agent.responseMessages,
       queryResults: agent.queryResults,
       expectedColumns,
+      ...(runtime.agentContext.limits.queryTimeoutMs === undefined
+        ? {}
+        : { queryTimeoutMs: runtime.agentContext.limits.queryTimeoutMs }),
       ...(signal === undefined ? {} : { signal }),
     });
 

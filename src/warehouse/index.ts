@@ -1,3 +1,4 @@
+export { childModule } from './child-module.js';
 export type {
   CellValue,
   ColumnInfo,

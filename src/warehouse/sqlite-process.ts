@@ -1,18 +1,8 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { childModule } from './child-module.js';
 import type { SqliteFailure, SqliteReply, SqliteRequest } from './sqlite-protocol.js';
 
-const here = fileURLToPath(import.meta.url);
-// '.js' once built; '.ts' when run from source (vitest, tsx), where the child needs tsx to load.
-const extension = path.extname(here);
-const ENTRY = path.join(path.dirname(here), `sqlite-query-process${extension}`);
-
-function childExecArgv(): string[] {
-  if (extension !== '.ts') return [];
-  return ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
-}
+const QUERY_PROCESS = childModule(import.meta.url, 'sqlite-query-process');
 
 /** The query process could not open the database file. */
 export class SqliteOpenError extends Error {
@@ -66,8 +56,8 @@ export class SqliteProcess {
 
   /** Starts a query process on `file`; rejects with SqliteOpenError when SQLite cannot open it. */
   static start(file: string): Promise<SqliteProcess> {
-    const child = fork(ENTRY, [file], {
-      execArgv: childExecArgv(),
+    const child = fork(QUERY_PROCESS.entry, [file], {
+      execArgv: QUERY_PROCESS.execArgv,
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'json',
     });

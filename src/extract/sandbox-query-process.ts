@@ -1,0 +1,194 @@
+/**
+ * The process where extraction sandboxes live and model-written SQL runs. Some DuckDB work
+ * never looks at its interrupt (one `levenshtein` over two long strings runs for hours), and
+ * nothing in the same process can stop native code that ignores it: so the parent
+ * (sandbox-process.ts) kills this process when a query outlives its grace period, and re-opens
+ * the other sandboxes that lived here in a fresh one. Memory that DuckDB's own limit does not
+ * count (the rows read into JavaScript) is bounded by this process's heap limit.
+ *
+ * Started by sandbox-process.ts with one argument: a folder of its own, for the engines'
+ * private folders, which the parent removes once this process has ended.
+ */
+import { rmSync } from 'node:fs';
+import { NaoError } from '../errors/index.js';
+import { type LoadedTable, loadTables, type SourceTable } from './load-tables.js';
+import { readAnswer } from './read-answer.js';
+import { checkExtractionSql } from './safety-check.js';
+import { type HostedSandbox, SandboxHost, sharedSandboxHost } from './sandbox-host.js';
+import {
+  type EngineSettings,
+  type InterruptMessage,
+  type PackedTable,
+  type ProcessQueryOutcome,
+  packRows,
+  type SandboxReply,
+  type SandboxRequest,
+  unpackRows,
+} from './sandbox-protocol.js';
+
+const parentDir = process.argv[2];
+
+interface Entry {
+  host: SandboxHost;
+  hosted: HostedSandbox;
+  dedicated: boolean;
+  tableIds: string[];
+  /** Stops the query in flight; set while one runs. */
+  stop: (() => void) | null;
+  /** Closed while a query ran: released once it returns. */
+  closing: boolean;
+}
+
+const sandboxes = new Map<number, Entry>();
+
+function send(reply: SandboxReply): void {
+  process.send?.(reply);
+}
+
+function engineOf(settings: EngineSettings): Promise<SandboxHost> {
+  if (settings.dedicated) {
+    return SandboxHost.create({ threads: settings.threads, ...(parentDir ? { parentDir } : {}) });
+  }
+  return sharedSandboxHost({
+    threads: settings.threads,
+    memoryLimitBytes: settings.memoryLimitBytes,
+    parentDir,
+  });
+}
+
+async function open(sandbox: number, packed: readonly PackedTable[], engine: EngineSettings) {
+  const tables = packed.map((table): SourceTable => ({ ...table, rows: unpackRows(table.rows) }));
+  const host = await engineOf(engine);
+  let hosted: HostedSandbox | undefined;
+  try {
+    hosted = await host.connect();
+    const loaded = await loadTables({
+      connection: hosted.connection,
+      tables,
+      scratchFile: hosted.scratchFile,
+    });
+    if (engine.dedicated) {
+      const used = await host.memoryInUse(hosted.connection);
+      await host.lock(used + engine.memoryLimitBytes);
+    }
+    sandboxes.set(sandbox, {
+      host,
+      hosted,
+      dedicated: engine.dedicated,
+      tableIds: loaded.filter((table) => table.columns.length > 0).map((table) => table.id),
+      stop: null,
+      closing: false,
+    });
+    return loaded;
+  } catch (error) {
+    if (hosted !== undefined) host.disconnect(hosted);
+    if (engine.dedicated) host.close();
+    throw error;
+  }
+}
+
+async function query(request: Extract<SandboxRequest, { kind: 'query' }>): Promise<ProcessQueryOutcome> {
+  const entry = sandboxes.get(request.sandbox);
+  if (entry === undefined) throw new Error(`no sandbox ${request.sandbox} in this process`);
+  const { connection } = entry.hosted;
+  const check = await checkExtractionSql({ connection, sql: request.sql, tableIds: entry.tableIds });
+  if (!check.success) return { success: false, kind: 'unsafe', error: check.error };
+  let stopped = false;
+  entry.stop = () => {
+    stopped = true;
+    connection.interrupt();
+  };
+  const timer = setTimeout(() => entry.stop?.(), request.timeoutMs);
+  try {
+    // Streamed, and read no further than one row past the cap: an answer of unknown size is
+    // never held whole, here or in the engine.
+    const answer = await readAnswer({
+      connection,
+      sql: request.sql,
+      maxRows: request.maxRows,
+      // An interrupt that lands between two statements of the read is lost: check here too.
+      checkpoint: () => {
+        if (stopped) throw new Error('the query was stopped');
+      },
+    });
+    if (answer.truncated) {
+      return {
+        success: false,
+        kind: 'too-many-rows',
+        error: `The query returned more than ${request.maxRows} rows; return only the rows of the answer.`,
+      };
+    }
+    return { success: true, columns: answer.columns, rows: packRows(answer.rows, answer.columns.length) };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (stopped) return { success: false, kind: 'timeout', error: message };
+    if (/out of memory/i.test(message)) return { success: false, kind: 'out-of-memory', error: message };
+    return { success: false, kind: 'failed', error: message };
+  } finally {
+    clearTimeout(timer);
+    entry.stop = null;
+    if (entry.closing) release(request.sandbox, entry);
+  }
+}
+
+function close(sandbox: number): null {
+  const entry = sandboxes.get(sandbox);
+  if (entry === undefined) return null;
+  if (entry.stop !== null) {
+    entry.closing = true;
+    entry.stop();
+  } else {
+    release(sandbox, entry);
+  }
+  return null;
+}
+
+function release(sandbox: number, entry: Entry): void {
+  sandboxes.delete(sandbox);
+  try {
+    entry.host.disconnect(entry.hosted);
+  } finally {
+    if (entry.dedicated) entry.host.close();
+  }
+}
+
+async function handle(request: SandboxRequest): Promise<LoadedTable[] | ProcessQueryOutcome | null> {
+  switch (request.kind) {
+    case 'prepare':
+      await engineOf(request.engine);
+      return null;
+    case 'open':
+      return open(request.sandbox, request.tables, request.engine);
+    case 'query':
+      return query(request);
+    case 'close':
+      return close(request.sandbox);
+  }
+}
+
+process.on('message', (message: SandboxRequest | InterruptMessage) => {
+  if (message.kind === 'interrupt') {
+    sandboxes.get(message.sandbox)?.stop?.();
+    return;
+  }
+  handle(message).then(
+    (value) => send({ kind: 'done', id: message.id, value }),
+    (error: unknown) =>
+      send({
+        kind: 'failed',
+        id: message.id,
+        code: error instanceof NaoError ? error.code : undefined,
+        message: error instanceof Error ? error.message : String(error),
+      }),
+  );
+});
+// The parent decides when this process ends: a Ctrl-C in the terminal reaches the whole
+// process group, and the parent still needs the sandboxes while it saves what finished.
+process.on('SIGINT', () => undefined);
+// Gone with the parent, however it ended; at once, since an exit that runs DuckDB's
+// destructors would wait for a query that ignores its interrupt.
+process.on('disconnect', () => {
+  if (parentDir !== undefined) rmSync(parentDir, { recursive: true, force: true });
+  process.kill(process.pid, 'SIGKILL');
+});
+send({ kind: 'ready' });
