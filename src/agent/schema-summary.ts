@@ -17,6 +17,18 @@ export const DEFAULT_SCHEMA_LIMITS: SchemaSummaryLimits = {
 const MAX_TYPE_CHARS = 120;
 
 /** How to look further into each engine's catalog, for when the prompt shows less than everything. */
+/** The standard catalog views, with `ILIKE` where the dialect has it. */
+function informationSchema(options: { typeColumn: string; ilike: boolean }) {
+  return {
+    columns: `SELECT column_name, ${options.typeColumn} FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'`,
+    search: `SELECT table_schema, table_name FROM information_schema.tables WHERE table_name ${options.ilike ? 'ILIKE' : 'LIKE'} '%<word>%'`,
+  };
+}
+
+const STANDARD = informationSchema({ typeColumn: 'data_type', ilike: true });
+const STANDARD_LIKE = informationSchema({ typeColumn: 'data_type', ilike: false });
+const MYSQL = informationSchema({ typeColumn: 'column_type', ilike: false });
+
 /** SQL Server and Fabric share T-SQL's catalog views. */
 const T_SQL_HINTS = {
   columns:
@@ -25,34 +37,17 @@ const T_SQL_HINTS = {
 };
 
 const INSPECT_HINTS: Record<DatabaseDialect, { columns: string; search: string }> = {
-  duckdb: {
-    columns:
-      "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
-    search:
-      "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name ILIKE '%<word>%'",
-  },
-  postgres: {
-    columns:
-      "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
-    search:
-      "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name ILIKE '%<word>%'",
-  },
-  mysql: {
-    columns:
-      "SELECT column_name, column_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
-    search: "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name LIKE '%<word>%'",
-  },
-  databricks: {
-    columns:
-      "SELECT column_name, full_data_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
-    search:
-      "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name ILIKE '%<word>%'",
-  },
+  duckdb: STANDARD,
+  postgres: STANDARD,
+  mysql: MYSQL,
+  starrocks: MYSQL,
+  trino: STANDARD_LIKE,
+  athena: STANDARD_LIKE,
+  databricks: informationSchema({ typeColumn: 'full_data_type', ilike: true }),
   snowflake: {
     columns:
       "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = '<SCHEMA>' AND table_name = '<TABLE>' (unquoted names are stored upper-case; or DESCRIBE TABLE <schema>.<table>)",
-    search:
-      "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name ILIKE '%<word>%'",
+    search: STANDARD.search,
   },
   sqlite: {
     columns: "SELECT name, type FROM pragma_table_info('<table>')",
@@ -66,25 +61,10 @@ const INSPECT_HINTS: Record<DatabaseDialect, { columns: string; search: string }
   },
   mssql: T_SQL_HINTS,
   fabric: T_SQL_HINTS,
-  trino: {
-    columns:
-      "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
-    search: "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name LIKE '%<word>%'",
-  },
-  athena: {
-    columns:
-      "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
-    search: "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name LIKE '%<word>%'",
-  },
   redshift: {
     columns:
       "SELECT column_name, data_type FROM svv_columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
     search: "SELECT table_schema, table_name FROM svv_tables WHERE table_name ILIKE '%<word>%'",
-  },
-  starrocks: {
-    columns:
-      "SELECT column_name, column_type FROM information_schema.columns WHERE table_schema = '<schema>' AND table_name = '<table>'",
-    search: "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name LIKE '%<word>%'",
   },
   clickhouse: {
     columns: "SELECT name, type FROM system.columns WHERE database = '<schema>' AND table = '<table>'",
