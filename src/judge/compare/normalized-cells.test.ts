@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ColumnHint } from './column-type.js';
-import { NormalizedCells } from './normalized-cells.js';
+import { cellComparator, NormalizedCells, readsSame } from './normalized-cells.js';
 
-/** Values of every kind, and text on both sides of each shortcut `setRow` takes. */
+/** Values of every kind, and text on both sides of each shortcut `setRow` and `readsSame` take. */
 const VALUES: unknown[] = [
   null,
   undefined,
@@ -107,4 +107,60 @@ describe('NormalizedCells.setRow', () => {
       }
     },
   );
+});
+
+describe('NormalizedCells.reset', () => {
+  it('lets cells be filled again as if new', () => {
+    const reused = new NormalizedCells({ rowCount: VALUES.length, hints: ['unknown'], decimals: 2 });
+    for (const [row, value] of VALUES.entries()) reused.set(row, 0, value);
+    reused.reset();
+    const fresh = new NormalizedCells({ rowCount: VALUES.length, hints: ['unknown'], decimals: 2 });
+    // Each row gets a value of another kind than it held before the reset.
+    for (let row = 0; row < VALUES.length; row++) {
+      const value = VALUES[(row + 7) % VALUES.length];
+      reused.set(row, 0, value);
+      fresh.set(row, 0, value);
+    }
+    for (let row = 0; row < VALUES.length; row++) {
+      expect(cellState(reused, row, 0)).toEqual(cellState(fresh, row, 0));
+    }
+  });
+});
+
+describe('readsSame', () => {
+  it.each(HINTS.flatMap((hintA) => HINTS.map((hintB) => [hintA, hintB] as const)))(
+    'is true only for values whose cells are equal (hints %s and %s)',
+    (hintA, hintB) => {
+      const a = new NormalizedCells({ rowCount: 1, hints: [hintA], decimals: 2 });
+      const b = new NormalizedCells({ rowCount: 1, hints: [hintB], decimals: 2 });
+      const compare = cellComparator(a, b);
+      let same = 0;
+      for (const x of VALUES) {
+        for (const y of VALUES) {
+          if (!readsSame(x, y, hintA, hintB)) continue;
+          same++;
+          a.reset();
+          b.reset();
+          a.set(0, 0, x);
+          b.set(0, 0, y);
+          expect({ x, y, order: compare(0, 0, 0) }).toEqual({ x, y, order: 0 });
+        }
+      }
+      // It settles most identical values, not only the trivial ones.
+      expect(same).toBeGreaterThan(VALUES.length / 2);
+    },
+  );
+
+  it.each<[unknown, unknown, ColumnHint, ColumnHint, boolean]>([
+    ['customer_1', 'customer_1', 'unknown', 'number', true],
+    ['2024-01-02', '2024-01-02', 'unknown', 'temporal', true],
+    // Read as a date in one column and as text in the other.
+    ['2024-01-02', '2024-01-02', 'unknown', 'number', false],
+    // The infinite date in one column, the number in the other.
+    ['infinity', 'infinity', 'unknown', 'temporal', false],
+    [1, '1', 'unknown', 'unknown', false],
+    [Number.NaN, Number.NaN, 'unknown', 'unknown', false],
+  ])('%j and %j in %s and %s columns: %s', (x, y, hintA, hintB, expected) => {
+    expect(readsSame(x, y, hintA, hintB)).toBe(expected);
+  });
 });

@@ -155,6 +155,15 @@ export class NormalizedCells {
     }
   }
 
+  /**
+   * Forgets the text and secondary slots of every cell, so the cells can be filled again
+   * (`set` always writes kind and primary). `fractional` keeps what was seen.
+   */
+  reset(): void {
+    for (const slots of this.text) slots?.fill(undefined);
+    for (const slots of this.secondary) slots?.fill(0);
+  }
+
   /** The text slot of a cell (string, exact key or extra fraction digits), if any. */
   textAt(row: number, column: number): string | undefined {
     return this.text[column]?.[row];
@@ -481,6 +490,21 @@ function stringify(value: object): string {
   } catch {
     return String(value);
   }
+}
+
+/**
+ * Whether two values as given certainly normalise to equal cells, the first in a column with
+ * `hintA`, the second with `hintB`, decided without normalising either: they are the same
+ * value, and the hints read it alike (a hint changes how text reads only for dates and
+ * 'infinity'). False means "compare the normalised cells", not "different".
+ */
+export function readsSame(a: unknown, b: unknown, hintA: ColumnHint, hintB: ColumnHint): boolean {
+  if (a !== b) return false;
+  if (typeof a !== 'string' || hintA === hintB || a.length === 0) return true;
+  const start = a.charCodeAt(0);
+  if (start < 0x80 && MAY_START_VALUE[start] === 0) return true;
+  // A leading digit: a date under any hint but 'number', never an infinity.
+  return start >= 48 && start <= 57 && hintA !== 'number' && hintB !== 'number';
 }
 
 /**

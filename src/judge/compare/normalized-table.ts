@@ -5,72 +5,110 @@ import { cellComparator, KIND_NUMBER, NormalizedCells } from './normalized-cells
 import { cellOf, rowProblem, type Table } from './table-input.js';
 import { isClose, type NumberOperand, type Tolerance } from './tolerance.js';
 
-/** One side's compared columns, normalised, plus the way back to the original cells. */
+/**
+ * One side's compared columns, normalised, plus the way back to the original cells. It may
+ * hold only some of the table's rows (the ones exact matching left over); row numbers below
+ * are then positions in `rows`, in table order.
+ */
 export interface NormalizedTable {
   table: Table;
   /** For each compared column, its position in `table`. */
   sourceColumns: number[];
+  /** The table row of each normalised row; null when every row is there, in order. */
+  rows: readonly number[] | null;
   cells: NormalizedCells;
+  /**
+   * Per compared column: some row of the whole table, normalised here or not, holds a value
+   * with a fractional part (or ±Infinity), i.e. the column is a measure.
+   */
+  fractional: readonly boolean[];
 }
 
 export type NormalizeTableResult =
   | { success: true; side: NormalizedTable }
   | { success: false; error: string };
 
-/** Normalises the compared columns of a table; fails on the first malformed row. */
+/**
+ * Normalises the compared columns of a table, or of the listed rows only (then `fractional`
+ * must say what the whole table holds); fails on the first malformed row.
+ */
 export function normalizeTable(options: {
   table: Table;
   sourceColumns: number[];
   decimals: number;
+  rows?: { list: readonly number[]; fractional: readonly boolean[] };
 }): NormalizeTableResult {
   const { table, sourceColumns, decimals } = options;
+  const list = options.rows?.list ?? null;
   const cells = new NormalizedCells({
-    rowCount: table.rowCount,
+    rowCount: list === null ? table.rowCount : list.length,
     hints: sourceColumns.map((source) => columnHint(table.types[source])),
     decimals,
   });
-  const fill = { table, sourceColumns, cells };
-  const error = table.shape === 'arrays' ? fillFromArrays(fill) : fillFromRecords(fill);
+  const error = fillCells({ table, sourceColumns, cells, first: 0, rows: list, count: cells.rowCount });
   if (error !== null) return { success: false, error };
-  return { success: true, side: { table, sourceColumns, cells } };
+  const fractional = options.rows?.fractional ?? cells.fractional;
+  return { success: true, side: { table, sourceColumns, rows: list, cells, fractional } };
 }
-
-// The loops live in their own functions so each is optimised for its one shape of input.
 
 interface FillOptions {
   table: Table;
   sourceColumns: readonly number[];
   cells: NormalizedCells;
+  first: number;
+  rows: readonly number[] | null;
+  count: number;
 }
 
-function fillFromArrays({ table, sourceColumns, cells }: FillOptions): string | null {
+/**
+ * Normalises `count` rows of `table` into rows 0, 1, … of `cells`: the table rows from
+ * `first` on, or the table rows listed in `rows`. Returns the problem of the first malformed
+ * row, or null.
+ */
+export function fillCells(options: FillOptions): string | null {
+  return options.table.shape === 'arrays' ? fillFromArrays(options) : fillFromRecords(options);
+}
+
+// The loops live in their own functions so each is optimised for its one shape of input.
+
+function fillFromArrays(options: FillOptions): string | null {
+  const { table, sourceColumns: positions, cells, first, rows: list, count } = options;
   const rows = table.rows as ReadonlyArray<ReadonlyArray<unknown>>;
   const width = table.columns.length;
-  for (let row = 0; row < table.rowCount; row++) {
-    const values = rows[row]!;
-    if (!Array.isArray(values) || values.length !== width) return rowProblem(table, row);
-    cells.setRow(row, values, sourceColumns);
+  for (let row = 0; row < count; row++) {
+    const source = list === null ? first + row : list[row]!;
+    const values = rows[source]!;
+    if (!Array.isArray(values) || values.length !== width) return rowProblem(table, source);
+    cells.setRow(row, values, positions);
   }
   return null;
 }
 
-function fillFromRecords({ table, sourceColumns, cells }: FillOptions): string | null {
-  for (let row = 0; row < table.rowCount; row++) {
+function fillFromRecords(options: FillOptions): string | null {
+  const { table, sourceColumns, cells, first, rows: list, count } = options;
+  for (let row = 0; row < count; row++) {
+    const source = list === null ? first + row : list[row]!;
     for (let column = 0; column < sourceColumns.length; column++) {
-      cells.set(row, column, cellOf(table, row, sourceColumns[column]!));
+      cells.set(row, column, cellOf(table, source, sourceColumns[column]!));
     }
   }
   return null;
 }
 
+/** The table row of normalised row `row`. */
+export function tableRow(side: NormalizedTable, row: number): number {
+  return side.rows === null ? row : side.rows[row]!;
+}
+
 /** The original value of compared column `column` in row `row`. */
 export function originalCell(side: NormalizedTable, row: number, column: number): CellValue {
-  return cellOf(side.table, row, side.sourceColumns[column]!);
+  return cellOf(side.table, tableRow(side, row), side.sourceColumns[column]!);
 }
 
 /** The compared columns of one row, as given (not normalised). */
 export function originalRow(side: NormalizedTable, row: number): CellValue[] {
-  return side.sourceColumns.map((column) => cellOf(side.table, row, column));
+  const source = tableRow(side, row);
+  return side.sourceColumns.map((column) => cellOf(side.table, source, column));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type NormalizedCells, rowEquality } from './normalized-cells.js';
-import { type CloseCells, type NormalizedTable, rowComparator } from './normalized-table.js';
+import { type CloseCells, type NormalizedTable, normalizeTable, rowComparator } from './normalized-table.js';
 import { rowIndexBits, rowKeys } from './row-hash.js';
+import type { Table } from './table-input.js';
 
 /** Rows of each side left without a partner. */
 export interface Unmatched {
@@ -8,10 +9,52 @@ export interface Unmatched {
   expected: number[];
 }
 
+/** One side of the exact step: a table as given, and the positions of its compared columns. */
+export interface MatchSide {
+  table: Table;
+  sourceColumns: number[];
+}
+
+/**
+ * The exact step's outcome. Each side holds at least its rows left over, normalised;
+ * `unmatched` lists those by their row numbers there, in table order. A malformed row stops
+ * the step, with the side it is on.
+ */
+export type ExactMatch =
+  | { success: true; actual: NormalizedTable; expected: NormalizedTable; unmatched: Unmatched }
+  | { success: false; side: 'actual' | 'expected'; error: string };
+
+/** Pairs the answer's rows with equal reference rows, as multisets, duplicates in table order. */
+export type ExactMatcher = (options: {
+  actual: MatchSide;
+  expected: MatchSide;
+  decimals: number;
+}) => ExactMatch;
+
+/**
+ * The general exact step: normalises every row of both sides, then pairs rows through one
+ * native sort of row keys per side (see `matchEqualRows`).
+ */
+export const matchBySorting: ExactMatcher = (options) => {
+  const { decimals } = options;
+  const expectedRead = normalizeTable({ ...options.expected, decimals });
+  if (!expectedRead.success) return { ...expectedRead, side: 'expected' };
+  const actualRead = normalizeTable({ ...options.actual, decimals });
+  if (!actualRead.success) return { ...actualRead, side: 'actual' };
+  const actual = actualRead.side;
+  const expected = expectedRead.side;
+  const order = actual.sourceColumns.map((_, column) => column);
+  const unmatched = matchEqualRows({ actual, expected, order });
+  // In table order, as ExactMatch promises: the approximate step's stable sort then leaves
+  // equal rows in table order, whichever step paired the others.
+  unmatched.actual.sort((x, y) => x - y);
+  unmatched.expected.sort((x, y) => x - y);
+  return { success: true, actual, expected, unmatched };
+};
+
 /**
  * Pairs every actual row with an equal expected row, as multisets (a row present twice must be
- * matched twice), and returns the rows left over, in table order; of the copies of a
- * duplicated row, the last ones are left over. Rows are bucketed by a hash of their
+ * matched twice), and returns the rows left over. Rows are bucketed by a hash of their
  * normalised values through one native sort per side, and every pairing is confirmed by a full
  * comparison, so a hash collision can cost time but never a wrong match. (Sorting rows with a
  * JavaScript comparator instead takes seconds on a million rows.)
@@ -74,9 +117,6 @@ export function matchEqualRows(options: {
     equal: rowEquality(actual.cells, expected.cells),
     unmatched,
   });
-  // In table order: the approximate step's stable sort then leaves equal rows in table order.
-  unmatched.actual.sort((x, y) => x - y);
-  unmatched.expected.sort((x, y) => x - y);
   return unmatched;
 }
 
