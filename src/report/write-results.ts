@@ -79,6 +79,18 @@ function toJson(results: ResultsFile): string {
   }
 }
 
+/** Writes the file's JSON to a new temporary file (its folder created if missing), synced to disk. */
+async function writeTemp(tempPath: string, file: ResultsFile): Promise<void> {
+  await mkdir(path.dirname(tempPath), { recursive: true });
+  const temp = await open(tempPath, 'wx');
+  try {
+    await temp.writeFile(`${toJson(file)}\n`, 'utf8');
+    await temp.sync();
+  } finally {
+    await temp.close();
+  }
+}
+
 function errorCode(error: unknown): string | undefined {
   return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 }
@@ -97,17 +109,9 @@ export async function writeResultsFile(options: {
 }): Promise<string> {
   const now = options.now ?? new Date();
   const outputsDir = path.resolve(options.outputsDir);
-  const json = `${toJson(options.file)}\n`;
   const tempPath = path.join(outputsDir, `.results-${process.pid}-${randomUUID()}.tmp`);
   try {
-    await mkdir(outputsDir, { recursive: true });
-    const temp = await open(tempPath, 'wx');
-    try {
-      await temp.writeFile(json, 'utf8');
-      await temp.sync();
-    } finally {
-      await temp.close();
-    }
+    await writeTemp(tempPath, options.file);
     for (let sequence = 1; sequence <= MAX_SAME_SECOND_FILES; sequence++) {
       const finalPath = path.join(outputsDir, resultsFileName(now, sequence));
       try {
@@ -143,14 +147,7 @@ export async function writeResultsFileAt(options: { path: string; file: ResultsF
     `.${path.basename(target)}-${process.pid}-${randomUUID()}.tmp`,
   );
   try {
-    await mkdir(path.dirname(target), { recursive: true });
-    const temp = await open(tempPath, 'wx');
-    try {
-      await temp.writeFile(`${toJson(options.file)}\n`, 'utf8');
-      await temp.sync();
-    } finally {
-      await temp.close();
-    }
+    await writeTemp(tempPath, options.file);
     await rename(tempPath, target);
     return target;
   } catch (error) {

@@ -11,7 +11,7 @@ import {
   originalRow,
   tableRow,
 } from './normalized-table.js';
-import { compareSortedLeftovers, type ExactMatcher, pairForDiff, type Unmatched } from './row-matching.js';
+import { compareSortedLeftovers, pairForDiff, type Unmatched } from './row-matching.js';
 import {
   cellOf,
   findRowProblem,
@@ -64,14 +64,6 @@ export interface ComparisonResult {
  * side that is not a table (a caller bug) raise a NaoError.
  */
 export function compareResults(options: CompareOptions): ComparisonResult {
-  return compareWith(options, matchByIndex);
-}
-
-/**
- * `compareResults` with the given exact step. Every exact step pairs the same rows, so the
- * result never depends on it; this is how the tests hold the fast step to the general one.
- */
-export function compareWith(options: CompareOptions, matchExactly: ExactMatcher): ComparisonResult {
   const tolerances = checkTolerances(options.tolerances ?? DEFAULT_COMPARISON);
   const diffLimit = checkDiffLimit(options.diffLimit ?? DEFAULT_DIFF_LIMIT);
   const expectedRead = readTable(options.expected);
@@ -143,7 +135,7 @@ export function compareWith(options: CompareOptions, matchExactly: ExactMatcher)
     );
   }
 
-  const exact = matchExactly({ actual: actualSide, expected: expectedSide, decimals });
+  const exact = matchByIndex({ actual: actualSide, expected: expectedSide, decimals });
   if (!exact.success) {
     if (exact.side === 'expected') throw invalidExpected(exact.error);
     return failed(notATable(exact.error), null);

@@ -2,8 +2,8 @@ import { type ColumnHint, columnHint } from './column-type.js';
 import { cellComparator, NormalizedCells, readsSame } from './normalized-cells.js';
 import { fillCells, normalizeTable } from './normalized-table.js';
 import { rowHash } from './row-hash.js';
-import { fingerprintOf, OVER_BUDGET, RowIndex } from './row-index.js';
-import { type ExactMatch, type ExactMatcher, type MatchSide, matchBySorting } from './row-matching.js';
+import { fingerprintOf, RowIndex } from './row-index.js';
+import type { ExactMatch, MatchSide } from './row-matching.js';
 import { cellOf, type Table } from './table-input.js';
 
 /** Rows normalised at a time: their cells and values stay in cache while they are used. */
@@ -15,7 +15,8 @@ const BATCH_ROWS = 256;
 let _touched = 0;
 
 /**
- * The fast exact step. The reference's rows are normalised a block at a time to fingerprint
+ * The exact step: pairs the answer's rows with equal reference rows, as multisets, duplicates
+ * in table order on both sides (the last copies of a value are left over). The reference's rows are normalised a block at a time to fingerprint
  * them, and indexed by fingerprint; then the answer's rows stream through the index a block
  * at a time, each taking the first reference row left that equals it. A pair is confirmed on
  * the values as given when they are identical (the usual case), else on their normalised
@@ -24,31 +25,23 @@ let _touched = 0;
  * full garbage collection once some 64 MB of typed arrays have been allocated since the last
  * one, and on the large heap that holds big results it costs more than the comparison.
  *
- * It pairs exactly the rows `matchBySorting` pairs (duplicates in table order on both sides),
- * and hands over to it when the data defeats the fingerprint.
- *
  * Results often list their rows in the same order or in reverse (an ORDER BY and its DESC):
  * the neighbour of the last reference row taken is tried first, which reads both tables in
  * order. Otherwise lookups go by fingerprint, their memory fetched a batch at a time.
  */
-export function matchByIndex(
-  options: Parameters<ExactMatcher>[0] & {
-    /** Rows passed over in chains before handing over to the sort (see RowIndex). */
-    stepBudget?: number;
-    /** The row hash (default: rowHash); tests pass weak ones to make rows collide. */
-    hash?: (cells: NormalizedCells, row: number) => number;
-  },
-): ExactMatch {
+export function matchByIndex(options: {
+  actual: MatchSide;
+  expected: MatchSide;
+  decimals: number;
+  /** The row hash (default: rowHash); tests pass weak ones to make rows collide. */
+  hash?: (cells: NormalizedCells, row: number) => number;
+}): ExactMatch {
   const { actual, expected, decimals } = options;
   const hash = options.hash ?? rowHash;
   const reference = fingerprintRows({ side: expected, decimals, hash });
   if (!reference.success) return { ...reference, side: 'expected' };
-  const index = RowIndex.build({
-    fingerprints: reference.fingerprints,
-    stepBudget: options.stepBudget ?? 8 * (expected.table.rowCount + actual.table.rowCount) + 65_536,
-  });
+  const index = RowIndex.build({ fingerprints: reference.fingerprints });
   const streamed = streamRows({ actual, expected, decimals, hash, index });
-  if (streamed === OVER_BUDGET) return matchBySorting(options);
   if (!streamed.success) return { ...streamed, side: 'actual' };
 
   const expectedLeft = index.remaining();
@@ -119,8 +112,7 @@ function streamRows(options: {
   index: RowIndex;
 }):
   | { success: true; leftOver: number[]; fractional: readonly boolean[] }
-  | { success: false; error: string }
-  | typeof OVER_BUDGET {
+  | { success: false; error: string } {
   const { actual, expected, hash, index } = options;
   const rowCount = actual.table.rowCount;
   const block = new NormalizedCells({
@@ -159,7 +151,6 @@ function streamRows(options: {
         } else {
           guessesMissed++;
           taken = index.take(fingerprint, row, rows.equal);
-          if (taken === OVER_BUDGET) return OVER_BUDGET;
           if (taken < 0) {
             leftOver.push(first + row);
             continue;

@@ -477,7 +477,7 @@ function plainTextHash(text: string): number {
   return (hash ^ text.length) >>> 0;
 }
 
-function textHash(text: string): number {
+export function textHash(text: string): number {
   let hash = 0x811c9dc5;
   for (let index = 0; index < text.length; index++)
     hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
@@ -505,44 +505,6 @@ export function readsSame(a: unknown, b: unknown, hintA: ColumnHint, hintB: Colu
   if (start < 0x80 && MAY_START_VALUE[start] === 0) return true;
   // A leading digit: a date under any hint but 'number', never an infinity.
   return start >= 48 && start <= 57 && hintA !== 'number' && hintB !== 'number';
-}
-
-/**
- * Whether row i of `a` and row j of `b` hold equal values in every column: the same answer as
- * `cellComparator` giving 0 for each column, but reading each row's kinds and doubles as one
- * block and the strings only when the stored string hashes agree.
- */
-export function rowEquality(a: NormalizedCells, b: NormalizedCells): (i: number, j: number) => boolean {
-  const columnCount = a.columnCount;
-  const compare = cellComparator(a, b);
-  const { kinds: aKinds, primary: aPrimary } = a;
-  const { kinds: bKinds, primary: bPrimary } = b;
-  // Columns whose cells may carry more than kind and double: strings, exact keys, fractions.
-  const extra = Array.from({ length: columnCount }, (_, column) => column).filter(
-    (column) =>
-      a.text[column] !== null ||
-      b.text[column] !== null ||
-      a.secondary[column] !== null ||
-      b.secondary[column] !== null,
-  );
-  return (i, j) => {
-    const aStart = i * columnCount;
-    const bStart = j * columnCount;
-    for (let column = 0; column < columnCount; column++) {
-      if (aKinds[aStart + column] !== bKinds[bStart + column]) return false;
-      // Primary is never NaN (NULL and NaN cells hold 0 there), so !== is exact here.
-      if (aPrimary[aStart + column] !== bPrimary[bStart + column]) return false;
-    }
-    for (const column of extra) {
-      const kind = aKinds[aStart + column]!;
-      if (kind === KIND_TEXT) {
-        if (a.text[column]![i] !== b.text[column]![j]) return false;
-      } else if (kind === KIND_NUMBER || kind === KIND_TEMPORAL) {
-        if (compare(i, j, column) !== 0) return false;
-      }
-    }
-    return true;
-  };
 }
 
 /**

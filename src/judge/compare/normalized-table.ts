@@ -1,5 +1,5 @@
 import type { CellValue } from '../../warehouse/database.js';
-import { type ColumnHint, columnHint } from './column-type.js';
+import { columnHint } from './column-type.js';
 import { decimalFromNumber, parseDecimal } from './decimal.js';
 import { cellComparator, KIND_NUMBER, NormalizedCells } from './normalized-cells.js';
 import { cellOf, rowProblem, type Table } from './table-input.js';
@@ -199,8 +199,7 @@ function rawNumber(value: CellValue, cells: NormalizedCells, column: number): Nu
   if (typeof value === 'number') {
     return Number.isNaN(value) ? null : { value, decimal: () => decimalFromNumber(value) };
   }
-  const scratch = scratchCell(cells.hints[column]!);
-  scratch.text[0] = null;
+  const scratch = new NormalizedCells({ rowCount: 1, hints: [cells.hints[column]!], decimals: null });
   scratch.set(0, 0, value);
   if (scratch.kinds[0] !== KIND_NUMBER) return null;
   const double = scratch.primary[0]!;
@@ -209,16 +208,4 @@ function rawNumber(value: CellValue, cells: NormalizedCells, column: number): Nu
     value: double,
     decimal: () => (key === undefined ? decimalFromNumber(double) : parseDecimal(key)),
   };
-}
-
-const scratchCells = new Map<ColumnHint, NormalizedCells>();
-
-/** One reusable unrounded cell per column hint, for reading raw values without allocating. */
-function scratchCell(hint: ColumnHint): NormalizedCells {
-  let cells = scratchCells.get(hint);
-  if (cells === undefined) {
-    cells = new NormalizedCells({ rowCount: 1, hints: [hint], decimals: null });
-    scratchCells.set(hint, cells);
-  }
-  return cells;
 }

@@ -5,13 +5,14 @@ import {
   KIND_TEMPORAL,
   KIND_TEXT,
   type NormalizedCells,
+  textHash,
 } from './normalized-cells.js';
 
 /*
  * Row hashes for multiset matching. Equal rows hash equally because equal values are stored
- * identically (same kind, same double, same string and string hash); the rare digits kept
- * beside a double (exact keys, sub-nanosecond fractions) are left out, which can only add
- * collisions, never split equal rows.
+ * identically (same kind, same double, same string and string hash, same digits kept beside
+ * a double: exact keys, sub-nanosecond fractions). Those digits are hashed too, so distinct
+ * big decimals that share a double do not all share one chain of the row index.
  */
 
 const scratch = new Float64Array(1);
@@ -31,6 +32,8 @@ export function rowHash(cells: NormalizedCells, row: number): number {
       scratch[0] = primary[cell]!;
       value = words[0]! ^ Math.imul(words[1]!, 0x27d4eb2f) ^ kind;
       if (kind === KIND_TEMPORAL) value = Math.imul(value ^ cells.secondaryAt(row, column), 0x165667b1);
+      const digits = cells.text[column]?.[row];
+      if (digits !== undefined) value = Math.imul(value ^ textHash(digits), 0x2c1b3c6d);
     } else if (kind === KIND_TEXT) {
       // The string's own hash, stored beside it when it was normalised.
       value = primary[cell]! | 0;
@@ -44,29 +47,6 @@ export function rowHash(cells: NormalizedCells, row: number): number {
     lane2 = Math.imul(((lane2 + value) << 7) | ((lane2 + value) >>> 25), 0x85ebca6b) ^ 0x5bd1e995;
   }
   return finalize(lane1) * 2 ** 21 + (finalize(lane2) >>> 11);
-}
-
-/** Bits needed to hold a row index, so that hash and index share one exact double. */
-export function rowIndexBits(rowCount: number): number {
-  return Math.max(1, Math.ceil(Math.log2(Math.max(rowCount, 2))));
-}
-
-/**
- * One double per row, `hash × 2^indexBits + row` with the top (53 − indexBits) bits of the row
- * hash: sorting these natively groups equal rows without a JavaScript comparator.
- */
-export function rowKeys(
-  cells: NormalizedCells,
-  options: { indexBits: number; hash?: (cells: NormalizedCells, row: number) => number },
-): Float64Array {
-  const keys = new Float64Array(cells.rowCount);
-  const indexRange = 2 ** options.indexBits;
-  const hash = options.hash ?? rowHash;
-  for (let row = 0; row < cells.rowCount; row++) {
-    const value = hash(cells, row);
-    keys[row] = value - (value % indexRange) + row;
-  }
-  return keys;
 }
 
 function finalize(value: number): number {

@@ -1,19 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { OVER_BUDGET, RowIndex } from './row-index.js';
+import { RowIndex } from './row-index.js';
 
 /**
  * An index over rows given as values, fingerprinted by `fingerprint` (the value itself unless
  * a test forces collisions); `equal` compares a probe value with a row's.
  */
-function indexOf(
-  values: string[],
-  options: { fingerprint?: (value: string) => number; stepBudget?: number } = {},
-) {
+function indexOf(values: string[], options: { fingerprint?: (value: string) => number } = {}) {
   const fingerprint = options.fingerprint ?? ((value: string) => value.charCodeAt(0) * 31 + value.length);
-  const index = RowIndex.build({
-    fingerprints: Int32Array.from(values, fingerprint),
-    stepBudget: options.stepBudget ?? 1000,
-  });
+  const index = RowIndex.build({ fingerprints: Int32Array.from(values, fingerprint) });
   const probes: string[] = [];
   const equal = (probe: number, row: number) => probes[probe] === values[row];
   const take = (value: string) => {
@@ -56,12 +50,6 @@ describe('RowIndex', () => {
     const { take, takeRow } = indexOf(['ab', 'cd', 'ab'], { fingerprint: () => 7 });
     expect(takeRow(1, 'cd')).toBe(false);
     expect(take('cd')).toBe(1);
-  });
-
-  it('gives up once walks have passed over more rows than the budget', () => {
-    const { take } = indexOf(['a', 'b', 'c', 'd'], { fingerprint: () => 7, stepBudget: 3 });
-    expect(take('c')).toBe(2);
-    expect(take('d')).toBe(OVER_BUDGET);
   });
 
   it('guesses the row each lookup takes', () => {

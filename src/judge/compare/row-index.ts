@@ -1,8 +1,5 @@
 const NONE = -1;
 
-/** What the index returns once it has spent its step budget; it is then unusable. */
-export const OVER_BUDGET = -2;
-
 // Row states, bits of one byte per row.
 const TAKEN = 1;
 /** Set only when no row before this one has its fingerprint: of the rows equal to it, it is first. */
@@ -32,26 +29,19 @@ export class RowIndex {
   private readonly fingerprints: Int32Array;
   private readonly states: Uint8Array;
   private readonly mask: number;
-  private stepsLeft: number;
   /** Fingerprint and next row of each candidate, for `candidates`. */
   private scratch = new Int32Array(0);
 
   static build(options: {
     /** Per row, the fingerprint of its normalised cells (see `fingerprintOf`). */
     fingerprints: Int32Array;
-    /**
-     * Rows passed over in chains, summed over every `take`, before the index gives up. With a
-     * bucket per row a lookup passes over about one row; many more means the data defeats the
-     * fingerprint (masses of distinct rows sharing one), and a sort does better.
-     */
-    stepBudget: number;
   }): RowIndex {
-    const index = new RowIndex(options.fingerprints, options.stepBudget);
+    const index = new RowIndex(options.fingerprints);
     index.link();
     return index;
   }
 
-  private constructor(fingerprints: Int32Array, stepBudget: number) {
+  private constructor(fingerprints: Int32Array) {
     const rowCount = fingerprints.length;
     let buckets = 16;
     while (buckets < rowCount) buckets *= 2;
@@ -60,7 +50,6 @@ export class RowIndex {
     this.next = new Int32Array(rowCount);
     this.fingerprints = fingerprints;
     this.states = new Uint8Array(rowCount).fill(FIRST);
-    this.stepsLeft = stepBudget;
   }
 
   private link(): void {
@@ -108,7 +97,7 @@ export class RowIndex {
 
   /**
    * Takes and returns the first row left with `fingerprint` for which `equal(probe, row)`
-   * holds; -1 when there is none, OVER_BUDGET once the step budget is spent.
+   * holds; -1 when there is none.
    */
   take(fingerprint: number, probe: number, equal: Equality): number {
     const { heads, next, fingerprints, states } = this;
@@ -127,7 +116,6 @@ export class RowIndex {
           return row;
         }
       } else {
-        if (--this.stepsLeft < 0) return OVER_BUDGET;
         previous = row;
       }
       row = following;

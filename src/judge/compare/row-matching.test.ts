@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CellValue } from '../../warehouse/database.js';
 import { CloseCells, type NormalizedTable, normalizeTable } from './normalized-table.js';
-import { compareSortedLeftovers, matchEqualRows, pairForDiff } from './row-matching.js';
+import { compareSortedLeftovers, pairForDiff } from './row-matching.js';
 import { readTable } from './table-input.js';
 
 function side(rows: CellValue[][]): NormalizedTable {
@@ -15,51 +15,6 @@ function side(rows: CellValue[][]): NormalizedTable {
   if (!result.success) throw new Error(result.error);
   return result.side;
 }
-
-/** Every row gets hash 0: the worst case of collisions. */
-const collide = () => 0;
-
-const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
-
-describe('matchEqualRows', () => {
-  it.each([false, true])('pairs equal rows as multisets (all hashes colliding: %s)', (colliding) => {
-    const actual = side([
-      [1, 'a'],
-      [2, 'b'],
-      [1, 'a'],
-      [3, 'c'],
-    ]);
-    const expected = side([
-      [3, 'c'],
-      [1, 'a'],
-      [2, 'x'],
-      [2, 'b'],
-    ]);
-    const unmatched = matchEqualRows({
-      actual,
-      expected,
-      order: [0, 1],
-      hash: colliding ? collide : undefined,
-    });
-    expect(sorted(unmatched.actual)).toEqual([2]);
-    expect(sorted(unmatched.expected)).toEqual([2]);
-  });
-
-  it('matches nothing when everything collides but nothing is equal', () => {
-    const actual = side([[1], [2], [3]]);
-    const expected = side([[4], [5], [6]]);
-    const unmatched = matchEqualRows({ actual, expected, order: [0], hash: collide });
-    expect(sorted(unmatched.actual)).toEqual([0, 1, 2]);
-    expect(sorted(unmatched.expected)).toEqual([0, 1, 2]);
-  });
-
-  it('tells apart big integers that share a double', () => {
-    const actual = side([['9007199254740993'], ['9007199254740992']]);
-    const expected = side([['9007199254740992'], ['9007199254740994']]);
-    const unmatched = matchEqualRows({ actual, expected, order: [0] });
-    expect(unmatched).toEqual({ actual: [0], expected: [1] });
-  });
-});
 
 describe('compareSortedLeftovers and pairForDiff', () => {
   it('accepts leftovers that agree position by position after sorting', () => {
