@@ -85,6 +85,7 @@ describe('Athena warehouse', () => {
     );
     expect(error).toBeInstanceOf(WarehouseError);
     expect(error).toMatchObject({ code: 'CONNECTION_FAILED' });
-    expect((error as Error).message).toContain('npm install @aws-sdk/client-athena');
+    expect((error as Error).message).toContain('@aws-sdk/client-athena is an optional dependency of nao');
+    expect((error as Error).message).toContain('run `npm install @aws-sdk/client-athena`');
   });
 });

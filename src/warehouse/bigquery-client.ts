@@ -1,17 +1,16 @@
 /**
- * How nao reaches BigQuery for one configured database: the driver (an optional package),
- * the client's endpoint and credentials, and how the database is named in messages.
+ * How nao reaches BigQuery for one configured database: the client's endpoint and
+ * credentials, and how the database is named in messages.
  */
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { BigQueryOptions } from '@google-cloud/bigquery';
 import type { DatabaseConfig } from '../config/schema.js';
-import { messageOf, WarehouseError } from './warehouse-error.js';
+import { WarehouseError } from './warehouse-error.js';
 
 export type BigQueryDatabaseConfig = Extract<DatabaseConfig, { type: 'bigquery' }>;
 export type BigQueryDriver = typeof import('@google-cloud/bigquery');
 
-const DRIVER_PACKAGE = '@google-cloud/bigquery';
 const DEFAULT_HOST = 'bigquery.googleapis.com';
 
 /** 'project.dataset via host' for messages: what nao tried to reach, never a key. */
@@ -45,25 +44,6 @@ export function bigQueryConnectionFailed(options: {
       'Check `project_id`, `dataset_id`, `location` and the credentials (`credentials_path`, `credentials_json`, ' +
       'or the Application Default Credentials of `gcloud auth application-default login`) of this database in nao_config.yaml.',
   });
-}
-
-/** The driver, loaded only when a BigQuery database is opened; its absence is a message naming the package. */
-export async function loadBigQueryDriver(options: {
-  config: BigQueryDatabaseConfig;
-  importDriver?: () => Promise<BigQueryDriver>;
-}): Promise<BigQueryDriver> {
-  const importDriver = options.importDriver ?? (() => import('@google-cloud/bigquery'));
-  try {
-    return await importDriver();
-  } catch (error) {
-    const missing = (error as { code?: unknown } | null)?.code === 'ERR_MODULE_NOT_FOUND';
-    throw bigQueryConnectionFailed({
-      config: options.config,
-      engineMessage: missing
-        ? `the BigQuery driver is not installed: run \`npm install ${DRIVER_PACKAGE}\` where nao is installed`
-        : `the BigQuery driver ${DRIVER_PACKAGE} could not be loaded (${messageOf(error)})`,
-    });
-  }
 }
 
 /**

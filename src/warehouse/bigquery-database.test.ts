@@ -202,6 +202,7 @@ describe('opening BigQuery', () => {
       }),
     );
     expect(error.code).toBe('CONNECTION_FAILED');
+    expect(error.message).toContain('@google-cloud/bigquery is an optional dependency of nao');
     expect(error.message).toContain('run `npm install @google-cloud/bigquery`');
   });
 

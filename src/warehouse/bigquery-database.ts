@@ -4,11 +4,12 @@ import {
   type BigQueryDriver,
   bigQueryClientOptions,
   bigQueryConnectionFailed,
-  loadBigQueryDriver,
+  describeBigQueryTarget,
 } from './bigquery-client.js';
 import { type BigQueryCell, type BigQueryField, bigQueryCell, bigQueryTypeName } from './bigquery-value.js';
 import { redactSecrets } from './connection-target.js';
 import type { CellValue, Database, QueryOptions, QueryResult, TableInfo } from './database.js';
+import { loadOptionalDriver } from './optional-driver.js';
 import { type QueryLimits, startQuery, stoppedError, watchQuery } from './query-control.js';
 import {
   databaseClosed,
@@ -46,9 +47,12 @@ export async function openBigQueryDatabase(
   config: BigQueryDatabaseConfig,
   options: OpenBigQueryOptions = {},
 ): Promise<Database> {
-  const driver = await loadBigQueryDriver({
-    config,
-    ...(options.importDriver === undefined ? {} : { importDriver: options.importDriver }),
+  const driver = await loadOptionalDriver({
+    database: config.name,
+    dialect: 'bigquery',
+    target: describeBigQueryTarget(config),
+    packageName: '@google-cloud/bigquery',
+    importer: options.importDriver ?? (() => import('@google-cloud/bigquery')),
   });
   const client = new driver.BigQuery(await bigQueryClientOptions({ config, projectDir: options.projectDir }));
   const database = new BigQueryDatabase(config, client);

@@ -21,12 +21,18 @@ describe('ClickHouse warehouse without its driver', () => {
   it('fails to open with CONNECTION_FAILED naming the package to install', async () => {
     const error = await expectFailure(
       openClickHouseDatabase(clickhouseConfig({ name: 'events', database: 'default', password: 'hunter2' }), {
-        importDriver: () => Promise.reject(new Error("Cannot find package '@clickhouse/client'")),
+        importDriver: () =>
+          Promise.reject(
+            Object.assign(new Error("Cannot find package '@clickhouse/client'"), {
+              code: 'ERR_MODULE_NOT_FOUND',
+            }),
+          ),
       }),
     );
     expect(error.code).toBe('CONNECTION_FAILED');
-    expect(error.message).toContain('Could not open database "events" (clickhouse)');
-    expect(error.message).toContain('npm install @clickhouse/client');
+    expect(error.message).toContain('Could not open database "events" (clickhouse at ');
+    expect(error.message).toContain('@clickhouse/client is an optional dependency of nao');
+    expect(error.message).toContain('run `npm install @clickhouse/client`');
     expect(error.message).not.toContain('hunter2');
   });
 });

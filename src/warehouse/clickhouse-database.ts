@@ -6,6 +6,7 @@ import { readTsv } from './clickhouse-tsv.js';
 import { type ClickHouseCellConverter, clickHouseCellConverter } from './clickhouse-value.js';
 import { describeServerTarget } from './connection-target.js';
 import type { CellValue, ColumnInfo, Database, QueryOptions, QueryResult, TableInfo } from './database.js';
+import { loadOptionalDriver } from './optional-driver.js';
 import { type QueryLimits, startQuery } from './query-control.js';
 import { ServerConnection, type ServerErrorVerdict } from './server-connection.js';
 import { queryFailed, queryOutOfMemory, WarehouseError } from './warehouse-error.js';
@@ -62,19 +63,13 @@ export async function openClickHouseDatabase(
         'with `secure: true`) of this database in nao_config.yaml.',
     });
   }
-  let driver: ClickHouseDriver;
-  try {
-    driver = await (options.importDriver ?? (() => import('@clickhouse/client')))();
-  } catch {
-    throw new WarehouseError({
-      code: 'CONNECTION_FAILED',
-      database: config.name,
-      dialect: 'clickhouse',
-      message:
-        `Could not open database "${config.name}" (clickhouse): its driver, the npm package @clickhouse/client, ` +
-        'is not installed. Install it beside nao (npm install @clickhouse/client).',
-    });
-  }
+  const driver = await loadOptionalDriver({
+    database: config.name,
+    dialect: 'clickhouse',
+    target: describeServerTarget(fields, port),
+    packageName: '@clickhouse/client',
+    importer: options.importDriver ?? (() => import('@clickhouse/client')),
+  });
   const database = new ClickHouseDatabase({ config, fields, driver, memoryLimit: options.memoryLimit });
   await database.check(config.connect_timeout);
   return database;

@@ -38,11 +38,17 @@ describe('opening a Databricks warehouse', () => {
   it('names the package to install when the driver is missing', async () => {
     const error = await expectFailure(
       openDatabricksDatabase(config, {
-        importDriver: () => Promise.reject(new Error("Cannot find package '@databricks/sql'")),
+        importDriver: () =>
+          Promise.reject(
+            Object.assign(new Error("Cannot find package '@databricks/sql'"), {
+              code: 'ERR_MODULE_NOT_FOUND',
+            }),
+          ),
       }),
     );
     expect(error.code).toBe('CONNECTION_FAILED');
-    expect(error.message).toContain('npm install @databricks/sql');
+    expect(error.message).toContain('@databricks/sql is an optional dependency of nao');
+    expect(error.message).toContain('run `npm install @databricks/sql`');
     expect(error.message).toContain(`databricks at ${warehouse.hostname}${warehouse.httpPath}`);
   });
 

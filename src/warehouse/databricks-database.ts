@@ -5,11 +5,11 @@ import type { CellValue, ColumnInfo, Database, QueryOptions, QueryResult, TableI
 import { driverMessage, isParseError, rootCause } from './databricks-errors.js';
 import { classifyStatement, withoutFinalSemicolons } from './databricks-read-only.js';
 import { databricksCellConverter, databricksTypeName } from './databricks-value.js';
+import { loadOptionalDriver } from './optional-driver.js';
 import { type QueryLimits, startQuery, stoppedError, watchQuery } from './query-control.js';
 import {
   connectionFailed,
   databaseClosed,
-  messageOf,
   queryFailed,
   queryTimeout,
   readOnlyViolation,
@@ -32,8 +32,6 @@ export interface DatabricksOpenOptions {
 /** Rows asked of the warehouse per fetch: the row cap is checked between fetches. */
 const FETCH_ROWS = 10_000;
 
-const DRIVER_PACKAGE = '@databricks/sql';
-
 /**
  * Opens a Databricks SQL warehouse (or cluster) through its HiveServer2 Thrift endpoint and
  * checks that it answers. Every query runs in a session of its own (catalog, schema, UTC), so
@@ -49,16 +47,12 @@ export async function openDatabricksDatabase(
 ): Promise<Database> {
   const { target } = endpointOf(config);
   const context = { database: config.name, dialect: 'databricks' as const };
-  let driver: DriverModule;
-  try {
-    driver = await (options.importDriver ?? (() => import('@databricks/sql')))();
-  } catch (error) {
-    throw connectionFailed({
-      ...context,
-      target,
-      engineMessage: `the Databricks driver could not be loaded (${messageOf(error)}); install it with \`npm install ${DRIVER_PACKAGE}\``,
-    });
-  }
+  const driver = await loadOptionalDriver({
+    ...context,
+    target,
+    packageName: '@databricks/sql',
+    importer: options.importDriver ?? (() => import('@databricks/sql')),
+  });
   const database = new DatabricksDatabase(config, driver, target, options);
   await database.check();
   return database;

@@ -130,7 +130,8 @@ describe('SQL Server warehouse (fake TDS server)', () => {
     );
     expect(error.code).toBe('CONNECTION_FAILED');
     expect(error.message).toContain(`"nodriver" (mssql at 127.0.0.1:${fake.port}/shop as user nao_reader)`);
-    expect(error.message).toContain('`npm install tedious`');
+    expect(error.message).toContain('tedious is an optional dependency of nao');
+    expect(error.message).toContain('run `npm install tedious`');
     expect(error.message).not.toContain('hunter2');
   });
 

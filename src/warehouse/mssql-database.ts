@@ -7,7 +7,6 @@ import {
 import type { CellValue, Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import {
   importTedious,
-  missingDriver,
   type TdsDatabaseConfig,
   type Tedious,
   tdsConnectionConfig,
@@ -15,9 +14,10 @@ import {
 } from './mssql-driver.js';
 import { TdsRequestFailure, TdsSession } from './mssql-session.js';
 import { mssqlCellConverter, mssqlTypeName } from './mssql-value.js';
+import { loadOptionalDriver } from './optional-driver.js';
 import { startQuery } from './query-control.js';
 import { ServerConnection, type ServerErrorVerdict } from './server-connection.js';
-import { connectionFailed, messageOf } from './warehouse-error.js';
+import { connectionFailed } from './warehouse-error.js';
 
 export interface OpenTdsDatabaseOptions {
   /** How tedious is loaded; tests replace it to see a missing driver. */
@@ -92,12 +92,13 @@ export async function openTdsDatabase(
       target: describeServerTarget(fields, 1433),
       engineMessage: redactSecrets(engineMessage, secretsOf(fields)),
     });
-  let tedious: Tedious;
-  try {
-    tedious = await (options.importDriver ?? importTedious)();
-  } catch (error) {
-    throw refuse(missingDriver(error) ?? `could not load the driver: ${messageOf(error)}`);
-  }
+  const tedious = await loadOptionalDriver({
+    database: config.name,
+    dialect: config.type,
+    target: describeServerTarget(fields, 1433),
+    packageName: 'tedious',
+    importer: options.importDriver ?? importTedious,
+  });
   let connectionConfig: ReturnType<typeof tdsConnectionConfig>;
   try {
     connectionConfig = tdsConnectionConfig(config);

@@ -9,20 +9,10 @@ import type { DatabaseConfig } from '../config/schema.js';
 export type Tedious = typeof import('tedious');
 export type TdsDatabaseConfig = Extract<DatabaseConfig, { type: 'mssql' | 'fabric' }>;
 
-/** The package whose absence the error names. */
-export const DRIVER_PACKAGE = 'tedious';
-
 /** Loads tedious (a CommonJS module: its exports may sit on `default`). */
 export async function importTedious(): Promise<Tedious> {
   const loaded = (await import('tedious')) as Tedious & { default?: Tedious };
   return loaded.default ?? loaded;
-}
-
-/** Why a driver import failed, when it is the package missing; undefined for anything else. */
-export function missingDriver(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') return undefined;
-  return `the driver package \`${DRIVER_PACKAGE}\` is not installed (it is an optional dependency of nao): run \`npm install ${DRIVER_PACKAGE}\``;
 }
 
 /** A setting nao cannot use, as a message naming the key and what to do. */

@@ -79,7 +79,8 @@ describe('Snowflake warehouse', () => {
     );
     expect(error).toBeInstanceOf(WarehouseError);
     expect(error).toMatchObject({ code: 'CONNECTION_FAILED', database: 'sales' });
-    expect((error as WarehouseError).message).toContain('npm install snowflake-sdk');
+    expect((error as WarehouseError).message).toContain('snowflake-sdk is an optional dependency of nao');
+    expect((error as WarehouseError).message).toContain('run `npm install snowflake-sdk`');
     expect((error as WarehouseError).message).toContain(`127.0.0.1:${fake.port}/SALES`);
   });
 

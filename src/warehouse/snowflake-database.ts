@@ -1,11 +1,12 @@
 import type { Connection, ConnectionOptions, RowStatement, SnowflakeError } from 'snowflake-sdk';
 import type { DatabaseConfig } from '../config/schema.js';
 import type { CellValue, ColumnInfo, Database, QueryOptions, QueryResult, TableInfo } from './database.js';
+import { loadOptionalDriver } from './optional-driver.js';
 import { type QueryLimits, startQuery } from './query-control.js';
 import { ServerConnection, type ServerErrorVerdict } from './server-connection.js';
 import { describeStatementType, isReadOnlyStatementType } from './snowflake-statement-type.js';
 import { snowflakeCellConverter, snowflakeTypeName } from './snowflake-value.js';
-import { connectionFailed, messageOf, readOnlyViolation, WarehouseError } from './warehouse-error.js';
+import { readOnlyViolation, WarehouseError } from './warehouse-error.js';
 
 export type SnowflakeDatabaseConfig = Extract<DatabaseConfig, { type: 'snowflake' }>;
 
@@ -44,21 +45,16 @@ export async function openSnowflakeDatabase(
   options: OpenSnowflakeOptions = {},
 ): Promise<Database> {
   const account = accountOf(config);
-  let sdk: SnowflakeSdk;
-  try {
-    sdk = (await (options.importDriver ?? (() => import('snowflake-sdk')))()).default;
-  } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    throw connectionFailed({
+  // A CommonJS package: its API is the module's default export.
+  const sdk = (
+    await loadOptionalDriver({
       database: config.name,
       dialect: 'snowflake',
       target: account.target,
-      engineMessage:
-        code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND'
-          ? 'the snowflake-sdk package is not installed; install it with `npm install snowflake-sdk`'
-          : `snowflake-sdk could not be loaded (${messageOf(error)})`,
-    });
-  }
+      packageName: 'snowflake-sdk',
+      importer: options.importDriver ?? (() => import('snowflake-sdk')),
+    })
+  ).default;
   const database = new SnowflakeDatabase(config, sdk, account);
   await database.check();
   return database;

@@ -73,7 +73,8 @@ describe('Trino warehouse', () => {
     );
     expect(error).toBeInstanceOf(WarehouseError);
     expect(error).toMatchObject({ code: 'CONNECTION_FAILED' });
-    expect((error as Error).message).toContain('npm install trino-client');
+    expect((error as Error).message).toContain('trino-client is an optional dependency of nao');
+    expect((error as Error).message).toContain('run `npm install trino-client`');
     expect((error as Error).message).toContain(
       `"lake" (trino at 127.0.0.1:${fake.port}/memory.shop as user nao)`,
     );
