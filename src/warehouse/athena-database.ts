@@ -5,6 +5,7 @@ import { redactSecrets } from './connection-target.js';
 import type { Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import { loadOptionalDriver } from './optional-driver.js';
 import { type QueryLimits, startQuery, stoppedError, watchQuery } from './query-control.js';
+import { tablesOfColumns } from './table-list.js';
 import { refusalOfPlan, TRINO_EXPLAIN_PREFIX, trinoStatementText } from './trino-statement-check.js';
 import {
   connectionFailed,
@@ -13,6 +14,7 @@ import {
   queryFailed,
   readOnlyViolation,
   WarehouseError,
+  withErrorCode,
 } from './warehouse-error.js';
 
 export type AthenaDatabaseConfig = Extract<DatabaseConfig, { type: 'athena' }>;
@@ -227,16 +229,13 @@ class AthenaDatabase implements Database {
           WHERE ${filter} ORDER BY table_schema, table_name, ordinal_position`,
         { maxRows: Number.POSITIVE_INFINITY, isStopped: () => undefined },
       );
-      const tables: TableInfo[] = [];
-      for (const [tableSchema = '', table = '', column = '', type = ''] of result.rows) {
-        let last = tables.at(-1);
-        if (last === undefined || last.schema !== tableSchema || last.name !== table) {
-          last = { schema: tableSchema, name: table, columns: [] };
-          tables.push(last);
-        }
-        last.columns.push({ name: column, type });
-      }
-      return tables;
+      return tablesOfColumns(
+        result.rows.map(([tableSchema = '', table = '', name = '', type = '']) => ({
+          schema: tableSchema,
+          table,
+          column: { name, type },
+        })),
+      );
     } catch (error) {
       throw this.queryError(error, undefined);
     }
@@ -346,10 +345,7 @@ class AthenaDatabase implements Database {
 
   private connectionError(error: unknown): WarehouseError {
     if (error instanceof WarehouseError) return error;
-    const code = (error as { code?: unknown } | null)?.code;
-    const message = redactSecrets(messageOf(error), this.secrets);
-    const engineMessage =
-      typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
+    const engineMessage = withErrorCode(redactSecrets(messageOf(error), this.secrets), error);
     return connectionFailed({ ...this.context, target: this.target, engineMessage });
   }
 

@@ -11,6 +11,7 @@ import { redactSecrets } from './connection-target.js';
 import type { CellValue, Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import { loadOptionalDriver } from './optional-driver.js';
 import { type QueryLimits, startQuery, stoppedError, watchQuery } from './query-control.js';
+import { type CatalogColumn, tablesOfColumns } from './table-list.js';
 import {
   databaseClosed,
   messageOf,
@@ -18,6 +19,7 @@ import {
   queryTimeout,
   readOnlyViolation,
   WarehouseError,
+  withErrorCode,
 } from './warehouse-error.js';
 
 /** Rows asked for per results page; BigQuery caps a page at 10 MB whatever this says. */
@@ -151,7 +153,7 @@ class BigQueryDatabase implements Database {
         this.config.dataset_id === undefined
           ? (await this.client.getDatasets())[0].map((dataset) => dataset.id ?? '').filter((id) => id !== '')
           : [this.config.dataset_id];
-      const tables: TableInfo[] = [];
+      const columns: CatalogColumn[] = [];
       for (const dataset of datasets.sort()) {
         const [job] = await this.client.createQueryJob({
           query:
@@ -161,16 +163,11 @@ class BigQueryDatabase implements Database {
           maximumBytesBilled: String(this.config.maximum_bytes_billed),
         });
         const { rows } = await this.readResults(job, Number.POSITIVE_INFINITY);
-        for (const [table, column, type] of rows as string[][]) {
-          let last = tables.at(-1);
-          if (last === undefined || last.schema !== dataset || last.name !== table) {
-            last = { schema: dataset, name: table!, columns: [] };
-            tables.push(last);
-          }
-          last.columns.push({ name: column!, type: type! });
+        for (const [table, name, type] of rows as string[][]) {
+          columns.push({ schema: dataset, table: table!, column: { name: name!, type: type! } });
         }
       }
-      return tables;
+      return tablesOfColumns(columns);
     } catch (error) {
       throw this.queryError(error, undefined);
     }
@@ -279,9 +276,7 @@ class BigQueryDatabase implements Database {
   }
 
   private engineMessage(error: unknown): string {
-    const code = (error as { code?: unknown } | null)?.code;
-    const message = redactSecrets(messageOf(error), this.secrets);
-    return typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
+    return withErrorCode(redactSecrets(messageOf(error), this.secrets), error);
   }
 
   /** The error of a failed request; `limits` only for a query (a listing has no time limit). */

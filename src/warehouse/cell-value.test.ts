@@ -6,6 +6,7 @@ import {
   integerCell,
   integerTextCell,
   timestampTextCell,
+  zoneOffsetMs,
 } from './cell-value.js';
 
 describe('integerCell', () => {
@@ -100,5 +101,25 @@ describe('timestampTextCell', () => {
   it('pads the fraction to the precision of the type', () => {
     expect(timestampTextCell('2024-01-02 03:04:05.12', 3)).toBe('2024-01-02T03:04:05.120');
     expect(timestampTextCell('2024-01-02 03:04:05.123456789', 6)).toBe('2024-01-02T03:04:05.123456789');
+  });
+});
+
+describe('zoneOffsetMs', () => {
+  const hour = 3_600_000;
+  it('reads UTC and fixed offsets without a time zone database', () => {
+    expect(zoneOffsetMs('UTC', 0)).toBe(0);
+    expect(zoneOffsetMs('+05:30', 0)).toBe(5.5 * hour);
+    expect(zoneOffsetMs('-0800', 0)).toBe(-8 * hour);
+  });
+
+  it('gives an IANA zone its offset at the wall-clock time, on each side of a DST change', () => {
+    expect(zoneOffsetMs('Europe/Berlin', Date.UTC(2024, 0, 15, 12))).toBe(hour);
+    expect(zoneOffsetMs('Europe/Berlin', Date.UTC(2024, 6, 15, 12))).toBe(2 * hour);
+    // 03:30 on 2024-03-31 comes just after Berlin's clocks jump from 02:00 to 03:00.
+    expect(zoneOffsetMs('Europe/Berlin', Date.UTC(2024, 2, 31, 3, 30))).toBe(2 * hour);
+  });
+
+  it('is undefined for a zone it does not know', () => {
+    expect(zoneOffsetMs('Mars/Olympus_Mons', 0)).toBeUndefined();
   });
 });

@@ -80,5 +80,53 @@ export function timestampTextCell(text: string, fractionDigits = 6): string {
   return `${date}T${hour}${minutesSeconds}${fractionPart}${zone}`;
 }
 
+const ZONE_FORMATS = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * How far `zone` (an IANA name, UTC, or a fixed ±HH:MM offset) is ahead of UTC at the wall-clock
+ * time `wallMs` of that zone (read as if it were UTC); undefined for a zone nao's Intl does not
+ * know. Across a DST change the offset at the instant differs from the one at the wall-clock
+ * guess, so it is taken twice.
+ */
+export function zoneOffsetMs(zone: string, wallMs: number): number | undefined {
+  if (zone === 'UTC' || zone === 'Z' || zone === 'GMT') return 0;
+  const fixed = /^([+-])(\d\d):?(\d\d)$/.exec(zone);
+  if (fixed !== null)
+    return (fixed[1] === '-' ? -1 : 1) * (Number(fixed[2]) * 60 + Number(fixed[3])) * 60_000;
+  let format = ZONE_FORMATS.get(zone);
+  if (format === undefined) {
+    try {
+      format = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      });
+    } catch {
+      return undefined;
+    }
+    ZONE_FORMATS.set(zone, format);
+  }
+  const known = format;
+  // The zone's wall clock at an instant, read back as UTC, gives its offset there.
+  const offsetAt = (instant: number) => {
+    const parts = Object.fromEntries(known.formatToParts(instant).map((part) => [part.type, part.value]));
+    const wall = Date.UTC(
+      Number(parts.year),
+      Number(parts.month) - 1,
+      Number(parts.day),
+      Number(parts.hour),
+      Number(parts.minute),
+      Number(parts.second),
+    );
+    return wall - Math.floor(instant / 1000) * 1000;
+  };
+  return offsetAt(wallMs - offsetAt(wallMs));
+}
+
 /** JSON text of a nested value; non-finite numbers inside were already turned into text by the callers. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };

@@ -9,6 +9,7 @@ import type { CellValue, ColumnInfo, Database, QueryOptions, QueryResult, TableI
 import { loadOptionalDriver } from './optional-driver.js';
 import { type QueryLimits, startQuery } from './query-control.js';
 import { ServerConnection, type ServerErrorVerdict } from './server-connection.js';
+import { tablesOfColumns } from './table-list.js';
 import { queryFailed, queryOutOfMemory, WarehouseError } from './warehouse-error.js';
 
 export type ClickHouseDatabaseConfig = Extract<DatabaseConfig, { type: 'clickhouse' }>;
@@ -178,18 +179,15 @@ class ClickHouseDatabase implements Database {
     ).catch((error: unknown) => {
       throw this.server.queryError(error, undefined);
     });
-    const tables = new Map<string, TableInfo>();
-    for (const [schema, table, column, type] of result.rows as string[][]) {
-      const key = JSON.stringify([schema, table]);
-      let entry = tables.get(key);
-      if (entry === undefined) {
-        entry = { schema: schema!, name: table!, columns: [] };
-        tables.set(key, entry);
-      }
-      // system.columns lists a table's columns in their order (18.x has no `position` to sort by).
-      entry.columns.push({ name: column!, type: type! });
-    }
-    return [...tables.values()].sort((a, b) =>
+    // system.columns lists a table's columns in their order (18.x has no `position` to sort by), the tables in none.
+    const tables = tablesOfColumns(
+      (result.rows as string[][]).map(([schema, table, name, type]) => ({
+        schema: schema!,
+        table: table!,
+        column: { name: name!, type: type! },
+      })),
+    );
+    return tables.sort((a, b) =>
       a.schema === b.schema ? compare(a.name, b.name) : compare(a.schema ?? '', b.schema ?? ''),
     );
   }

@@ -1,4 +1,11 @@
-import { bytesCell, float32Cell, floatCell, integerTextCell, timestampTextCell } from './cell-value.js';
+import {
+  bytesCell,
+  float32Cell,
+  floatCell,
+  integerTextCell,
+  timestampTextCell,
+  zoneOffsetMs,
+} from './cell-value.js';
 import { unescapeField } from './clickhouse-tsv.js';
 import type { CellValue } from './database.js';
 
@@ -163,44 +170,8 @@ export function zonedToUtc(value: string, zone: string, precision: number): stri
     Number(minute),
     Number(second),
   );
-  let offset: number;
-  try {
-    offset = zoneOffsetMs(wall, zone);
-    // Across a DST change the offset at the instant differs from the one at the wall-clock guess.
-    offset = zoneOffsetMs(wall - offset, zone);
-  } catch {
-    return value;
-  }
+  const offset = zoneOffsetMs(zone, wall);
+  if (offset === undefined) return value;
   const utc = new Date(wall - offset).toISOString().slice(0, 19);
   return timestampTextCell(`${utc.replace('T', ' ')}${fraction ?? ''}Z`, precision);
-}
-
-const FORMATS = new Map<string, Intl.DateTimeFormat>();
-
-/** How far zone `zone` is ahead of UTC at instant `ms`. */
-function zoneOffsetMs(ms: number, zone: string): number {
-  let format = FORMATS.get(zone);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    FORMATS.set(zone, format);
-  }
-  const parts = Object.fromEntries(format.formatToParts(new Date(ms)).map((part) => [part.type, part.value]));
-  const asUtc = Date.UTC(
-    Number(parts.year),
-    Number(parts.month) - 1,
-    Number(parts.day),
-    Number(parts.hour),
-    Number(parts.minute),
-    Number(parts.second),
-  );
-  return asUtc - Math.floor(ms / 1000) * 1000;
 }

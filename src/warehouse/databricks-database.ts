@@ -7,6 +7,7 @@ import { classifyStatement, withoutFinalSemicolons } from './databricks-read-onl
 import { databricksCellConverter, databricksTypeName } from './databricks-value.js';
 import { loadOptionalDriver } from './optional-driver.js';
 import { type QueryLimits, startQuery, stoppedError, watchQuery } from './query-control.js';
+import { tablesOfColumns } from './table-list.js';
 import {
   connectionFailed,
   databaseClosed,
@@ -14,6 +15,7 @@ import {
   queryTimeout,
   readOnlyViolation,
   WarehouseError,
+  withErrorCode,
 } from './warehouse-error.js';
 
 export type DatabricksDatabaseConfig = Extract<DatabaseConfig, { type: 'databricks' }>;
@@ -228,19 +230,15 @@ class DatabricksDatabase implements Database {
           ...(this.config.schema_name ? { schemaName: this.config.schema_name } : {}),
         }),
       );
-      const tables: TableInfo[] = [];
-      for (const row of rows) {
-        const schema = String(row.TABLE_SCHEM);
-        if (schema.toLowerCase() === 'information_schema') continue;
-        const table = String(row.TABLE_NAME);
-        let last = tables.at(-1);
-        if (last === undefined || last.schema !== schema || last.name !== table) {
-          last = { schema, name: table, columns: [] };
-          tables.push(last);
-        }
-        last.columns.push({ name: String(row.COLUMN_NAME), type: String(row.TYPE_NAME) });
-      }
-      return tables;
+      return tablesOfColumns(
+        rows
+          .filter((row) => String(row.TABLE_SCHEM).toLowerCase() !== 'information_schema')
+          .map((row) => ({
+            schema: String(row.TABLE_SCHEM),
+            table: String(row.TABLE_NAME),
+            column: { name: String(row.COLUMN_NAME), type: String(row.TYPE_NAME) },
+          })),
+      );
     } catch (error) {
       throw this.queryError(error, undefined);
     } finally {
@@ -280,10 +278,7 @@ class DatabricksDatabase implements Database {
 
   private connectionError(error: unknown): WarehouseError {
     const cause = rootCause(error);
-    const code = (cause as { code?: unknown } | null)?.code;
-    const message = redactSecrets(driverMessage(cause), this.secrets);
-    const engineMessage =
-      typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
+    const engineMessage = withErrorCode(redactSecrets(driverMessage(cause), this.secrets), cause);
     return connectionFailed({ ...this.context, target: this.target, engineMessage });
   }
 

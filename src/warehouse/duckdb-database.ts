@@ -3,6 +3,7 @@ import type { Database, QueryOptions, QueryResult, TableInfo } from './database.
 import { readDuckDbQuery } from './duckdb-query.js';
 import { duckDbMemoryLimit } from './memory-limit.js';
 import { startQuery, stoppedError, watchQuery } from './query-control.js';
+import { tablesOfColumns } from './table-list.js';
 import {
   connectionFailed,
   databaseClosed,
@@ -151,16 +152,13 @@ class DuckDbDatabase implements Database {
             AND table_schema NOT IN ('information_schema', 'pg_catalog')
           ORDER BY table_schema, table_name, ordinal_position`,
       );
-      const tables: TableInfo[] = [];
-      for (const [schema, table, column, type] of reader.getRows() as string[][]) {
-        const last = tables.at(-1);
-        if (last !== undefined && last.schema === schema && last.name === table) {
-          last.columns.push({ name: column!, type: type! });
-        } else {
-          tables.push({ schema: schema!, name: table!, columns: [{ name: column!, type: type! }] });
-        }
-      }
-      return tables;
+      return tablesOfColumns(
+        (reader.getRows() as string[][]).map(([schema, table, name, type]) => ({
+          schema: schema!,
+          table: table!,
+          column: { name: name!, type: type! },
+        })),
+      );
     } catch (error) {
       throw this.queryError(error);
     } finally {

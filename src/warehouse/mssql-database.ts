@@ -17,6 +17,7 @@ import { mssqlCellConverter, mssqlTypeName } from './mssql-value.js';
 import { loadOptionalDriver } from './optional-driver.js';
 import { startQuery } from './query-control.js';
 import { ServerConnection, type ServerErrorVerdict } from './server-connection.js';
+import { tablesOfColumns } from './table-list.js';
 import { connectionFailed } from './warehouse-error.js';
 
 export interface OpenTdsDatabaseOptions {
@@ -218,16 +219,13 @@ class TdsDatabase implements Database {
           ORDER BY c.TABLE_SCHEMA, c.TABLE_NAME, c.ORDINAL_POSITION`,
         { maxRows: Number.POSITIVE_INFINITY },
       );
-      const tables: TableInfo[] = [];
-      for (const [schema, table, column, ...type] of rows as [string, string, string, ...unknown[]][]) {
-        let last = tables.at(-1);
-        if (last === undefined || last.schema !== schema || last.name !== table) {
-          last = { schema, name: table, columns: [] };
-          tables.push(last);
-        }
-        last.columns.push({ name: column, type: catalogType(type) });
-      }
-      return tables;
+      return tablesOfColumns(
+        (rows as [string, string, string, ...unknown[]][]).map(([schema, table, name, ...type]) => ({
+          schema,
+          table,
+          column: { name, type: catalogType(type) },
+        })),
+      );
     } catch (error) {
       healthy = false;
       throw this.server.queryError(error, undefined);

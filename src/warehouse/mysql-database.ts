@@ -7,6 +7,7 @@ import type { CellValue, Database, QueryOptions, QueryResult, TableInfo } from '
 import { type MysqlField, mysqlCellConverter, mysqlTypeName } from './mysql-value.js';
 import { type QueryLimits, startQuery } from './query-control.js';
 import { ServerConnection, type ServerErrorVerdict } from './server-connection.js';
+import { tablesOfColumns } from './table-list.js';
 
 export type MysqlDatabaseConfig = Extract<DatabaseConfig, { type: 'mysql' }>;
 
@@ -175,16 +176,13 @@ class MysqlDatabase implements Database {
                ORDER BY c.TABLE_SCHEMA, c.TABLE_NAME, c.ORDINAL_POSITION`,
         rowsAsArray: true,
       });
-      const tables: TableInfo[] = [];
-      for (const [schema, table, column, type] of rows as unknown as string[][]) {
-        let last = tables.at(-1);
-        if (last === undefined || last.schema !== schema || last.name !== table) {
-          last = { schema: schema!, name: table!, columns: [] };
-          tables.push(last);
-        }
-        last.columns.push({ name: column!, type: type! });
-      }
-      return tables;
+      return tablesOfColumns(
+        (rows as unknown as string[][]).map(([schema, table, name, type]) => ({
+          schema: schema!,
+          table: table!,
+          column: { name: name!, type: type! },
+        })),
+      );
     } catch (error) {
       throw this.server.queryError(error, undefined);
     } finally {

@@ -6,6 +6,7 @@ import { type PortalField, PortalQuery } from './postgres-portal-query.js';
 import { postgresCellConverter } from './postgres-value.js';
 import { type QueryLimits, startQuery } from './query-control.js';
 import { ServerConnection, type ServerErrorVerdict } from './server-connection.js';
+import { tablesOfColumns } from './table-list.js';
 
 export type PostgresDatabaseConfig = Extract<DatabaseConfig, { type: 'postgres' }>;
 
@@ -160,16 +161,14 @@ class PostgresDatabase implements Database {
         text: this.dialect === 'redshift' ? REDSHIFT_TABLES : POSTGRES_TABLES,
         values: [this.schema ?? null],
       });
-      const tables: TableInfo[] = [];
-      for (const [schema, table, column, type] of result.rows) {
-        let last = tables.at(-1);
-        if (last === undefined || last.schema !== schema || last.name !== table) {
-          last = { schema, name: table, columns: [] };
-          tables.push(last);
-        }
-        if (column !== null) last.columns.push({ name: column, type: type ?? '' });
-      }
-      return tables;
+      // A table without columns comes back once, with a null column (the catalog query's outer join).
+      return tablesOfColumns(
+        result.rows.map(([schema, table, name, type]) => ({
+          schema,
+          table,
+          ...(name === null ? {} : { column: { name, type: type ?? '' } }),
+        })),
+      );
     } catch (error) {
       throw this.server.queryError(error, undefined);
     } finally {

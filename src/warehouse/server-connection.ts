@@ -20,6 +20,7 @@ import {
   queryTimeout,
   readOnlyViolation,
   type WarehouseError,
+  withErrorCode,
 } from './warehouse-error.js';
 
 /** How long past `timeoutMs` nao waits for the server's own statement limit before cancelling the query itself. */
@@ -140,10 +141,7 @@ export class ServerConnection {
 
   /** CONNECTION_FAILED naming the server, with the driver's code (ECONNREFUSED…) when its message lacks it. */
   private connectionError(error: unknown): WarehouseError {
-    const code = (error as { code?: unknown } | null)?.code;
-    const message = redactSecrets(messageOf(error), this.secrets);
-    const engineMessage =
-      typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
+    const engineMessage = withErrorCode(redactSecrets(messageOf(error), this.secrets), error);
     return connectionFailed({ ...this.context, target: this.target, engineMessage });
   }
 

@@ -6,6 +6,7 @@ import { type QueryLimits, startQuery } from './query-control.js';
 import { ServerConnection, type ServerErrorVerdict } from './server-connection.js';
 import { describeStatementType, isReadOnlyStatementType } from './snowflake-statement-type.js';
 import { snowflakeCellConverter, snowflakeTypeName } from './snowflake-value.js';
+import { tablesOfColumns } from './table-list.js';
 import { readOnlyViolation, WarehouseError } from './warehouse-error.js';
 
 export type SnowflakeDatabaseConfig = Extract<DatabaseConfig, { type: 'snowflake' }>;
@@ -166,19 +167,13 @@ class SnowflakeDatabase implements Database {
           WHERE c.table_schema <> 'INFORMATION_SCHEMA' ${schemaFilter}
           ORDER BY c.table_schema, c.table_name, c.ordinal_position`,
       );
-      const tables: TableInfo[] = [];
-      for (const [schema, table, column, type, precision, scale] of rows) {
-        let last = tables.at(-1);
-        if (last === undefined || last.schema !== schema || last.name !== table) {
-          last = { schema: String(schema), name: String(table), columns: [] };
-          tables.push(last);
-        }
-        last.columns.push({
-          name: String(column),
-          type: columnType(type ?? null, precision ?? null, scale ?? null),
-        });
-      }
-      return tables;
+      return tablesOfColumns(
+        rows.map(([schema, table, name, type, precision, scale]) => ({
+          schema: String(schema),
+          table: String(table),
+          column: { name: String(name), type: columnType(type ?? null, precision ?? null, scale ?? null) },
+        })),
+      );
     } catch (error) {
       throw this.server.queryError(error, undefined);
     }

@@ -3,6 +3,7 @@ import { redactSecrets } from './connection-target.js';
 import type { Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import { loadOptionalDriver } from './optional-driver.js';
 import { type QueryLimits, startQuery, stoppedError, watchQuery } from './query-control.js';
+import { tablesOfColumns } from './table-list.js';
 import { type TrinoDriver, TrinoStatement, TrinoStatementError } from './trino-statement.js';
 import { refusalOfPlan, TRINO_EXPLAIN_PREFIX, trinoStatementText } from './trino-statement-check.js';
 import { trinoCellConverter } from './trino-value.js';
@@ -14,6 +15,7 @@ import {
   queryTimeout,
   readOnlyViolation,
   WarehouseError,
+  withErrorCode,
 } from './warehouse-error.js';
 
 export type TrinoDatabaseConfig = Extract<DatabaseConfig, { type: 'trino' }>;
@@ -170,16 +172,13 @@ class TrinoDatabase implements Database {
     this.running.add(statement);
     try {
       const result = await statement.run(Number.POSITIVE_INFINITY);
-      const tables: TableInfo[] = [];
-      for (const [schema, table, column, type] of result.rows as [string, string, string, string][]) {
-        let last = tables.at(-1);
-        if (last === undefined || last.schema !== schema || last.name !== table) {
-          last = { schema, name: table, columns: [] };
-          tables.push(last);
-        }
-        last.columns.push({ name: column, type });
-      }
-      return tables;
+      return tablesOfColumns(
+        (result.rows as [string, string, string, string][]).map(([schema, table, name, type]) => ({
+          schema,
+          table,
+          column: { name, type },
+        })),
+      );
     } catch (error) {
       throw this.queryError(error, undefined);
     } finally {
@@ -207,10 +206,7 @@ class TrinoDatabase implements Database {
   }
 
   private connectionError(error: unknown): WarehouseError {
-    const code = (error as { code?: unknown } | null)?.code;
-    const message = redactSecrets(messageOf(error), this.secrets);
-    const engineMessage =
-      typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
+    const engineMessage = withErrorCode(redactSecrets(messageOf(error), this.secrets), error);
     return connectionFailed({ ...this.context, target: this.target, engineMessage });
   }
 

@@ -3,7 +3,14 @@
  * type as Trino spells it ('decimal(38,10)', 'timestamp(6) with time zone', 'array(integer)').
  * Athena answers in Trino's types too, but as text (athena-value.ts).
  */
-import { bytesCell, float32Cell, floatCell, integerTextCell, timestampTextCell } from './cell-value.js';
+import {
+  bytesCell,
+  float32Cell,
+  floatCell,
+  integerTextCell,
+  timestampTextCell,
+  zoneOffsetMs,
+} from './cell-value.js';
 import type { CellValue } from './database.js';
 
 export type TrinoCellConverter = (value: unknown) => CellValue;
@@ -78,45 +85,9 @@ export function zonedTimestampCell(text: string, fractionDigits: number): string
   if (match === null) return text;
   const [, date, time, fraction = '', zone] = match;
   const local = Date.parse(`${date}T${time}Z`);
+  if (Number.isNaN(local)) return text;
   const offsetMs = zoneOffsetMs(zone!, local);
-  if (Number.isNaN(local) || offsetMs === undefined) return text;
+  if (offsetMs === undefined) return text;
   const utc = new Date(local - offsetMs).toISOString().slice(0, 19).replace('T', ' ');
   return timestampTextCell(`${utc}${fraction === '' ? '' : `.${fraction}`}Z`, fractionDigits);
-}
-
-/** The offset of `zone` from UTC at about `localMs` (a wall-clock time read as UTC). */
-function zoneOffsetMs(zone: string, localMs: number): number | undefined {
-  if (zone === 'UTC' || zone === 'Z' || zone === 'GMT') return 0;
-  const fixed = /^([+-])(\d\d):?(\d\d)$/.exec(zone);
-  if (fixed !== null)
-    return (fixed[1] === '-' ? -1 : 1) * (Number(fixed[2]) * 60 + Number(fixed[3])) * 60_000;
-  try {
-    const format = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    // The zone's wall clock at a guessed instant, read back as UTC, gives its offset there.
-    const offsetAt = (instant: number) => {
-      const parts = Object.fromEntries(format.formatToParts(instant).map((part) => [part.type, part.value]));
-      const wall = Date.UTC(
-        +parts.year!,
-        +parts.month! - 1,
-        +parts.day!,
-        +parts.hour!,
-        +parts.minute!,
-        +parts.second!,
-      );
-      return wall - Math.floor(instant / 1000) * 1000;
-    };
-    const first = offsetAt(localMs);
-    return offsetAt(localMs - first);
-  } catch {
-    return undefined;
-  }
 }

@@ -123,6 +123,15 @@ export function connectionFailed(
   });
 }
 
+/**
+ * `message` (a driver's words, already without secrets) with the error's code (ECONNREFUSED,
+ * ENOTFOUND…) added when the words do not say it: often the code alone tells why.
+ */
+export function withErrorCode(message: string, error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
+}
+
 /** The message of anything thrown, without trusting it to be an Error. */
 export function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message;
