@@ -10,7 +10,10 @@
  * private folders, which the parent removes once this process has ended.
  */
 import { rmSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { NaoError } from '../errors/index.js';
+import { quoteIdentifier, quoteLiteral } from '../warehouse/index.js';
+import type { FileTable } from './load-file.js';
 import { type LoadedTable, loadTables, type SourceTable } from './load-tables.js';
 import { readAnswer } from './read-answer.js';
 import { checkExtractionSql } from './safety-check.js';
@@ -58,28 +61,57 @@ function engineOf(settings: EngineSettings): Promise<SandboxHost> {
 
 async function open(sandbox: number, packed: readonly PackedTable[], engine: EngineSettings) {
   const tables = packed.map((table): SourceTable => ({ ...table, rows: unpackRows(table.rows) }));
+  let loaded: LoadedTable[] = [];
+  await place(sandbox, engine, async (hosted) => {
+    loaded = await loadTables({ connection: hosted.connection, tables, scratchFile: hosted.scratchFile });
+    return loaded.filter((table) => table.columns.length > 0).map((table) => table.id);
+  });
+  return loaded;
+}
+
+/** Copies the tables of a file nao loaded (load-file.ts) into the sandbox's temporary tables. */
+async function openFile(request: Extract<SandboxRequest, { kind: 'open-file' }>): Promise<null> {
+  const { file, tables } = request;
+  try {
+    await place(request.sandbox, request.engine, async (hosted) => {
+      // Into the one folder the engine may read, and removed there once copied.
+      const readable = hosted.scratchFile('load.duckdb');
+      await rename(file, readable);
+      try {
+        const copies = tables.map(
+          ({ id, name }) =>
+            `CREATE TEMP TABLE ${quoteIdentifier(id)} AS SELECT * FROM __nao_load.main.${quoteIdentifier(name)}; `,
+        );
+        await hosted.connection.run(
+          `ATTACH ${quoteLiteral(readable)} AS __nao_load (READ_ONLY); ${copies.join('')}DETACH __nao_load`,
+        );
+      } finally {
+        await rm(readable, { force: true });
+      }
+      return tables.map((table) => table.id);
+    });
+  } finally {
+    await rm(file, { force: true });
+  }
+  return null;
+}
+
+/** Connects a sandbox, fills it with `load` (which returns the ids of its tables) and keeps it. */
+async function place(
+  sandbox: number,
+  engine: EngineSettings,
+  load: (hosted: HostedSandbox) => Promise<string[]>,
+): Promise<void> {
   const host = await engineOf(engine);
   let hosted: HostedSandbox | undefined;
   try {
     hosted = await host.connect();
-    const loaded = await loadTables({
-      connection: hosted.connection,
-      tables,
-      scratchFile: hosted.scratchFile,
-    });
+    const tableIds = await load(hosted);
     if (engine.dedicated) {
       const used = await host.memoryInUse(hosted.connection);
       await host.lock(used + engine.memoryLimitBytes);
     }
-    sandboxes.set(sandbox, {
-      host,
-      hosted,
-      dedicated: engine.dedicated,
-      tableIds: loaded.filter((table) => table.columns.length > 0).map((table) => table.id),
-      stop: null,
-      closing: false,
-    });
-    return loaded;
+    sandboxes.set(sandbox, { host, hosted, dedicated: engine.dedicated, tableIds, stop: null, closing: false });
   } catch (error) {
     if (hosted !== undefined) host.disconnect(hosted);
     if (engine.dedicated) host.close();
@@ -159,6 +191,8 @@ async function handle(request: SandboxRequest): Promise<LoadedTable[] | ProcessQ
       return null;
     case 'open':
       return open(request.sandbox, request.tables, request.engine);
+    case 'open-file':
+      return openFile(request);
     case 'query':
       return query(request);
     case 'close':

@@ -481,7 +481,7 @@ describe('sandboxes sharing an engine', () => {
 
   it('prepareSandboxes starts the shared process ahead: the first sandbox finds it ready', async () => {
     await prepareSandboxes({ memoryLimitBytes: 321 * 1024 * 1024 });
-    const start = vi.spyOn(SandboxProcess, 'start');
+    const start = vi.spyOn(SandboxProcess, 'launch');
     try {
       await withSandbox({ tables: [tableA], memoryLimitBytes: 321 * 1024 * 1024 }, async (sandbox) => {
         expect(await sandbox.query('SELECT n FROM query_a')).toMatchObject({ success: true, rows: [[1]] });
@@ -493,7 +493,7 @@ describe('sandboxes sharing an engine', () => {
   });
 
   it('gives a large sandbox a process of its own, and ends it with the sandbox', async () => {
-    const start = vi.spyOn(SandboxProcess, 'start');
+    const start = vi.spyOn(SandboxProcess, 'launch');
     const close = vi.spyOn(SandboxProcess.prototype, 'close');
     try {
       const rows = Array.from({ length: SHARED_HOST_MAX_CELLS + 1 }, (_, i): CellValue[] => [i]);

@@ -22,8 +22,10 @@
  * failure is reported.
  */
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { NaoError } from '../errors/index.js';
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
+import { writeLoadFile } from './load-file.js';
 import { type LoadedTable, loadedUpFront, type SourceTable } from './load-tables.js';
 import { SandboxProcess, SandboxProcessLost } from './sandbox-process.js';
 import { type EngineSettings, type ProcessQueryOutcome, packRows, unpackRows } from './sandbox-protocol.js';
@@ -255,8 +257,9 @@ async function place(options: {
   dedicated: boolean;
 }): Promise<{ placement: Placement; tables: LoadedTable[] }> {
   const { settings, dedicated } = options;
+  if (dedicated) return placeAlone(options);
   for (let attempt = 1; ; attempt++) {
-    const process = dedicated ? await SandboxProcess.start() : await sharedSandboxProcess();
+    const process = await sharedSandboxProcess();
     const id = nextSandboxId++;
     try {
       const tables = await process.request({
@@ -270,11 +273,46 @@ async function place(options: {
       });
       return { placement: { process, dedicated, id }, tables };
     } catch (error) {
-      if (dedicated) await process.close();
       // The shared process was killed for someone else's query while this load ran.
-      if (!(error instanceof SandboxProcessLost) || dedicated || attempt === MAX_LOAD_ATTEMPTS) throw error;
+      if (!(error instanceof SandboxProcessLost) || attempt === MAX_LOAD_ATTEMPTS) throw error;
     }
   }
+}
+
+/**
+ * A sandbox in a process of its own. nao loads its tables into a file in the process's folder
+ * while the process starts (load-file.ts), and the process copies them from there.
+ */
+async function placeAlone(options: {
+  sources: readonly SourceTable[];
+  settings: Required<SandboxOptions>;
+}): Promise<{ placement: Placement; tables: LoadedTable[] }> {
+  const { dir, started } = SandboxProcess.launch();
+  // A failed start is met below, after the load, or not at all if the load fails first.
+  started.catch(() => undefined);
+  const id = nextSandboxId++;
+  const file = path.join(dir, `load_${id}.duckdb`);
+  let written: Awaited<ReturnType<typeof writeLoadFile>>;
+  try {
+    written = await writeLoadFile({ tables: options.sources, file, threads: options.settings.threads });
+  } catch (error) {
+    void started.then((process) => process.close(), () => undefined);
+    throw error;
+  }
+  const process = await started;
+  try {
+    await process.request({
+      kind: 'open-file',
+      sandbox: id,
+      file,
+      tables: written.fileTables,
+      engine: engineSettings(options.settings, true),
+    });
+  } catch (error) {
+    await process.close();
+    throw error;
+  }
+  return { placement: { process, dedicated: true, id }, tables: written.loaded };
 }
 
 /**
