@@ -13,9 +13,9 @@ import { rmSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { NaoError } from '../errors/index.js';
 import { quoteIdentifier, quoteLiteral } from '../warehouse/index.js';
+import { readSandboxAnswer } from './answer-file.js';
 import type { FileTable } from './load-file.js';
 import { type LoadedTable, loadTables, type SourceTable } from './load-tables.js';
-import { readAnswer } from './read-answer.js';
 import { checkExtractionSql } from './safety-check.js';
 import { type HostedSandbox, SandboxHost, sharedSandboxHost } from './sandbox-host.js';
 import {
@@ -134,7 +134,7 @@ async function query(request: Extract<SandboxRequest, { kind: 'query' }>): Promi
   try {
     // Streamed, and read no further than one row past the cap: an answer of unknown size is
     // never held whole, here or in the engine.
-    const answer = await readAnswer({
+    const answer = await readSandboxAnswer({
       connection,
       sql: request.sql,
       maxRows: request.maxRows,
@@ -142,14 +142,16 @@ async function query(request: Extract<SandboxRequest, { kind: 'query' }>): Promi
       checkpoint: () => {
         if (stopped) throw new Error('the query was stopped');
       },
+      file: entry.hosted.scratchFile(`answer_${request.id}.duckdb`),
     });
-    if (answer.truncated) {
+    if (answer.kind === 'too-many-rows') {
       return {
         success: false,
         kind: 'too-many-rows',
         error: `The query returned more than ${request.maxRows} rows; return only the rows of the answer.`,
       };
     }
+    if (answer.kind === 'file') return { success: true, columns: answer.columns, file: answer.file };
     return { success: true, columns: answer.columns, rows: packRows(answer.rows, answer.columns.length) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -21,10 +21,12 @@
  * work counts against the same limit, is re-run once in an engine of its own before its
  * failure is reported.
  */
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { NaoError } from '../errors/index.js';
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
+import { readAnswerFile } from './answer-file.js';
 import { writeLoadFile } from './load-file.js';
 import { type LoadedTable, loadedUpFront, type SourceTable } from './load-tables.js';
 import { SandboxProcess, SandboxProcessLost } from './sandbox-process.js';
@@ -189,6 +191,14 @@ export class Sandbox {
             'memory; return fewer or smaller rows.',
         };
       }
+      if (outcome.success && 'file' in outcome) {
+        const file = claimAnswerFile(outcome.file);
+        // The process was killed (for another sandbox's query) as its answer arrived.
+        if (file === null) continue;
+        const rows = await readAnswerFile({ file, columns: outcome.columns, threads: this.options.threads });
+        signal?.throwIfAborted();
+        return { success: true, columns: outcome.columns, rows };
+      }
       signal?.throwIfAborted();
       if (outcome.success) return { success: true, columns: outcome.columns, rows: unpackRows(outcome.rows) };
       if (outcome.kind === 'out-of-memory' && !placement.dedicated) {
@@ -239,6 +249,32 @@ export class Sandbox {
     this.closed = true;
     await this.leave();
   }
+}
+
+/**
+ * Moves an answer file out of its process's folder, which goes when the process does; null
+ * when it is gone already.
+ */
+function claimAnswerFile(file: string): string | null {
+  const claimed = path.join(answerFolder(), `${path.basename(path.dirname(file))}_${path.basename(file)}`);
+  try {
+    renameSync(file, claimed);
+    return claimed;
+  } catch {
+    return null;
+  }
+}
+
+let answers: string | null = null;
+
+/** nao's folder for answer files while it reads them, removed as it exits. */
+function answerFolder(): string {
+  if (answers === null) {
+    const folder = mkdtempSync(path.join(tmpdir(), 'nao-answers-'));
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+    answers = folder;
+  }
+  return answers;
 }
 
 function closedError(): NaoError {
