@@ -23,7 +23,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { FreshConnections, quoteLiteral } from '../warehouse/index.js';
+import { quoteLiteral } from '../warehouse/duckdb-sql-text.js';
+import { FreshConnections } from '../warehouse/fresh-connections.js';
 
 /** One sandbox inside a host: a connection whose temporary tables are the sandbox's. */
 export interface HostedSandbox {

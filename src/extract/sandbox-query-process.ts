@@ -6,13 +6,16 @@
  * the other sandboxes that lived here in a fresh one. Memory that DuckDB's own limit does not
  * count (the rows read into JavaScript) is bounded by this process's heap limit.
  *
+ * It imports the warehouse modules it needs one by one: their index loads every warehouse's
+ * opener, a tenth of a second of every start.
+ *
  * Started by sandbox-process.ts with one argument: a folder of its own, for the engines'
  * private folders, which the parent removes once this process has ended.
  */
 import { rmSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { NaoError } from '../errors/index.js';
-import { quoteIdentifier, quoteLiteral } from '../warehouse/index.js';
+import { quoteIdentifier, quoteLiteral } from '../warehouse/duckdb-sql-text.js';
 import { readSandboxAnswer } from './answer-file.js';
 import type { FileTable } from './load-file.js';
 import { type LoadedTable, loadTables, type SourceTable } from './load-tables.js';
