@@ -5,8 +5,9 @@
  * warehouse layer's reader, the one every answer is read with.
  *
  * In the process, `readSandboxAnswer` streams the first rows; a short answer ends there and is
- * sent as rows. A longer one is run again into a temporary table capped one row past the row
- * cap (so an answer of unknown size is never held whole), and copied into the file from there.
+ * sent as rows. A longer one is run again straight into the file, capped one row past the row
+ * cap (so an answer of unknown size is never held whole), by nao's statement around the
+ * checked SQL; the file is attached only for that statement.
  */
 import { rm } from 'node:fs/promises';
 import { type DuckDBConnection, type DuckDBPreparedStatement, DuckDBInstance } from '@duckdb/node-api';
@@ -18,8 +19,6 @@ import { readAnswer } from './read-answer.js';
 
 /** Rows of an answer sent over the channel at most; a longer one goes through a file. */
 export const CHANNEL_ANSWER_ROWS = 16_384;
-
-const ANSWER_TABLE = '__nao_answer';
 
 export type SandboxAnswer =
   | { kind: 'rows'; columns: ColumnInfo[]; rows: CellValue[][] }
@@ -50,37 +49,38 @@ export async function readSandboxAnswer(options: {
   }
   checkpoint();
   const aliases = streamed.columns.map((_, index) => `c${index}`).join(', ');
-  let create: DuckDBPreparedStatement;
+  const out = '__nao_answer_out';
+  await connection.run(`ATTACH ${quoteLiteral(options.file)} AS ${out}`);
+  let attached = true;
+  let written = false;
+  let create: DuckDBPreparedStatement | undefined;
   try {
-    // The SQL prepared as one complete SELECT, so as a subquery it stays that SELECT.
-    create = await connection.prepare(
-      `CREATE OR REPLACE TEMP TABLE ${ANSWER_TABLE} AS SELECT * FROM ${asSubquery(sql)} AS answer(${aliases}) LIMIT ${maxRows + 1}`,
-    );
-  } catch {
-    // Not one SELECT that can be wrapped (a trailing comment…): read as every answer was before.
-    const answer = await readAnswer({ connection, sql, maxRows, checkpoint });
-    return answer.truncated
-      ? { kind: 'too-many-rows' }
-      : { kind: 'rows', columns: answer.columns, rows: answer.rows };
-  }
-  try {
+    try {
+      // The SQL prepared as one complete SELECT, so as a subquery it stays that SELECT.
+      create = await connection.prepare(
+        `CREATE TABLE ${out}.main.answer AS SELECT * FROM ${asSubquery(sql)} AS answer(${aliases}) LIMIT ${maxRows + 1}`,
+      );
+    } catch {
+      // Not one SELECT that can be wrapped (a trailing comment…): read as before, as rows.
+      const answer = await readAnswer({ connection, sql, maxRows, checkpoint });
+      return answer.truncated
+        ? { kind: 'too-many-rows' }
+        : { kind: 'rows', columns: answer.columns, rows: answer.rows };
+    }
     checkpoint();
     const created = await create.runAndReadAll();
     if (Number(created.getRows()[0]?.[0]) > maxRows) return { kind: 'too-many-rows' };
-    checkpoint();
-    await connection.run(
-      `ATTACH ${quoteLiteral(options.file)} AS __nao_answer_out; ` +
-        `CREATE TABLE __nao_answer_out.main.answer AS SELECT * FROM temp.main.${ANSWER_TABLE}; ` +
-        'DETACH __nao_answer_out',
-    );
-    return { kind: 'file', columns: streamed.columns, file: options.file };
-  } catch (error) {
-    await rm(options.file, { force: true });
-    throw error;
-  } finally {
     create.destroySync();
-    // A failed drop (after an interrupt) is harmless: the next answer replaces the table.
-    await connection.run(`DROP TABLE IF EXISTS temp.main.${ANSWER_TABLE}`).catch(() => undefined);
+    create = undefined;
+    await connection.run(`DETACH ${out}`);
+    attached = false;
+    written = true;
+    return { kind: 'file', columns: streamed.columns, file: options.file };
+  } finally {
+    create?.destroySync();
+    if (attached) await connection.run(`DETACH ${out}`).catch(() => undefined);
+    // An answer not sent takes its file with it.
+    if (!written) await rm(options.file, { force: true });
   }
 }
 

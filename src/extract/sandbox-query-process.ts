@@ -72,25 +72,24 @@ async function open(sandbox: number, packed: readonly PackedTable[], engine: Eng
   return loaded;
 }
 
-/** Copies the tables of a file nao loaded (load-file.ts) into the sandbox's temporary tables. */
+/**
+ * Opens a sandbox over the tables of a file nao loaded (load-file.ts): attached read-only in
+ * the sandbox's own engine, and named by temporary views, so they are not copied again. The
+ * file stays in the engine's folder, which goes with the engine.
+ */
 async function openFile(request: Extract<SandboxRequest, { kind: 'open-file' }>): Promise<null> {
   const { file, tables } = request;
+  if (!request.engine.dedicated) throw new Error('a sandbox loaded from a file needs an engine of its own');
   try {
     await place(request.sandbox, request.engine, async (hosted) => {
-      // Into the one folder the engine may read, and removed there once copied.
+      // Into the one folder the engine may read.
       const readable = hosted.scratchFile('load.duckdb');
       await rename(file, readable);
-      try {
-        const copies = tables.map(
-          ({ id, name }) =>
-            `CREATE TEMP TABLE ${quoteIdentifier(id)} AS SELECT * FROM __nao_load.main.${quoteIdentifier(name)}; `,
-        );
-        await hosted.connection.run(
-          `ATTACH ${quoteLiteral(readable)} AS __nao_load (READ_ONLY); ${copies.join('')}DETACH __nao_load`,
-        );
-      } finally {
-        await rm(readable, { force: true });
-      }
+      const views = tables.map(
+        ({ id, name }) =>
+          `; CREATE TEMP VIEW ${quoteIdentifier(id)} AS SELECT * FROM __nao_load.main.${quoteIdentifier(name)}`,
+      );
+      await hosted.connection.run(`ATTACH ${quoteLiteral(readable)} AS __nao_load (READ_ONLY)${views.join('')}`);
       return tables.map((table) => table.id);
     });
   } finally {

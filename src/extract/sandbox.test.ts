@@ -11,12 +11,18 @@ import {
   withSandbox,
   withSandboxAhead,
 } from './sandbox.js';
+import { CHANNEL_ANSWER_ROWS } from './answer-file.js';
 import { SandboxProcess } from './sandbox-process.js';
 
 const ID = 'query_0a1b2c3d';
 
 function table(columns: [string, string][], rows: CellValue[][], id = ID): SourceTable {
   return { id, columns: columns.map(([name, type]): ColumnInfo => ({ name, type })), rows };
+}
+
+/** Rows of one column enough for a sandbox to get an engine of its own. */
+function bigRows(): CellValue[][] {
+  return Array.from({ length: SHARED_HOST_MAX_CELLS + 1 }, (_, i): CellValue[] => [i]);
 }
 
 /** Two strings of a million characters, whose levenshtein DuckDB never interrupts. */
@@ -358,6 +364,57 @@ describe('running model SQL', () => {
         error: expect.stringContaining('more than 1000 rows'),
       });
       expect(performance.now() - started).toBeLessThan(5_000);
+    });
+  });
+
+  it('stops a billion-row answer at a row cap past what the channel carries', async () => {
+    await withSandbox({ tables: [source], maxResultRows: 2 * CHANNEL_ANSWER_ROWS }, async (sandbox) => {
+      const started = performance.now();
+      expect(await sandbox.query(`SELECT * FROM range(1000000000), ${ID}`)).toMatchObject({
+        success: false,
+        kind: 'too-many-rows',
+      });
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(await sandbox.query(`SELECT n FROM ${ID} LIMIT 1`)).toMatchObject({ success: true });
+    });
+  });
+
+  it.each([
+    ['the shared engine', [source]],
+    ['an engine of its own', [source, table([['k', 'INTEGER']], bigRows(), 'query_big')]],
+  ])('brings a long answer back whole, in order and typed, from %s', async (_label, tables) => {
+    const count = 3 * CHANNEL_ANSWER_ROWS;
+    const sql =
+      `SELECT r AS n, r AS n, 'v' || r AS t, CASE WHEN r % 3 = 0 THEN NULL ELSE r * 1.5 END AS x, ` +
+      `DATE '2024-01-01' + (r % 100)::INTEGER AS d FROM range(${count}) t(r), (SELECT 1 FROM ${ID} LIMIT 1) ORDER BY r DESC`;
+    await withSandbox({ tables }, async (sandbox) => {
+      const result = await sandbox.query(sql);
+      if (!result.success) throw new Error(result.error);
+      expect(result.columns.map((column) => column.name)).toEqual(['n', 'n', 't', 'x', 'd']);
+      expect(result.columns.map((column) => column.type)).toEqual([
+        'BIGINT',
+        'BIGINT',
+        'VARCHAR',
+        'DECIMAL(21,1)',
+        'DATE',
+      ]);
+      expect(result.rows).toHaveLength(count);
+      const expected = (r: number) => [
+        r,
+        r,
+        `v${r}`,
+        r % 3 === 0 ? null : (r * 1.5).toFixed(1),
+        new Date(Date.UTC(2024, 0, 1 + (r % 100))).toISOString().slice(0, 10),
+      ];
+      for (const r of [0, 1, 2, count - 1, count - 2, CHANNEL_ANSWER_ROWS]) {
+        expect(result.rows[count - 1 - r]).toEqual(expected(r));
+      }
+      expect(result.rows.every((row, index) => row[0] === count - 1 - index)).toBe(true);
+      // The next answer reuses nothing of this one.
+      expect(await sandbox.query(sql.replace('ORDER BY r DESC', 'ORDER BY r'))).toMatchObject({
+        success: true,
+        rows: expect.arrayContaining([[0, 0, 'v0', null, '2024-01-01']]),
+      });
     });
   });
 
