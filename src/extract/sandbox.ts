@@ -315,6 +315,39 @@ async function place(options: {
   }
 }
 
+interface Launched {
+  dir: string;
+  started: Promise<SandboxProcess>;
+  /** Once the start settled: the process, or null if it failed. */
+  settled?: SandboxProcess | null;
+}
+
+/** A process started ahead for the next large sandbox, once `prepareSandboxes` asked for one. */
+let spare: Launched | null = null;
+let keepSpare = false;
+
+function launch(): Launched {
+  const launched: Launched = SandboxProcess.launch();
+  // A failed start is met by the sandbox that takes the process, or by none.
+  launched.started.then(
+    (process) => {
+      launched.settled = process;
+    },
+    () => {
+      launched.settled = null;
+    },
+  );
+  return launched;
+}
+
+/** A process for a large sandbox: the spare if it is still fine, and a new spare behind it. */
+function ownProcess(): Launched {
+  const taken = spare;
+  spare = keepSpare ? launch() : null;
+  const usable = taken !== null && taken.settled !== null && taken.settled?.alive !== false;
+  return usable ? taken : launch();
+}
+
 /**
  * A sandbox in a process of its own. nao loads its tables into a file in the process's folder
  * while the process starts (load-file.ts), and the process copies them from there.
@@ -323,9 +356,7 @@ async function placeAlone(options: {
   sources: readonly SourceTable[];
   settings: Required<SandboxOptions>;
 }): Promise<{ placement: Placement; tables: LoadedTable[] }> {
-  const { dir, started } = SandboxProcess.launch();
-  // A failed start is met below, after the load, or not at all if the load fails first.
-  started.catch(() => undefined);
+  const { dir, started } = ownProcess();
   const id = nextSandboxId++;
   const file = path.join(dir, `load_${id}.duckdb`);
   let written: Awaited<ReturnType<typeof writeLoadFile>>;
@@ -354,8 +385,12 @@ async function placeAlone(options: {
 /**
  * Creates the engine that small sandboxes with these options share, ahead of the first
  * extraction: otherwise the first runs of a suite all wait for it, at their busiest moment.
+ * From then on a process is also kept started for the next large sandbox.
  */
 export async function prepareSandboxes(options: SandboxOptions = {}): Promise<void> {
+  // And a process for the first large sandbox, so that it does not wait for one to start.
+  keepSpare = true;
+  spare ??= launch();
   const process = await sharedSandboxProcess();
   await process.request({ kind: 'prepare', engine: engineSettings(resolveOptions(options), false) });
 }
