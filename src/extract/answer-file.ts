@@ -10,11 +10,10 @@
  * checked SQL; the file is attached only for that statement.
  */
 import { rm } from 'node:fs/promises';
-import { type DuckDBConnection, type DuckDBPreparedStatement, DuckDBInstance } from '@duckdb/node-api';
-import type { CellValue, ColumnInfo } from '../warehouse/database.js';
-import { readDuckDbQuery } from '../warehouse/duckdb-query.js';
+import { type DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
 import { readDuckDbResult } from '../warehouse/duckdb-result.js';
-import { asSubquery, quoteLiteral } from '../warehouse/duckdb-sql-text.js';
+import { asSubquery } from '../warehouse/duckdb-sql-text.js';
+import { type CellValue, type ColumnInfo, quoteLiteral, readDuckDbQuery } from '../warehouse/index.js';
 import { readAnswer } from './read-answer.js';
 
 /** Rows of an answer sent over the channel at most; a longer one goes through a file. */

@@ -4,8 +4,7 @@
  * warehouse. An answer longer than the sandbox allows is refused whole: its rows are not read.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { CellValue, ColumnInfo } from '../warehouse/database.js';
-import { readDuckDbQuery } from '../warehouse/duckdb-query.js';
+import { type CellValue, type ColumnInfo, readDuckDbQuery } from '../warehouse/index.js';
 
 export interface AnswerRows {
   columns: ColumnInfo[];

@@ -13,7 +13,7 @@
  * configuration, and bounds memory and time.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { parseDuckDbSql } from '../warehouse/duckdb-sql-text.js';
+import { parseDuckDbSql } from '../warehouse/index.js';
 
 export type SafetyCheckResult = { success: true; tablesRead: string[] } | { success: false; error: string };
 

@@ -10,7 +10,8 @@
  * the others.)
  *
  * What an engine enforces, from its creation on: external access disabled except for its own
- * private folder (where the loader writes JSON lines), no extension installs or loads, no
+ * private folder (where the loader writes JSON lines, a large sandbox's tables arrive and
+ * long answers leave, each in a database file), no extension installs or loads, no
  * spilling to disk, UTC. A shared engine is locked at creation with its memory limit; a
  * dedicated one is locked by `lock()` once its tables are loaded, so its limit can count them.
  * Queries only run after the safety check as well, which refuses catalog functions, file
@@ -23,8 +24,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { quoteLiteral } from '../warehouse/duckdb-sql-text.js';
-import { FreshConnections } from '../warehouse/fresh-connections.js';
+import { FreshConnections, quoteLiteral } from '../warehouse/index.js';
 
 /** One sandbox inside a host: a connection whose temporary tables are the sandbox's. */
 export interface HostedSandbox {

@@ -6,18 +6,14 @@
  * the other sandboxes that lived here in a fresh one. Memory that DuckDB's own limit does not
  * count (the rows read into JavaScript) is bounded by this process's heap limit.
  *
- * It imports the warehouse modules it needs one by one: their index loads every warehouse's
- * opener, a tenth of a second of every start.
- *
  * Started by sandbox-process.ts with one argument: a folder of its own, for the engines'
  * private folders, which the parent removes once this process has ended.
  */
 import { rmSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { NaoError } from '../errors/index.js';
-import { quoteIdentifier, quoteLiteral } from '../warehouse/duckdb-sql-text.js';
+import { quoteIdentifier, quoteLiteral } from '../warehouse/index.js';
 import { readSandboxAnswer } from './answer-file.js';
-import type { FileTable } from './load-file.js';
 import { type LoadedTable, loadTables, type SourceTable } from './load-tables.js';
 import { checkExtractionSql } from './safety-check.js';
 import { type HostedSandbox, SandboxHost, sharedSandboxHost } from './sandbox-host.js';
@@ -89,7 +85,9 @@ async function openFile(request: Extract<SandboxRequest, { kind: 'open-file' }>)
         ({ id, name }) =>
           `; CREATE TEMP VIEW ${quoteIdentifier(id)} AS SELECT * FROM __nao_load.main.${quoteIdentifier(name)}`,
       );
-      await hosted.connection.run(`ATTACH ${quoteLiteral(readable)} AS __nao_load (READ_ONLY)${views.join('')}`);
+      await hosted.connection.run(
+        `ATTACH ${quoteLiteral(readable)} AS __nao_load (READ_ONLY)${views.join('')}`,
+      );
       return tables.map((table) => table.id);
     });
   } finally {
@@ -113,7 +111,14 @@ async function place(
       const used = await host.memoryInUse(hosted.connection);
       await host.lock(used + engine.memoryLimitBytes);
     }
-    sandboxes.set(sandbox, { host, hosted, dedicated: engine.dedicated, tableIds, stop: null, closing: false });
+    sandboxes.set(sandbox, {
+      host,
+      hosted,
+      dedicated: engine.dedicated,
+      tableIds,
+      stop: null,
+      closing: false,
+    });
   } catch (error) {
     if (hosted !== undefined) host.disconnect(hosted);
     if (engine.dedicated) host.close();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
+import { CHANNEL_ANSWER_ROWS } from './answer-file.js';
 import type { SourceTable } from './load-tables.js';
 import {
   prepareSandboxes,
@@ -11,7 +12,6 @@ import {
   withSandbox,
   withSandboxAhead,
 } from './sandbox.js';
-import { CHANNEL_ANSWER_ROWS } from './answer-file.js';
 import { SandboxProcess } from './sandbox-process.js';
 
 const ID = 'query_0a1b2c3d';

@@ -17,7 +17,10 @@
  *
  * Small sandboxes share one process and one engine in it (creating one costs more CPU than a
  * whole small run); large ones get a process and an engine of their own whose memory limit
- * counts their tables. A query that runs out of memory in the shared engine, where others'
+ * counts their tables. A large sandbox's tables reach its process in a DuckDB file that nao
+ * loads while the process starts (load-file.ts), and a long answer comes back in one
+ * (answer-file.ts): a million rows over the process channel cost seconds of serialising. A
+ * query that runs out of memory in the shared engine, where others'
  * work counts against the same limit, is re-run once in an engine of its own before its
  * failure is reported.
  */
@@ -363,7 +366,10 @@ async function placeAlone(options: {
   try {
     written = await writeLoadFile({ tables: options.sources, file, threads: options.settings.threads });
   } catch (error) {
-    void started.then((process) => process.close(), () => undefined);
+    void started.then(
+      (process) => process.close(),
+      () => undefined,
+    );
     throw error;
   }
   const process = await started;
