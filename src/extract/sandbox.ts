@@ -16,13 +16,12 @@
  * one, and its query in flight re-run: one run's query never fails another's.
  *
  * Small sandboxes share one process and one engine in it (creating one costs more CPU than a
- * whole small run); large ones get a process and an engine of their own whose memory limit
- * counts their tables. A large sandbox's tables reach its process in a DuckDB file that nao
- * loads while the process starts (load-file.ts), and a long answer comes back in one
- * (answer-file.ts): a million rows over the process channel cost seconds of serialising. A
- * query that runs out of memory in the shared engine, where others'
- * work counts against the same limit, is re-run once in an engine of its own before its
- * failure is reported.
+ * whole small run); large ones get a process and an engine of their own. A large sandbox's
+ * tables reach its process in a DuckDB file that nao loads while the process starts
+ * (load-file.ts), read there in place, and a long answer comes back in one (answer-file.ts):
+ * a million rows over the process channel cost seconds of serialising. A query that runs out
+ * of memory in the shared engine, where others' work counts against the same limit, is re-run
+ * once in an engine of its own before its failure is reported.
  */
 import { mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
