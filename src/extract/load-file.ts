@@ -1,16 +1,14 @@
 /**
  * A large sandbox's tables, loaded by nao itself into a DuckDB database file that its sandbox
- * process attaches and copies from. Sent over the process channel instead, a million rows
- * cost seconds of serialising and rebuilding JavaScript values on both sides; here DuckDB's
- * own storage carries them, and the load runs while the process starts.
+ * process attaches read-only and reads in place. Sent over the process channel instead, a
+ * million rows cost seconds of serialising and rebuilding JavaScript values on both sides;
+ * here DuckDB's own storage carries them, and the load runs while the process starts.
  *
  * The load is the one of load-tables.ts, in an engine of its own that runs no model-written
- * SQL: only the sandbox process's engine does. The file is stored uncompressed, since it is
- * read once, a moment later.
+ * SQL: only the sandbox process's engine does. The file, in the process's folder, lives no
+ * longer than the process: compressing it cost more than it saved.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { quoteIdentifier, quoteLiteral } from '../warehouse/index.js';
 import { type LoadedTable, loadTables, type SourceTable } from './load-tables.js';
@@ -21,13 +19,21 @@ export interface FileTable {
   name: string;
 }
 
-/** Loads `tables` and writes them to `file` (which must not exist); returns what was loaded. */
+/**
+ * Loads `tables` and writes them to `file` (which must not exist); returns what was loaded.
+ * The loader's own files go beside it, named after it.
+ */
 export async function writeLoadFile(options: {
   tables: readonly SourceTable[];
   file: string;
   threads: number;
 }): Promise<{ loaded: LoadedTable[]; fileTables: FileTable[] }> {
-  const scratch = await mkdtemp(path.join(tmpdir(), 'nao-load-'));
+  const scratchFiles: string[] = [];
+  const scratchFile = (name: string) => {
+    const scratch = `${options.file}_${name}`;
+    scratchFiles.push(scratch);
+    return scratch;
+  };
   const instance = await DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
@@ -41,7 +47,7 @@ export async function writeLoadFile(options: {
     const loaded = await loadTables({
       connection,
       tables: options.tables,
-      scratchFile: (name) => path.join(scratch, name),
+      scratchFile,
     });
     // Tables without columns exist only as their description.
     const fileTables = loaded
@@ -59,6 +65,6 @@ export async function writeLoadFile(options: {
     return { loaded, fileTables };
   } finally {
     instance.closeSync();
-    await rm(scratch, { recursive: true, force: true });
+    await Promise.all(scratchFiles.map((scratch) => rm(scratch, { force: true })));
   }
 }

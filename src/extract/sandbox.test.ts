@@ -536,6 +536,25 @@ describe('sandboxes sharing an engine', () => {
     });
   });
 
+  it('describes and reads a large sandbox loaded from a file as a small one', async () => {
+    const values: CellValue[] = ['2024-01-01', 'x', null, 3, true];
+    const columns: [string, string][] = [
+      ['mixed', ''],
+      ['k', 'INTEGER'],
+      ['k', 'VARCHAR'],
+    ];
+    const rowsOf = (count: number) =>
+      Array.from({ length: count }, (_, i): CellValue[] => [values[i % values.length]!, i, `t${i}`]);
+    const small = await selectAll(table(columns, rowsOf(10)), `SELECT * FROM ${ID} ORDER BY k LIMIT 10`);
+    const large = await selectAll(
+      table(columns, rowsOf(SHARED_HOST_MAX_CELLS)),
+      `SELECT * FROM ${ID} ORDER BY k LIMIT 10`,
+    );
+    expect(large.loaded.columns).toEqual(small.loaded.columns);
+    expect(large.loaded.rowCount).toBe(SHARED_HOST_MAX_CELLS);
+    expect(large.result).toEqual(small.result);
+  });
+
   it('prepareSandboxes starts the shared process ahead: the first sandbox finds it ready', async () => {
     await prepareSandboxes({ memoryLimitBytes: 321 * 1024 * 1024 });
     const start = vi.spyOn(SandboxProcess, 'launch');
