@@ -10,7 +10,8 @@
  * the others.)
  *
  * What an engine enforces, from its creation on: external access disabled except for its own
- * private folder (where the loader writes JSON lines), no extension installs or loads, no
+ * private folder (where the loader writes JSON lines, a large sandbox's tables arrive and
+ * long answers leave, each in a database file), no extension installs or loads, no
  * spilling to disk, UTC. A shared engine is locked at creation with its memory limit; a
  * dedicated one is locked by `lock()` once its tables are loaded, so its limit can count them.
  * Queries only run after the safety check as well, which refuses catalog functions, file
@@ -82,8 +83,10 @@ export class SandboxHost {
       try {
         // UTC so that casts of TIMESTAMPTZ values do not depend on the host's zone. The
         // trailing separator makes the allowed folder a prefix of its contents only.
+        // Uncompressed: the only database files an engine writes are long answers, read once
+        // a moment later (answer-file.ts), and compressing them cost more than the copy.
         await connection.run(
-          `SET GLOBAL TimeZone = 'UTC'; ` +
+          `SET GLOBAL TimeZone = 'UTC'; SET GLOBAL force_compression = 'uncompressed'; ` +
             `SET GLOBAL allowed_directories = [${quoteLiteral(`${dir}${path.sep}`)}]; ` +
             'SET GLOBAL enable_external_access = false',
         );

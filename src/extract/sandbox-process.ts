@@ -141,6 +141,14 @@ export class SandboxProcess {
 
   /** Starts a process and waits until it listens. */
   static start(): Promise<SandboxProcess> {
+    return SandboxProcess.launch().started;
+  }
+
+  /**
+   * Starts a process; `dir` is its folder at once (removed when it ends), `started` resolves
+   * once it listens. Files for it can be written there while it starts.
+   */
+  static launch(): { dir: string; started: Promise<SandboxProcess> } {
     const dir = mkdtempSync(path.join(tmpdir(), 'nao-sandboxes-'));
     const child = fork(QUERY_PROCESS.entry, [dir], {
       execArgv: childExecArgv(),
@@ -150,7 +158,7 @@ export class SandboxProcess {
     });
     killOnExit(child, dir);
     const handle = new SandboxProcess(child, dir);
-    return new Promise((resolve, reject) => {
+    const started = new Promise<SandboxProcess>((resolve, reject) => {
       const onMessage = (reply: SandboxReply) => {
         if (reply.kind !== 'ready') return;
         settle();
@@ -180,6 +188,7 @@ export class SandboxProcess {
       child.once('exit', onExit);
       child.once('error', onError);
     });
+    return { dir, started };
   }
 
   get alive(): boolean {
@@ -187,7 +196,7 @@ export class SandboxProcess {
   }
 
   request(body: Extract<SandboxRequestBody, { kind: 'open' }>): Promise<LoadedTable[]>;
-  request(body: Extract<SandboxRequestBody, { kind: 'prepare' | 'close' }>): Promise<null>;
+  request(body: Extract<SandboxRequestBody, { kind: 'prepare' | 'open-file' | 'close' }>): Promise<null>;
   request(body: SandboxRequestBody): Promise<unknown> {
     return this.send(body).promise;
   }

@@ -1,5 +1,6 @@
 /** Messages between the parent's sandboxes (sandbox.ts) and a sandbox process (sandbox-query-process.ts). */
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
+import type { FileTable } from './load-file.js';
 import type { LoadedTable, SourceTable } from './load-tables.js';
 
 /** The engine a sandbox lives in: the process's shared one, or one of its own. */
@@ -14,6 +15,8 @@ export interface EngineSettings {
 export type SandboxRequestBody =
   | { kind: 'prepare'; engine: EngineSettings }
   | { kind: 'open'; sandbox: number; tables: readonly PackedTable[]; engine: EngineSettings }
+  /** Tables loaded by nao into `file` (load-file.ts), which the process takes over and removes. */
+  | { kind: 'open-file'; sandbox: number; file: string; tables: readonly FileTable[]; engine: EngineSettings }
   | { kind: 'query'; sandbox: number; sql: string; timeoutMs: number; maxRows: number }
   | { kind: 'close'; sandbox: number };
 
@@ -31,6 +34,8 @@ export type PackedTable = Omit<SourceTable, 'rows'> & { rows: PackedRows };
 /** What a query ended with, in the process. */
 export type ProcessQueryOutcome =
   | { success: true; columns: ColumnInfo[]; rows: PackedRows }
+  /** A long answer, written to `file` in the process's folder (answer-file.ts). */
+  | { success: true; columns: ColumnInfo[]; file: string }
   | {
       success: false;
       kind: 'unsafe' | 'failed' | 'timeout' | 'too-many-rows' | 'out-of-memory';

@@ -10,9 +10,11 @@
  * private folders, which the parent removes once this process has ended.
  */
 import { rmSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { NaoError } from '../errors/index.js';
+import { quoteIdentifier, quoteLiteral } from '../warehouse/index.js';
+import { readSandboxAnswer } from './answer-file.js';
 import { type LoadedTable, loadTables, type SourceTable } from './load-tables.js';
-import { readAnswer } from './read-answer.js';
 import { checkExtractionSql } from './safety-check.js';
 import { type HostedSandbox, SandboxHost, sharedSandboxHost } from './sandbox-host.js';
 import {
@@ -58,15 +60,53 @@ function engineOf(settings: EngineSettings): Promise<SandboxHost> {
 
 async function open(sandbox: number, packed: readonly PackedTable[], engine: EngineSettings) {
   const tables = packed.map((table): SourceTable => ({ ...table, rows: unpackRows(table.rows) }));
+  let loaded: LoadedTable[] = [];
+  await place(sandbox, engine, async (hosted) => {
+    loaded = await loadTables({ connection: hosted.connection, tables, scratchFile: hosted.scratchFile });
+    return loaded.filter((table) => table.columns.length > 0).map((table) => table.id);
+  });
+  return loaded;
+}
+
+/**
+ * Opens a sandbox over the tables of a file nao loaded (load-file.ts): attached read-only in
+ * the sandbox's own engine, and named by temporary views, so they are not copied again. The
+ * file stays in the engine's folder, which goes with the engine.
+ */
+async function openFile(request: Extract<SandboxRequest, { kind: 'open-file' }>): Promise<null> {
+  const { file, tables } = request;
+  if (!request.engine.dedicated) throw new Error('a sandbox loaded from a file needs an engine of its own');
+  try {
+    await place(request.sandbox, request.engine, async (hosted) => {
+      // Into the one folder the engine may read.
+      const readable = hosted.scratchFile('load.duckdb');
+      await rename(file, readable);
+      const views = tables.map(
+        ({ id, name }) =>
+          `; CREATE TEMP VIEW ${quoteIdentifier(id)} AS SELECT * FROM __nao_load.main.${quoteIdentifier(name)}`,
+      );
+      await hosted.connection.run(
+        `ATTACH ${quoteLiteral(readable)} AS __nao_load (READ_ONLY)${views.join('')}`,
+      );
+      return tables.map((table) => table.id);
+    });
+  } finally {
+    await rm(file, { force: true });
+  }
+  return null;
+}
+
+/** Connects a sandbox, fills it with `load` (which returns the ids of its tables) and keeps it. */
+async function place(
+  sandbox: number,
+  engine: EngineSettings,
+  load: (hosted: HostedSandbox) => Promise<string[]>,
+): Promise<void> {
   const host = await engineOf(engine);
   let hosted: HostedSandbox | undefined;
   try {
     hosted = await host.connect();
-    const loaded = await loadTables({
-      connection: hosted.connection,
-      tables,
-      scratchFile: hosted.scratchFile,
-    });
+    const tableIds = await load(hosted);
     if (engine.dedicated) {
       const used = await host.memoryInUse(hosted.connection);
       await host.lock(used + engine.memoryLimitBytes);
@@ -75,11 +115,10 @@ async function open(sandbox: number, packed: readonly PackedTable[], engine: Eng
       host,
       hosted,
       dedicated: engine.dedicated,
-      tableIds: loaded.filter((table) => table.columns.length > 0).map((table) => table.id),
+      tableIds,
       stop: null,
       closing: false,
     });
-    return loaded;
   } catch (error) {
     if (hosted !== undefined) host.disconnect(hosted);
     if (engine.dedicated) host.close();
@@ -102,7 +141,7 @@ async function query(request: Extract<SandboxRequest, { kind: 'query' }>): Promi
   try {
     // Streamed, and read no further than one row past the cap: an answer of unknown size is
     // never held whole, here or in the engine.
-    const answer = await readAnswer({
+    const answer = await readSandboxAnswer({
       connection,
       sql: request.sql,
       maxRows: request.maxRows,
@@ -110,14 +149,16 @@ async function query(request: Extract<SandboxRequest, { kind: 'query' }>): Promi
       checkpoint: () => {
         if (stopped) throw new Error('the query was stopped');
       },
+      file: entry.hosted.scratchFile(`answer_${request.id}.duckdb`),
     });
-    if (answer.truncated) {
+    if (answer.kind === 'too-many-rows') {
       return {
         success: false,
         kind: 'too-many-rows',
         error: `The query returned more than ${request.maxRows} rows; return only the rows of the answer.`,
       };
     }
+    if (answer.kind === 'file') return { success: true, columns: answer.columns, file: answer.file };
     return { success: true, columns: answer.columns, rows: packRows(answer.rows, answer.columns.length) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -159,6 +200,8 @@ async function handle(request: SandboxRequest): Promise<LoadedTable[] | ProcessQ
       return null;
     case 'open':
       return open(request.sandbox, request.tables, request.engine);
+    case 'open-file':
+      return openFile(request);
     case 'query':
       return query(request);
     case 'close':

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
+import { CHANNEL_ANSWER_ROWS } from './answer-file.js';
 import type { SourceTable } from './load-tables.js';
 import {
   prepareSandboxes,
@@ -17,6 +18,11 @@ const ID = 'query_0a1b2c3d';
 
 function table(columns: [string, string][], rows: CellValue[][], id = ID): SourceTable {
   return { id, columns: columns.map(([name, type]): ColumnInfo => ({ name, type })), rows };
+}
+
+/** Rows of one column enough for a sandbox to get an engine of its own. */
+function bigRows(): CellValue[][] {
+  return Array.from({ length: SHARED_HOST_MAX_CELLS + 1 }, (_, i): CellValue[] => [i]);
 }
 
 /** Two strings of a million characters, whose levenshtein DuckDB never interrupts. */
@@ -361,6 +367,57 @@ describe('running model SQL', () => {
     });
   });
 
+  it('stops a billion-row answer at a row cap past what the channel carries', async () => {
+    await withSandbox({ tables: [source], maxResultRows: 2 * CHANNEL_ANSWER_ROWS }, async (sandbox) => {
+      const started = performance.now();
+      expect(await sandbox.query(`SELECT * FROM range(1000000000), ${ID}`)).toMatchObject({
+        success: false,
+        kind: 'too-many-rows',
+      });
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(await sandbox.query(`SELECT n FROM ${ID} LIMIT 1`)).toMatchObject({ success: true });
+    });
+  });
+
+  it.each([
+    ['the shared engine', [source]],
+    ['an engine of its own', [source, table([['k', 'INTEGER']], bigRows(), 'query_big')]],
+  ])('brings a long answer back whole, in order and typed, from %s', async (_label, tables) => {
+    const count = 3 * CHANNEL_ANSWER_ROWS;
+    const sql =
+      `SELECT r AS n, r AS n, 'v' || r AS t, CASE WHEN r % 3 = 0 THEN NULL ELSE r * 1.5 END AS x, ` +
+      `DATE '2024-01-01' + (r % 100)::INTEGER AS d FROM range(${count}) t(r), (SELECT 1 FROM ${ID} LIMIT 1) ORDER BY r DESC`;
+    await withSandbox({ tables }, async (sandbox) => {
+      const result = await sandbox.query(sql);
+      if (!result.success) throw new Error(result.error);
+      expect(result.columns.map((column) => column.name)).toEqual(['n', 'n', 't', 'x', 'd']);
+      expect(result.columns.map((column) => column.type)).toEqual([
+        'BIGINT',
+        'BIGINT',
+        'VARCHAR',
+        'DECIMAL(21,1)',
+        'DATE',
+      ]);
+      expect(result.rows).toHaveLength(count);
+      const expected = (r: number) => [
+        r,
+        r,
+        `v${r}`,
+        r % 3 === 0 ? null : (r * 1.5).toFixed(1),
+        new Date(Date.UTC(2024, 0, 1 + (r % 100))).toISOString().slice(0, 10),
+      ];
+      for (const r of [0, 1, 2, count - 1, count - 2, CHANNEL_ANSWER_ROWS]) {
+        expect(result.rows[count - 1 - r]).toEqual(expected(r));
+      }
+      expect(result.rows.every((row, index) => row[0] === count - 1 - index)).toBe(true);
+      // The next answer reuses nothing of this one.
+      expect(await sandbox.query(sql.replace('ORDER BY r DESC', 'ORDER BY r'))).toMatchObject({
+        success: true,
+        rows: expect.arrayContaining([[0, 0, 'v0', null, '2024-01-01']]),
+      });
+    });
+  });
+
   it('refuses nonsensical options', async () => {
     await expect(Sandbox.open({ tables: [source], timeoutMs: 0 })).rejects.toMatchObject({
       code: 'SANDBOX_BAD_OPTION',
@@ -479,9 +536,28 @@ describe('sandboxes sharing an engine', () => {
     });
   });
 
+  it('describes and reads a large sandbox loaded from a file as a small one', async () => {
+    const values: CellValue[] = ['2024-01-01', 'x', null, 3, true];
+    const columns: [string, string][] = [
+      ['mixed', ''],
+      ['k', 'INTEGER'],
+      ['k', 'VARCHAR'],
+    ];
+    const rowsOf = (count: number) =>
+      Array.from({ length: count }, (_, i): CellValue[] => [values[i % values.length]!, i, `t${i}`]);
+    const small = await selectAll(table(columns, rowsOf(10)), `SELECT * FROM ${ID} ORDER BY k LIMIT 10`);
+    const large = await selectAll(
+      table(columns, rowsOf(SHARED_HOST_MAX_CELLS)),
+      `SELECT * FROM ${ID} ORDER BY k LIMIT 10`,
+    );
+    expect(large.loaded.columns).toEqual(small.loaded.columns);
+    expect(large.loaded.rowCount).toBe(SHARED_HOST_MAX_CELLS);
+    expect(large.result).toEqual(small.result);
+  });
+
   it('prepareSandboxes starts the shared process ahead: the first sandbox finds it ready', async () => {
     await prepareSandboxes({ memoryLimitBytes: 321 * 1024 * 1024 });
-    const start = vi.spyOn(SandboxProcess, 'start');
+    const start = vi.spyOn(SandboxProcess, 'launch');
     try {
       await withSandbox({ tables: [tableA], memoryLimitBytes: 321 * 1024 * 1024 }, async (sandbox) => {
         expect(await sandbox.query('SELECT n FROM query_a')).toMatchObject({ success: true, rows: [[1]] });
@@ -493,7 +569,7 @@ describe('sandboxes sharing an engine', () => {
   });
 
   it('gives a large sandbox a process of its own, and ends it with the sandbox', async () => {
-    const start = vi.spyOn(SandboxProcess, 'start');
+    const start = vi.spyOn(SandboxProcess, 'launch');
     const close = vi.spyOn(SandboxProcess.prototype, 'close');
     try {
       const rows = Array.from({ length: SHARED_HOST_MAX_CELLS + 1 }, (_, i): CellValue[] => [i]);

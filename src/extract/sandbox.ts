@@ -16,14 +16,20 @@
  * one, and its query in flight re-run: one run's query never fails another's.
  *
  * Small sandboxes share one process and one engine in it (creating one costs more CPU than a
- * whole small run); large ones get a process and an engine of their own whose memory limit
- * counts their tables. A query that runs out of memory in the shared engine, where others'
- * work counts against the same limit, is re-run once in an engine of its own before its
- * failure is reported.
+ * whole small run); large ones get a process and an engine of their own. A large sandbox's
+ * tables reach its process in a DuckDB file that nao loads while the process starts
+ * (load-file.ts), read there in place, and a long answer comes back in one (answer-file.ts):
+ * a million rows over the process channel cost seconds of serialising. A query that runs out
+ * of memory in the shared engine, where others' work counts against the same limit, is re-run
+ * once in an engine of its own before its failure is reported.
  */
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
 import { NaoError } from '../errors/index.js';
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
+import { readAnswerFile } from './answer-file.js';
+import { writeLoadFile } from './load-file.js';
 import { type LoadedTable, loadedUpFront, type SourceTable } from './load-tables.js';
 import { SandboxProcess, SandboxProcessLost } from './sandbox-process.js';
 import { type EngineSettings, type ProcessQueryOutcome, packRows, unpackRows } from './sandbox-protocol.js';
@@ -187,6 +193,14 @@ export class Sandbox {
             'memory; return fewer or smaller rows.',
         };
       }
+      if (outcome.success && 'file' in outcome) {
+        const file = claimAnswerFile(outcome.file);
+        // The process was killed (for another sandbox's query) as its answer arrived.
+        if (file === null) continue;
+        const rows = await readAnswerFile({ file, columns: outcome.columns, threads: this.options.threads });
+        signal?.throwIfAborted();
+        return { success: true, columns: outcome.columns, rows };
+      }
       signal?.throwIfAborted();
       if (outcome.success) return { success: true, columns: outcome.columns, rows: unpackRows(outcome.rows) };
       if (outcome.kind === 'out-of-memory' && !placement.dedicated) {
@@ -239,6 +253,32 @@ export class Sandbox {
   }
 }
 
+/**
+ * Moves an answer file out of its process's folder, which goes when the process does; null
+ * when it is gone already.
+ */
+function claimAnswerFile(file: string): string | null {
+  const claimed = path.join(answerFolder(), `${path.basename(path.dirname(file))}_${path.basename(file)}`);
+  try {
+    renameSync(file, claimed);
+    return claimed;
+  } catch {
+    return null;
+  }
+}
+
+let answers: string | null = null;
+
+/** nao's folder for answer files while it reads them, removed as it exits. */
+function answerFolder(): string {
+  if (answers === null) {
+    const folder = mkdtempSync(path.join(tmpdir(), 'nao-answers-'));
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+    answers = folder;
+  }
+  return answers;
+}
+
 function closedError(): NaoError {
   return new NaoError({
     code: 'SANDBOX_CLOSED',
@@ -255,8 +295,9 @@ async function place(options: {
   dedicated: boolean;
 }): Promise<{ placement: Placement; tables: LoadedTable[] }> {
   const { settings, dedicated } = options;
+  if (dedicated) return placeAlone(options);
   for (let attempt = 1; ; attempt++) {
-    const process = dedicated ? await SandboxProcess.start() : await sharedSandboxProcess();
+    const process = await sharedSandboxProcess();
     const id = nextSandboxId++;
     try {
       const tables = await process.request({
@@ -270,18 +311,91 @@ async function place(options: {
       });
       return { placement: { process, dedicated, id }, tables };
     } catch (error) {
-      if (dedicated) await process.close();
       // The shared process was killed for someone else's query while this load ran.
-      if (!(error instanceof SandboxProcessLost) || dedicated || attempt === MAX_LOAD_ATTEMPTS) throw error;
+      if (!(error instanceof SandboxProcessLost) || attempt === MAX_LOAD_ATTEMPTS) throw error;
     }
   }
+}
+
+interface Launched {
+  dir: string;
+  started: Promise<SandboxProcess>;
+  /** Once the start settled: the process, or null if it failed. */
+  settled?: SandboxProcess | null;
+}
+
+/** A process started ahead for the next large sandbox, once `prepareSandboxes` asked for one. */
+let spare: Launched | null = null;
+let keepSpare = false;
+
+function launch(): Launched {
+  const launched: Launched = SandboxProcess.launch();
+  // A failed start is met by the sandbox that takes the process, or by none.
+  launched.started.then(
+    (process) => {
+      launched.settled = process;
+    },
+    () => {
+      launched.settled = null;
+    },
+  );
+  return launched;
+}
+
+/** A process for a large sandbox: the spare if it is still fine, and a new spare behind it. */
+function ownProcess(): Launched {
+  const taken = spare;
+  spare = keepSpare ? launch() : null;
+  const usable = taken !== null && taken.settled !== null && taken.settled?.alive !== false;
+  return usable ? taken : launch();
+}
+
+/**
+ * A sandbox in a process of its own. nao loads its tables into a file in the process's folder
+ * while the process starts (load-file.ts), and the process copies them from there.
+ */
+async function placeAlone(options: {
+  sources: readonly SourceTable[];
+  settings: Required<SandboxOptions>;
+}): Promise<{ placement: Placement; tables: LoadedTable[] }> {
+  const { dir, started } = ownProcess();
+  const id = nextSandboxId++;
+  const file = path.join(dir, `load_${id}.duckdb`);
+  let written: Awaited<ReturnType<typeof writeLoadFile>>;
+  try {
+    written = await writeLoadFile({ tables: options.sources, file, threads: options.settings.threads });
+  } catch (error) {
+    void started.then(
+      (process) => process.close(),
+      () => undefined,
+    );
+    throw error;
+  }
+  const process = await started;
+  try {
+    await process.request({
+      kind: 'open-file',
+      sandbox: id,
+      file,
+      tables: written.fileTables,
+      engine: engineSettings(options.settings, true),
+    });
+  } catch (error) {
+    await process.close();
+    throw error;
+  }
+  return { placement: { process, dedicated: true, id }, tables: written.loaded };
 }
 
 /**
  * Creates the engine that small sandboxes with these options share, ahead of the first
  * extraction: otherwise the first runs of a suite all wait for it, at their busiest moment.
+ * From then on a process is also kept started for the next large sandbox.
  */
 export async function prepareSandboxes(options: SandboxOptions = {}): Promise<void> {
+  // And a process for the first large sandbox, so that it does not wait for one to start.
+  keepSpare = true;
+  spare ??= launch();
   const process = await sharedSandboxProcess();
   await process.request({ kind: 'prepare', engine: engineSettings(resolveOptions(options), false) });
 }

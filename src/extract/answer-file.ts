@@ -1,0 +1,133 @@
+/**
+ * A long answer travels from the sandbox process to nao in a DuckDB database file, not over the
+ * process channel: serialising a million rows there and rebuilding them in nao cost seconds,
+ * where DuckDB copies its own columns in a fraction of that. nao then reads the file with the
+ * warehouse layer's reader, the one every answer is read with.
+ *
+ * In the process, `readSandboxAnswer` streams the first rows; a short answer ends there and is
+ * sent as rows. A longer one is run again straight into the file, capped one row past the row
+ * cap (so an answer of unknown size is never held whole), by nao's statement around the
+ * checked SQL; the file is attached only for that statement.
+ */
+import { rm } from 'node:fs/promises';
+import { type DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
+import { readDuckDbResult } from '../warehouse/duckdb-result.js';
+import { asSubquery } from '../warehouse/duckdb-sql-text.js';
+import { type CellValue, type ColumnInfo, quoteLiteral, readDuckDbQuery } from '../warehouse/index.js';
+import { readAnswer } from './read-answer.js';
+
+/** Rows of an answer sent over the channel at most; a longer one goes through a file. */
+export const CHANNEL_ANSWER_ROWS = 16_384;
+
+export type SandboxAnswer =
+  | { kind: 'rows'; columns: ColumnInfo[]; rows: CellValue[][] }
+  /** The answer is table `answer` of database `file` (its columns named c0, c1…). */
+  | { kind: 'file'; columns: ColumnInfo[]; file: string }
+  | { kind: 'too-many-rows' };
+
+/**
+ * Runs a checked extraction query in the sandbox process. `file` is where a long answer is
+ * written: a path in the folder the engine may write.
+ */
+export async function readSandboxAnswer(options: {
+  connection: DuckDBConnection;
+  sql: string;
+  maxRows: number;
+  checkpoint: () => void;
+  file: string;
+}): Promise<SandboxAnswer> {
+  const { connection, sql, maxRows, checkpoint } = options;
+  const streamed = await readDuckDbResult(await streamQuery(connection, sql, checkpoint), {
+    maxRows,
+    stopAfterRows: CHANNEL_ANSWER_ROWS,
+  });
+  if (!streamed.stopped) {
+    return streamed.truncated
+      ? { kind: 'too-many-rows' }
+      : { kind: 'rows', columns: streamed.columns, rows: streamed.rows };
+  }
+  checkpoint();
+  const aliases = streamed.columns.map((_, index) => `c${index}`).join(', ');
+  const out = '__nao_answer_out';
+  await connection.run(`ATTACH ${quoteLiteral(options.file)} AS ${out}`);
+  let attached = true;
+  let written = false;
+  let create: DuckDBPreparedStatement | undefined;
+  try {
+    try {
+      // The SQL prepared as one complete SELECT, so as a subquery it stays that SELECT.
+      create = await connection.prepare(
+        `CREATE TABLE ${out}.main.answer AS SELECT * FROM ${asSubquery(sql)} AS answer(${aliases}) LIMIT ${maxRows + 1}`,
+      );
+    } catch {
+      // Not one SELECT that can be wrapped (a trailing comment…): read as before, as rows.
+      const answer = await readAnswer({ connection, sql, maxRows, checkpoint });
+      return answer.truncated
+        ? { kind: 'too-many-rows' }
+        : { kind: 'rows', columns: answer.columns, rows: answer.rows };
+    }
+    checkpoint();
+    const created = await create.runAndReadAll();
+    if (Number(created.getRows()[0]?.[0]) > maxRows) return { kind: 'too-many-rows' };
+    create.destroySync();
+    create = undefined;
+    await connection.run(`DETACH ${out}`);
+    attached = false;
+    written = true;
+    return { kind: 'file', columns: streamed.columns, file: options.file };
+  } finally {
+    create?.destroySync();
+    if (attached) await connection.run(`DETACH ${out}`).catch(() => undefined);
+    // An answer not sent takes its file with it.
+    if (!written) await rm(options.file, { force: true });
+  }
+}
+
+/**
+ * As the warehouse reader does: one statement prepares directly, and an interrupt that lands
+ * while it is prepared is caught by `checkpoint` before it runs.
+ */
+async function streamQuery(connection: DuckDBConnection, sql: string, checkpoint: () => void) {
+  let prepared: DuckDBPreparedStatement;
+  try {
+    prepared = await connection.prepare(sql);
+  } catch {
+    checkpoint();
+    return connection.stream(sql);
+  }
+  try {
+    checkpoint();
+    return await prepared.stream();
+  } finally {
+    prepared.destroySync();
+  }
+}
+
+/** Reads an answer file in nao (it was moved out of the sandbox process's folder first), and removes it. */
+export async function readAnswerFile(options: {
+  file: string;
+  columns: ColumnInfo[];
+  threads: number;
+}): Promise<CellValue[][]> {
+  try {
+    const instance = await DuckDBInstance.create(':memory:', {
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'false',
+      threads: String(options.threads),
+    });
+    try {
+      const connection = await instance.connect();
+      // As in the sandbox: TIMESTAMPTZ values read the same whatever the host's zone.
+      await connection.run(
+        `SET TimeZone = 'UTC'; ATTACH ${quoteLiteral(options.file)} AS __nao_answer (READ_ONLY)`,
+      );
+      const read = await readDuckDbQuery({ connection, sql: 'SELECT * FROM __nao_answer.main.answer' });
+      connection.closeSync();
+      return read.rows;
+    } finally {
+      instance.closeSync();
+    }
+  } finally {
+    await rm(options.file, { force: true });
+  }
+}
