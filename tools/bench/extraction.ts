@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { MockLanguageModelV3 } from 'ai/test';
-import { extractAnswer } from '../../src/extract/index.js';
+import { extractAnswer, prepareSandboxes } from '../../src/extract/index.js';
 import { compareResults } from '../../src/judge/compare/index.js';
 import { openDatabase } from '../../src/warehouse/index.js';
 import type { Benchmark } from './main.js';
@@ -74,6 +74,8 @@ export const benchmark: Benchmark = {
       const file = path.join(dir, 'warehouse.duckdb');
       await createWarehouse(file);
       const warehouse = await openDatabase({ type: 'duckdb', name: 'warehouse', path: file });
+      // As nao test does when it opens the project, before the first run.
+      await prepareSandboxes();
       (globalThis as { gc?: () => void }).gc?.();
       const before = process.memoryUsage.rss();
       const peak = samplePeakMemory();
