@@ -3,21 +3,13 @@
  * grades the agent's final text against the expected answer with a fixed rubric. It runs
  * where the agent runs (it needs the provider keys); the verdict is then read by judgeRun.
  */
-import {
-  generateText,
-  jsonSchema,
-  type LanguageModel,
-  type ModelMessage,
-  NoObjectGeneratedError,
-  Output,
-} from 'ai';
-import type { ModelCallSettings } from '../llm/call-settings.js';
+import { generateText, jsonSchema, type ModelMessage, NoObjectGeneratedError, Output } from 'ai';
+import type { PricedModel } from '../llm/priced-model.js';
 import {
   addUsage,
   type Cost,
   costOf,
   EMPTY_USAGE,
-  type ModelPrices,
   type TokenUsage,
   usageFromSdk,
   usageFromSteps,
@@ -25,16 +17,7 @@ import {
 import { JUDGE_OUTPUT_NAME, JUDGE_REPAIR_REQUEST, JUDGE_RUBRIC, judgeRequest } from './judge-prompt.js';
 
 /** The judge model, resolved and priced like the model under test. */
-export interface JudgeModel {
-  /** `provider:model_id`. */
-  id: string;
-  model: LanguageModel;
-  prices: ModelPrices | null;
-  /** Retries and timeouts of each model call (default: the SDK's). */
-  callSettings?: ModelCallSettings;
-  /** Turns a failed call's error into the one to report (nao's provider messages). */
-  explainError?: (error: unknown) => unknown;
-}
+export type JudgeModel = PricedModel;
 
 export type JudgeVerdict = 'pass' | 'fail';
 

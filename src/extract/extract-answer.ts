@@ -3,22 +3,14 @@
  * model to retype numbers: the same model writes one DuckDB query over the complete results of
  * its own `execute_sql` calls, and that query runs in a sandbox that can read nothing else.
  */
-import {
-  generateText,
-  jsonSchema,
-  type LanguageModel,
-  type ModelMessage,
-  NoObjectGeneratedError,
-  Output,
-} from 'ai';
+import { generateText, jsonSchema, type ModelMessage, NoObjectGeneratedError, Output } from 'ai';
 import { NaoError } from '../errors/index.js';
-import type { ModelCallSettings } from '../llm/call-settings.js';
+import type { PricedModel } from '../llm/priced-model.js';
 import {
   addUsage,
   type Cost,
   costOf,
   EMPTY_USAGE,
-  type ModelPrices,
   type TokenUsage,
   usageFromSdk,
   usageFromSteps,
@@ -29,16 +21,7 @@ import type { SourceTable } from './load-tables.js';
 import { DEFAULT_SANDBOX_OPTIONS, type SandboxOptions, withSandboxAhead } from './sandbox.js';
 
 /** The model under test; the extraction uses the same one, priced the same way. */
-export interface ExtractionModel {
-  /** `provider:model_id`, for messages. */
-  id: string;
-  model: LanguageModel;
-  prices: ModelPrices | null;
-  /** Retries and timeouts of each model call (default: the SDK's). */
-  callSettings?: ModelCallSettings;
-  /** Turns a failed call's error into the one to report (nao's provider messages). */
-  explainError?: (error: unknown) => unknown;
-}
+export type ExtractionModel = PricedModel;
 
 export interface ExtractAnswerOptions {
   model: ExtractionModel;
