@@ -66,3 +66,12 @@ export const SYNC_KEYS = [
 ] as const;
 
 export const port = lenientNumber(z.number().int().min(1).max(65535).optional());
+
+/** A schema spelled `schema` or, as the original nao spells it, `schema_name`; `schema` wins. */
+export function schemaNameAsSchema(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const { schema_name: schemaName, ...rest } = value as Record<string, unknown>;
+  return rest.schema === undefined && schemaName !== undefined && schemaName !== null
+    ? { ...rest, schema: schemaName }
+    : rest;
+}

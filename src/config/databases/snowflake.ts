@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonFields, nonEmpty, port } from './fields.js';
+import { commonFields, nonEmpty, port, schemaNameAsSchema } from './fields.js';
 
 /** The original nao's `authenticator` values; a private key alone means key-pair (JWT) log-in. */
 export const SNOWFLAKE_AUTHENTICATORS = [
@@ -18,14 +18,7 @@ export const SNOWFLAKE_AUTHENTICATORS = [
 export const snowflakeDatabase = {
   type: 'snowflake',
   schema: z.preprocess(
-    // The original nao spells the schema `schema_name`; both are read, `schema` wins.
-    (value) => {
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-      const { schema_name: schemaName, ...rest } = value as Record<string, unknown>;
-      return rest.schema === undefined && schemaName !== undefined && schemaName !== null
-        ? { ...rest, schema: schemaName }
-        : rest;
-    },
+    schemaNameAsSchema,
     z.object({
       type: z.literal('snowflake'),
       ...commonFields,

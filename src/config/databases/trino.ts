@@ -1,14 +1,5 @@
 import { z } from 'zod';
-import { commonFields, nonEmpty, port } from './fields.js';
-
-/** A schema spelled `schema` or, as the original nao spells it, `schema_name`; `schema` wins. */
-function schemaNameAsSchema(value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  const { schema_name: schemaName, ...rest } = value as Record<string, unknown>;
-  return rest.schema === undefined && schemaName !== undefined && schemaName !== null
-    ? { ...rest, schema: schemaName }
-    : rest;
-}
+import { commonFields, nonEmpty, port, schemaNameAsSchema } from './fields.js';
 
 /**
  * The original nao's Trino fields: the coordinator's `host` (a name, or a url with its
