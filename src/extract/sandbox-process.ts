@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { NaoError } from '../errors/index.js';
-import { childModule } from '../warehouse/index.js';
+import { childModule, holdOpen } from '../warehouse/index.js';
 import type { LoadedTable } from './load-tables.js';
 import type {
   InterruptMessage,
@@ -281,17 +281,10 @@ export class SandboxProcess {
 
   // An idle process must not keep nao running; one with a request in flight must.
   private idle(): void {
-    this.child.unref();
-    this.child.channel?.unref();
-    unrefStream(this.child.stderr);
+    holdOpen(this.child, false);
   }
 
   private busy(): void {
-    this.child.ref();
-    this.child.channel?.ref();
+    holdOpen(this.child, true);
   }
-}
-
-function unrefStream(stream: unknown): void {
-  (stream as { unref?: () => void } | null)?.unref?.();
 }

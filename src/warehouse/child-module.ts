@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -14,4 +15,20 @@ export function childModule(callerUrl: string, name: string): { entry: string; e
   if (extension !== '.ts') return { entry, execArgv: [] };
   const tsx = pathToFileURL(createRequire(callerUrl).resolve('tsx')).href;
   return { entry, execArgv: ['--import', tsx] };
+}
+
+/**
+ * Whether `child` keeps nao running: an idle query process must not, one with a request in
+ * flight must (its reply is awaited). Covers the process, its IPC channel and its stderr pipe.
+ */
+export function holdOpen(child: ChildProcess, held: boolean): void {
+  const handles = [child, child.channel, child.stderr] as (
+    | { ref?: () => void; unref?: () => void }
+    | null
+    | undefined
+  )[];
+  for (const handle of handles) {
+    if (held) handle?.ref?.();
+    else handle?.unref?.();
+  }
 }

@@ -1,4 +1,4 @@
-export { childModule } from './child-module.js';
+export { childModule, holdOpen } from './child-module.js';
 export type {
   CellValue,
   ColumnInfo,

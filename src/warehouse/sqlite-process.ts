@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { childModule } from './child-module.js';
+import { childModule, holdOpen } from './child-module.js';
 import type { SqliteFailure, SqliteReply, SqliteRequest } from './sqlite-protocol.js';
 
 const QUERY_PROCESS = childModule(import.meta.url, 'sqlite-query-process');
@@ -135,17 +135,10 @@ export class SqliteProcess {
 
   // An idle process must not keep nao running; one with a request in flight must.
   private idle(): void {
-    this.child.unref();
-    this.child.channel?.unref();
-    unrefStream(this.child.stderr);
+    holdOpen(this.child, false);
   }
 
   private busy(): void {
-    this.child.ref();
-    this.child.channel?.ref();
+    holdOpen(this.child, true);
   }
-}
-
-function unrefStream(stream: unknown): void {
-  (stream as { unref?: () => void } | null)?.unref?.();
 }
