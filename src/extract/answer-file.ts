@@ -1,19 +1,30 @@
 /**
  * A long answer travels from the sandbox process to nao in a DuckDB database file, not over the
  * process channel: serialising a million rows there and rebuilding them in nao cost seconds,
- * where DuckDB copies its own columns in a fraction of that. nao then reads the file with the
- * warehouse layer's reader, the one every answer is read with.
+ * where DuckDB copies its own columns in a fraction of that.
  *
  * In the process, `readSandboxAnswer` streams the first rows; a short answer ends there and is
  * sent as rows. A longer one is run again straight into the file, capped one row past the row
  * cap (so an answer of unknown size is never held whole), by nao's statement around the
- * checked SQL; the file is attached only for that statement.
+ * checked SQL; the file is attached only for that statement. nao reads the stored table as it
+ * is, as the warehouse layer reads a long result it stored itself (`readStoredRows`).
  */
 import { rm } from 'node:fs/promises';
-import { type DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
+import {
+  type DuckDBConnection,
+  DuckDBInstance,
+  type DuckDBPreparedStatement,
+  DuckDBTypeId,
+} from '@duckdb/node-api';
 import { readDuckDbResult } from '../warehouse/duckdb-result.js';
 import { asSubquery } from '../warehouse/duckdb-sql-text.js';
-import { type CellValue, type ColumnInfo, quoteLiteral, readDuckDbQuery } from '../warehouse/index.js';
+import {
+  type CellValue,
+  type ColumnInfo,
+  quoteLiteral,
+  readStoredRows,
+  runSmallQuery,
+} from '../warehouse/index.js';
 import { readAnswer } from './read-answer.js';
 
 /** Rows of an answer sent over the channel at most; a longer one goes through a file. */
@@ -121,9 +132,18 @@ export async function readAnswerFile(options: {
       await connection.run(
         `SET TimeZone = 'UTC'; ATTACH ${quoteLiteral(options.file)} AS __nao_answer (READ_ONLY)`,
       );
-      const read = await readDuckDbQuery({ connection, sql: 'SELECT * FROM __nao_answer.main.answer' });
+      const table = '__nao_answer.main.answer';
+      const types = (await connection.run(`SELECT * FROM ${table} LIMIT 0`)).columnTypes();
+      const [count] = await runSmallQuery(connection, `SELECT count(*) FROM ${table}`);
+      const rows = await readStoredRows({
+        connection,
+        table,
+        width: options.columns.length,
+        text: types.flatMap((type, index) => (type.typeId === DuckDBTypeId.VARCHAR ? [index] : [])),
+        count: Number(count?.[0]),
+      });
       connection.closeSync();
-      return read.rows;
+      return rows;
     } finally {
       instance.closeSync();
     }

@@ -67,6 +67,46 @@ describe('loadTables', () => {
     }
   });
 
+  it("loads into the connection's database with target 'database', and leaves no temporary table", async () => {
+    const file = path.join(dir, 'target-database.duckdb');
+    const fileInstance = await DuckDBInstance.create(file);
+    try {
+      const onFile = await fileInstance.connect();
+      const loaded = await loadTables({
+        connection: onFile,
+        target: 'database',
+        tables: [
+          source('typed', [['n', 'INTEGER']], [[1], [2]]),
+          // Both halves of a mixed load, stitched by POSITIONAL JOIN, helpers dropped after.
+          source('mixed', [['n', 'INTEGER'], ['v', '']], [[1, '2024-01-01'], [2, '2024-01-02']]),
+        ],
+        scratchFile: (name) => path.join(dir, `target_${name}`),
+      });
+      expect(loaded.map((table) => table.columns)).toEqual([
+        [{ name: 'n', type: 'INTEGER' }],
+        [
+          { name: 'n', type: 'INTEGER' },
+          { name: 'v', type: 'DATE' },
+        ],
+      ]);
+      expect((await rowsOf(TABLES_SQL, onFile)).flat()).toEqual([]);
+      const stored = "SELECT table_name FROM duckdb_tables() WHERE database_name = 'target-database' ORDER BY 1";
+      expect((await rowsOf(stored, onFile)).flat()).toEqual(['mixed', 'typed']);
+      onFile.closeSync();
+    } finally {
+      fileInstance.closeSync();
+    }
+    // The tables are in the file once it is closed.
+    const reopened = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
+    try {
+      const reader = await reopened.connect();
+      expect(await rowsOf('SELECT sum(n), max(v)::VARCHAR FROM mixed', reader)).toEqual([[3n, '2024-01-02']]);
+      reader.closeSync();
+    } finally {
+      reopened.closeSync();
+    }
+  });
+
   it('describes typed columns exactly as DuckDB does', async () => {
     const columns: [string, string][] = [
       ['b', 'BOOLEAN'],

@@ -1,6 +1,7 @@
 /**
- * Loads query results into temporary DuckDB tables, one per result, named exactly after its
- * id: a connection's temporary tables are private to it and dropped when it closes.
+ * Loads query results into DuckDB tables, one per result, named exactly after its id: a
+ * sandbox's are its connection's temporary tables, private to it and dropped when it closes;
+ * a load file's are tables of its database (load-file.ts).
  *
  * Columns whose values fit a known type are appended through typed data chunks filled by
  * column-writers.ts (no text round trip, integers and decimals exact); a table of a few dozen
@@ -65,16 +66,24 @@ export function tableColumnNames(columns: readonly ColumnInfo[]): string[] {
 }
 
 /**
- * Loads every table, as temporary tables of `connection`: private to it, and dropped when it
- * closes. `scratchFile(name)` is where a JSON-lines file of that name may be written (a path
- * only this load uses); each is removed once its table is loaded.
+ * Where `loadTables` creates the tables: as temporary tables of the connection (a sandbox's:
+ * private to it, and dropped when it closes), or in its database (a load file, load-file.ts).
+ */
+export type LoadTarget = 'temporary' | 'database';
+
+/**
+ * Loads every table, as temporary tables of `connection` unless `target` says otherwise.
+ * `scratchFile(name)` is where a JSON-lines file of that name may be written (a path only
+ * this load uses); each is removed once its table is loaded.
  */
 export async function loadTables(options: {
   connection: DuckDBConnection;
   tables: readonly SourceTable[];
   scratchFile: (name: string) => string;
+  target?: LoadTarget;
 }): Promise<LoadedTable[]> {
   const { connection, scratchFile } = options;
+  const target = options.target ?? 'temporary';
   const planned = planTables(options.tables);
   // Tables typed in full are created up front in one round trip: each waits for the event
   // loop, which a large suite keeps busy. Small ones are filled in the same statement.
@@ -82,7 +91,7 @@ export async function loadTables(options: {
   if (upfront.length > 0) {
     const statements: string[] = [];
     for (const plan of upfront) {
-      statements.push(createStatement(plan.table.id, plan.names, plan.plans));
+      statements.push(createStatement({ target, id: plan.table.id, names: plan.names, plans: plan.plans }));
       if (plan.values !== null)
         statements.push(`INSERT INTO ${quoteIdentifier(plan.table.id)} ${plan.values}`);
     }
@@ -90,7 +99,7 @@ export async function loadTables(options: {
   }
 
   const loaded: LoadedTable[] = [];
-  for (const plan of planned) loaded.push(await loadTable({ connection, plan, scratchFile }));
+  for (const plan of planned) loaded.push(await loadTable({ connection, target, plan, scratchFile }));
   return loaded;
 }
 
@@ -207,10 +216,11 @@ function checkTable(table: SourceTable): void {
 /** Loads one table into its table made up front, or creates it now. */
 async function loadTable(options: {
   connection: DuckDBConnection;
+  target: LoadTarget;
   plan: PlannedTable;
   scratchFile: (name: string) => string;
 }): Promise<LoadedTable> {
-  const { connection, plan, scratchFile } = options;
+  const { connection, target, plan, scratchFile } = options;
   const { table, names, scratch } = plan;
   const { id, columns, rows } = table;
   // No table for a result without columns (DuckDB tables need one); nothing left to load
@@ -220,13 +230,13 @@ async function loadTable(options: {
   // A lying declared type (SQLite's dynamic typing) costs a second load, never a wrong type.
   let plans = plan.plans;
   let done = plan.upfront
-    ? await appendCreated({ connection, table, plans })
-    : await loadPlanned({ connection, table, names, plans, scratchFile, scratch });
+    ? await appendCreated({ connection, target, table, plans })
+    : await loadPlanned({ connection, target, table, names, plans, scratchFile, scratch });
   if (!done) {
     plans = plans.map((column, index) =>
       column.promised ? { type: planColumn(columns[index]!.type, { rows, index }), promised: false } : column,
     );
-    done = await loadPlanned({ connection, table, names, plans, scratchFile, scratch });
+    done = await loadPlanned({ connection, target, table, names, plans, scratchFile, scratch });
     if (!done) {
       throw new NaoError({
         code: 'SANDBOX_LOAD_MISMATCH',
@@ -278,30 +288,44 @@ interface TypedColumn {
  */
 async function loadPlanned(options: {
   connection: DuckDBConnection;
+  target: LoadTarget;
   table: SourceTable;
   names: readonly string[];
   plans: readonly ColumnPlan[];
   scratchFile: (name: string) => string;
   scratch: string;
 }): Promise<boolean> {
-  const { connection, table, names, plans } = options;
+  const { connection, target, table, names, plans } = options;
   const typed = plans.flatMap(({ type, promised }, index) =>
     type === null ? [] : [{ index, type, promised }],
   );
   const inferred = plans.flatMap(({ type }, index) => (type === null ? [index] : []));
   if (inferred.length > 0) return loadWithInference({ ...options, typed, inferred });
-  await connection.run(createStatement(table.id, names, plans));
-  return appendCreated({ connection, table, plans });
+  await connection.run(createStatement({ target, id: table.id, names, plans }));
+  return appendCreated({ connection, target, table, plans });
 }
 
 function isTyped(plans: readonly ColumnPlan[]): boolean {
   return plans.every((plan) => plan.type !== null);
 }
 
-/** CREATE TEMP TABLE for a table whose every column is typed. */
-function createStatement(id: string, names: readonly string[], plans: readonly ColumnPlan[]): string {
-  const definition = plans.map(({ type }, index) => `${quoteIdentifier(names[index]!)} ${sqlType(type!)}`);
-  return `CREATE TEMP TABLE ${quoteIdentifier(id)} (${definition.join(', ')})`;
+/** `CREATE TEMP TABLE` or `CREATE TABLE`, by target. */
+function createTable(target: LoadTarget): string {
+  return target === 'temporary' ? 'CREATE TEMP TABLE' : 'CREATE TABLE';
+}
+
+/** The CREATE TABLE statement for a table whose every column is typed. */
+function createStatement(options: {
+  target: LoadTarget;
+  id: string;
+  names: readonly string[];
+  plans: readonly ColumnPlan[];
+}): string {
+  const { names } = options;
+  const definition = options.plans.map(
+    ({ type }, index) => `${quoteIdentifier(names[index]!)} ${sqlType(type!)}`,
+  );
+  return `${createTable(options.target)} ${quoteIdentifier(options.id)} (${definition.join(', ')})`;
 }
 
 /**
@@ -310,12 +334,13 @@ function createStatement(id: string, names: readonly string[], plans: readonly C
  */
 async function appendCreated(options: {
   connection: DuckDBConnection;
+  target: LoadTarget;
   table: SourceTable;
   plans: readonly ColumnPlan[];
 }): Promise<boolean> {
-  const { connection, table } = options;
+  const { connection, target, table } = options;
   const columns = options.plans.map(({ type, promised }, index) => ({ index, type: type!, promised }));
-  if (await appendTyped({ connection, table: table.id, columns, rows: table.rows })) return true;
+  if (await appendTyped({ connection, target, table: table.id, columns, rows: table.rows })) return true;
   await connection.run(`DROP TABLE ${quoteIdentifier(table.id)}`);
   return false;
 }
@@ -327,6 +352,7 @@ async function appendCreated(options: {
  */
 async function appendTyped(options: {
   connection: DuckDBConnection;
+  target: LoadTarget;
   table: string;
   columns: readonly TypedColumn[];
   rows: readonly (readonly CellValue[])[];
@@ -334,7 +360,9 @@ async function appendTyped(options: {
   const { connection, columns, rows } = options;
   const chunk = DuckDBDataChunk.create(columns.map(({ type }) => duckdbType(type)));
   const writers = columns.map(({ type, promised }) => columnWriter(type, { promised }));
-  const appender = await connection.createAppender(options.table, 'main', 'temp');
+  // The database's catalog is the connection's default one.
+  const catalog = options.target === 'temporary' ? 'temp' : undefined;
+  const appender = await connection.createAppender(options.table, 'main', catalog);
   try {
     for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
       const count = Math.min(CHUNK_ROWS, rows.length - start);
@@ -363,6 +391,7 @@ async function appendTyped(options: {
  */
 async function loadWithInference(options: {
   connection: DuckDBConnection;
+  target: LoadTarget;
   table: SourceTable;
   names: readonly string[];
   typed: readonly TypedColumn[];
@@ -370,13 +399,14 @@ async function loadWithInference(options: {
   scratchFile: (name: string) => string;
   scratch: string;
 }): Promise<boolean> {
-  const { connection, table, names, typed, inferred, scratchFile, scratch } = options;
+  const { connection, target, table, names, typed, inferred, scratchFile, scratch } = options;
+  const create = createTable(target);
   const typedTable = `${scratch}_typed`;
   const jsonTable = `${scratch}_json`;
   if (typed.length > 0) {
     const definition = typed.map(({ index, type }) => `${quoteIdentifier(`t${index}`)} ${sqlType(type)}`);
-    await connection.run(`CREATE TEMP TABLE ${quoteIdentifier(typedTable)} (${definition.join(', ')})`);
-    if (!(await appendTyped({ connection, table: typedTable, columns: typed, rows: table.rows }))) {
+    await connection.run(`${create} ${quoteIdentifier(typedTable)} (${definition.join(', ')})`);
+    if (!(await appendTyped({ connection, target, table: typedTable, columns: typed, rows: table.rows }))) {
       await connection.run(`DROP TABLE ${quoteIdentifier(typedTable)}`);
       return false;
     }
@@ -387,7 +417,7 @@ async function loadWithInference(options: {
     // Keys are positional (`c3`), never the column names: names may be empty, duplicated or
     // differ only by case, and read_json would then merge or rename them.
     await connection.run(
-      `CREATE TEMP TABLE ${quoteIdentifier(jsonTable)} AS SELECT * FROM read_json(${quoteLiteral(file)}, ` +
+      `${create} ${quoteIdentifier(jsonTable)} AS SELECT * FROM read_json(${quoteLiteral(file)}, ` +
         `format = 'newline_delimited', records = true, sample_size = -1, map_inference_threshold = -1, ` +
         `maximum_object_size = ${Math.max(16 * 1024 * 1024, longestLine + 1024)})`,
     );
@@ -417,13 +447,13 @@ async function loadWithInference(options: {
 
   if (typed.length > 0) {
     await connection.run(
-      `CREATE TEMP TABLE ${quoteIdentifier(table.id)} AS SELECT ${select.join(', ')} ` +
+      `${create} ${quoteIdentifier(table.id)} AS SELECT ${select.join(', ')} ` +
         `FROM ${quoteIdentifier(typedTable)} s POSITIONAL JOIN ${quoteIdentifier(jsonTable)} j`,
     );
     await connection.run(`DROP TABLE ${quoteIdentifier(typedTable)}`);
   } else {
     await connection.run(
-      `CREATE TEMP TABLE ${quoteIdentifier(table.id)} AS SELECT ${select.join(', ')} FROM ${quoteIdentifier(jsonTable)} j`,
+      `${create} ${quoteIdentifier(table.id)} AS SELECT ${select.join(', ')} FROM ${quoteIdentifier(jsonTable)} j`,
     );
   }
   await connection.run(`DROP TABLE ${quoteIdentifier(jsonTable)}`);

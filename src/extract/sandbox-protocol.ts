@@ -1,6 +1,5 @@
 /** Messages between the parent's sandboxes (sandbox.ts) and a sandbox process (sandbox-query-process.ts). */
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
-import type { FileTable } from './load-file.js';
 import type { LoadedTable, SourceTable } from './load-tables.js';
 
 /** The engine a sandbox lives in: the process's shared one, or one of its own. */
@@ -15,8 +14,8 @@ export interface EngineSettings {
 export type SandboxRequestBody =
   | { kind: 'prepare'; engine: EngineSettings }
   | { kind: 'open'; sandbox: number; tables: readonly PackedTable[]; engine: EngineSettings }
-  /** Tables loaded by nao into `file` (load-file.ts), which the process takes over and removes. */
-  | { kind: 'open-file'; sandbox: number; file: string; tables: readonly FileTable[]; engine: EngineSettings }
+  /** Tables `tableIds` loaded by nao into `file` (load-file.ts), which the process takes over and removes. */
+  | { kind: 'open-file'; sandbox: number; file: string; tableIds: readonly string[]; engine: EngineSettings }
   | { kind: 'query'; sandbox: number; sql: string; timeoutMs: number; maxRows: number }
   | { kind: 'close'; sandbox: number };
 

@@ -74,21 +74,21 @@ async function open(sandbox: number, packed: readonly PackedTable[], engine: Eng
  * file stays in the engine's folder, which goes with the engine.
  */
 async function openFile(request: Extract<SandboxRequest, { kind: 'open-file' }>): Promise<null> {
-  const { file, tables } = request;
+  const { file, tableIds } = request;
   if (!request.engine.dedicated) throw new Error('a sandbox loaded from a file needs an engine of its own');
   try {
     await place(request.sandbox, request.engine, async (hosted) => {
       // Into the one folder the engine may read.
       const readable = hosted.scratchFile('load.duckdb');
       await rename(file, readable);
-      const views = tables.map(
-        ({ id, name }) =>
-          `; CREATE TEMP VIEW ${quoteIdentifier(id)} AS SELECT * FROM __nao_load.main.${quoteIdentifier(name)}`,
+      const views = tableIds.map(
+        (id) =>
+          `; CREATE TEMP VIEW ${quoteIdentifier(id)} AS SELECT * FROM __nao_load.main.${quoteIdentifier(id)}`,
       );
       await hosted.connection.run(
         `ATTACH ${quoteLiteral(readable)} AS __nao_load (READ_ONLY)${views.join('')}`,
       );
-      return tables.map((table) => table.id);
+      return [...tableIds];
     });
   } finally {
     await rm(file, { force: true });

@@ -568,23 +568,34 @@ describe('sandboxes sharing an engine', () => {
     }
   });
 
-  it('gives a large sandbox a process of its own, and ends it with the sandbox', async () => {
+  it('gives a large sandbox the spare process, ends it with the sandbox and starts the next spare then', async () => {
+    await prepareSandboxes();
     const start = vi.spyOn(SandboxProcess, 'launch');
     const close = vi.spyOn(SandboxProcess.prototype, 'close');
     try {
       const rows = Array.from({ length: SHARED_HOST_MAX_CELLS + 1 }, (_, i): CellValue[] => [i]);
+      // The sandbox takes the spare prepareSandboxes started, and no process starts beside its load.
       const big = await Sandbox.open({ tables: [table([['n', 'INTEGER']], rows, 'query_big')] });
-      expect(start).toHaveBeenCalledTimes(1);
+      expect(start).not.toHaveBeenCalled();
       await withSandbox({ tables: [tableA] }, async (small) => {
         expect(await small.query('SELECT n FROM query_a')).toMatchObject({ success: true });
       });
-      expect(start).toHaveBeenCalledTimes(1);
+      expect(start).not.toHaveBeenCalled();
       expect(await big.query('SELECT count(*) AS c FROM query_big')).toMatchObject({
         success: true,
         rows: [[rows.length]],
       });
       await big.close();
       expect(close).toHaveBeenCalledTimes(1);
+      expect(start).toHaveBeenCalledTimes(1);
+      // The next large sandbox takes that one.
+      const next = await Sandbox.open({ tables: [table([['n', 'INTEGER']], rows, 'query_next')] });
+      expect(start).toHaveBeenCalledTimes(1);
+      expect(await next.query('SELECT max(n) AS m FROM query_next')).toMatchObject({
+        success: true,
+        rows: [[rows.length - 1]],
+      });
+      await next.close();
     } finally {
       start.mockRestore();
       close.mockRestore();

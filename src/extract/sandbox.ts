@@ -240,6 +240,7 @@ export class Sandbox {
   private async leave(): Promise<void> {
     const placement = this.placement;
     this.placement = null;
+    if (placement?.dedicated === true) replaceSpare();
     if (placement === null || !placement.process.alive) return;
     if (placement.dedicated) await placement.process.close();
     else await placement.process.request({ kind: 'close', sandbox: placement.id }).catch(() => null);
@@ -324,9 +325,17 @@ interface Launched {
   settled?: SandboxProcess | null;
 }
 
-/** A process started ahead for the next large sandbox, once `prepareSandboxes` asked for one. */
+/**
+ * A process started ahead for the next large sandbox, once `prepareSandboxes` asked for one.
+ * The one taken is replaced as its sandbox closes, not as it is taken: a process starting
+ * beside the load competed with it for the CPU.
+ */
 let spare: Launched | null = null;
 let keepSpare = false;
+
+function replaceSpare(): void {
+  if (keepSpare) spare ??= launch();
+}
 
 function launch(): Launched {
   const launched: Launched = SandboxProcess.launch();
@@ -342,10 +351,10 @@ function launch(): Launched {
   return launched;
 }
 
-/** A process for a large sandbox: the spare if it is still fine, and a new spare behind it. */
+/** A process for a large sandbox: the spare if it is still fine. */
 function ownProcess(): Launched {
   const taken = spare;
-  spare = keepSpare ? launch() : null;
+  spare = null;
   const usable = taken !== null && taken.settled !== null && taken.settled?.alive !== false;
   return usable ? taken : launch();
 }
@@ -361,9 +370,9 @@ async function placeAlone(options: {
   const { dir, started } = ownProcess();
   const id = nextSandboxId++;
   const file = path.join(dir, `load_${id}.duckdb`);
-  let written: Awaited<ReturnType<typeof writeLoadFile>>;
+  let loaded: LoadedTable[];
   try {
-    written = await writeLoadFile({ tables: options.sources, file, threads: options.settings.threads });
+    loaded = await writeLoadFile({ tables: options.sources, file, threads: options.settings.threads });
   } catch (error) {
     void started.then(
       (process) => process.close(),
@@ -377,14 +386,15 @@ async function placeAlone(options: {
       kind: 'open-file',
       sandbox: id,
       file,
-      tables: written.fileTables,
+      // Tables without columns exist only as their description.
+      tableIds: loaded.filter((table) => table.columns.length > 0).map((table) => table.id),
       engine: engineSettings(options.settings, true),
     });
   } catch (error) {
     await process.close();
     throw error;
   }
-  return { placement: { process, dedicated: true, id }, tables: written.loaded };
+  return { placement: { process, dedicated: true, id }, tables: loaded };
 }
 
 /**

@@ -191,21 +191,15 @@ async function readThroughTable(
     const count = Math.min(stored, maxRows);
     const truncated = stored > maxRows;
     if (truncated && options.overflow === 'drop-rows') return { columns, rows: [], truncated };
-    const rows: CellValue[][] = new Array(count);
-    for (let row = 0; row < count; row++) rows[row] = new Array<CellValue>(columns.length);
-    const all = columns.map((_, index) => index);
     checkpoint?.();
-    if (count > GROUP_ROWS) {
-      const other = all.filter((index) => !text.includes(index));
-      if (other.length > 0) {
-        await readStoredColumns({ connection, columns: other, rows });
-        checkpoint?.();
-      }
-      await readStoredText({ connection, columns: text, rows, checkpoint });
-    } else if (count > 0) {
-      // Within one group, reading the text value by value costs less than grouping it.
-      await readStoredColumns({ connection, columns: all, rows });
-    }
+    const rows = await readStoredRows({
+      connection,
+      table: TABLE,
+      width: columns.length,
+      text,
+      count,
+      checkpoint,
+    });
     return { columns, rows, truncated };
   } finally {
     create.destroySync();
@@ -215,18 +209,51 @@ async function readThroughTable(
 }
 
 /**
+ * Reads the first `count` rows of a stored result: a table whose columns are c0, c1…, filled
+ * in the order of its rows by one CREATE TABLE AS (here, or an answer file's, answer-file.ts)
+ * in an engine that keeps insertion order. `text` lists its VARCHAR columns.
+ */
+export async function readStoredRows(options: {
+  connection: DuckDBConnection;
+  /** The table's name, qualified and quoted as needed. */
+  table: string;
+  width: number;
+  text: readonly number[];
+  count: number;
+  checkpoint?: (() => void) | undefined;
+}): Promise<CellValue[][]> {
+  const { connection, table, width, text, count, checkpoint } = options;
+  const rows: CellValue[][] = new Array(count);
+  for (let row = 0; row < count; row++) rows[row] = new Array<CellValue>(width);
+  const all = Array.from({ length: width }, (_, index) => index);
+  if (count > GROUP_ROWS) {
+    const other = all.filter((index) => !text.includes(index));
+    if (other.length > 0) {
+      await readStoredColumns({ connection, table, columns: other, rows });
+      checkpoint?.();
+    }
+    await readStoredText({ connection, table, columns: text, rows, checkpoint });
+  } else if (count > 0) {
+    // Within one group, reading the text value by value costs less than grouping it.
+    await readStoredColumns({ connection, table, columns: all, rows });
+  }
+  return rows;
+}
+
+/**
  * Reads columns of the stored result into `rows` with the column readers. A plain scan returns
  * the rows in insertion order (isPlainSelect checked that the engine keeps it), which the row
  * ids read alongside confirm; sorting by rowid would cost more than the read.
  */
 async function readStoredColumns(options: {
   connection: DuckDBConnection;
-  columns: number[];
+  table: string;
+  columns: readonly number[];
   rows: CellValue[][];
 }): Promise<void> {
-  const { connection, columns, rows } = options;
+  const { connection, table, columns, rows } = options;
   const list = columns.map((index) => `c${index}`).join(', ');
-  const result = await connection.stream(`SELECT ${list}, rowid FROM ${TABLE} WHERE rowid < ${rows.length}`);
+  const result = await connection.stream(`SELECT ${list}, rowid FROM ${table} WHERE rowid < ${rows.length}`);
   const readers = result.columnTypes().slice(0, columns.length).map(duckDbColumnReader);
   let offset = 0;
   for (;;) {
@@ -253,7 +280,8 @@ async function readStoredColumns(options: {
  */
 async function readStoredText(options: {
   connection: DuckDBConnection;
-  columns: number[];
+  table: string;
+  columns: readonly number[];
   rows: CellValue[][];
   checkpoint: (() => void) | undefined;
 }): Promise<void> {
@@ -266,15 +294,16 @@ async function readStoredText(options: {
 
 async function readStoredTextSlice(options: {
   connection: DuckDBConnection;
-  columns: number[];
+  table: string;
+  columns: readonly number[];
   rows: CellValue[][];
   start: number;
   end: number;
 }): Promise<void> {
-  const { connection, columns, rows, start, end } = options;
+  const { connection, table, columns, rows, start, end } = options;
   const lists = columns.map((index) => `to_json(list(c${index}::VARCHAR))`).join(', ');
   const result = await connection.stream(
-    `SELECT ${lists}, list(rowid) FROM ${TABLE} WHERE rowid >= ${start} AND rowid < ${end} GROUP BY rowid // ${GROUP_ROWS}`,
+    `SELECT ${lists}, list(rowid) FROM ${table} WHERE rowid >= ${start} AND rowid < ${end} GROUP BY rowid // ${GROUP_ROWS}`,
   );
   const readers = result.columnTypes().slice(0, columns.length).map(duckDbColumnReader);
   for (;;) {

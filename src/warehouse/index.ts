@@ -7,7 +7,7 @@ export type {
   QueryOptions,
   TableInfo,
 } from './database.js';
-export { readDuckDbQuery } from './duckdb-query.js';
+export { readDuckDbQuery, readStoredRows } from './duckdb-query.js';
 export { runSmallQuery } from './duckdb-result.js';
 export { parseDuckDbSql, quoteIdentifier, quoteLiteral } from './duckdb-sql-text.js';
 export { FreshConnections } from './fresh-connections.js';
