@@ -78,7 +78,17 @@ describe('loadTables', () => {
         tables: [
           source('typed', [['n', 'INTEGER']], [[1], [2]]),
           // Both halves of a mixed load, stitched by POSITIONAL JOIN, helpers dropped after.
-          source('mixed', [['n', 'INTEGER'], ['v', '']], [[1, '2024-01-01'], [2, '2024-01-02']]),
+          source(
+            'mixed',
+            [
+              ['n', 'INTEGER'],
+              ['v', ''],
+            ],
+            [
+              [1, '2024-01-01'],
+              [2, '2024-01-02'],
+            ],
+          ),
         ],
         scratchFile: (name) => path.join(dir, `target_${name}`),
       });
@@ -90,7 +100,8 @@ describe('loadTables', () => {
         ],
       ]);
       expect((await rowsOf(TABLES_SQL, onFile)).flat()).toEqual([]);
-      const stored = "SELECT table_name FROM duckdb_tables() WHERE database_name = 'target-database' ORDER BY 1";
+      const stored =
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = 'target-database' ORDER BY 1";
       expect((await rowsOf(stored, onFile)).flat()).toEqual(['mixed', 'typed']);
       onFile.closeSync();
     } finally {

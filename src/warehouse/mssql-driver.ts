@@ -5,13 +5,18 @@
  */
 import type { ConnectionConfiguration } from 'tedious';
 import type { DatabaseConfig } from '../config/schema.js';
+import { decodeDecimalsExactly } from './mssql-exact-decimals.js';
 
 export type Tedious = typeof import('tedious');
 export type TdsDatabaseConfig = Extract<DatabaseConfig, { type: 'mssql' | 'fabric' }>;
 
-/** Loads tedious (a CommonJS module: its exports may sit on `default`). */
+/**
+ * Loads tedious (a CommonJS module: its exports may sit on `default`), with its DECIMAL,
+ * NUMERIC and MONEY values decoded as exact text (mssql-exact-decimals.ts).
+ */
 export async function importTedious(): Promise<Tedious> {
   const loaded = (await import('tedious')) as Tedious & { default?: Tedious };
+  decodeDecimalsExactly();
   return loaded.default ?? loaded;
 }
 

@@ -37,6 +37,14 @@ describe('mssqlCellConverter', () => {
   it.each<[string, TdsColumn, unknown, unknown]>([
     ['bigint text past 2^53', column('IntN', { dataLength: 8 }), '9007199254740993', '9007199254740993'],
     ['bigint text that fits', column('IntN', { dataLength: 8 }), '-42', -42],
+    [
+      'exact decimal text (mssql-exact-decimals.ts)',
+      column('DecimalN', { precision: 38, scale: 10 }),
+      '-1234567890123456789012345678.0123456789',
+      '-1234567890123456789012345678.0123456789',
+    ],
+    ['exact money text', column('MoneyN', { dataLength: 8 }), '922337203685477.5807', '922337203685477.5807'],
+    // tedious' own doubles, should the exact decoder be missing:
     ['a decimal at its scale', column('DecimalN', { precision: 5, scale: 2 }), 12.5, '12.50'],
     [
       'a 15-digit decimal, exact',

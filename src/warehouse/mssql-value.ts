@@ -4,9 +4,9 @@
  *
  * tedious hands BIGINT as exact text, DATETIME2/DATETIMEOFFSET/TIME as a JS Date plus a
  * hidden `nanosecondsDelta` (the part of the second below the millisecond), which is read
- * here to keep all 7 digits SQL Server stores. DECIMAL/NUMERIC/MONEY arrive as a JS double:
- * exact up to 15 significant digits, which is what nao gives as exact text; beyond that the
- * driver has already rounded, and nao gives the double's shortest text.
+ * here to keep all 7 digits SQL Server stores. DECIMAL/NUMERIC/MONEY arrive as exact text
+ * (mssql-exact-decimals.ts); should that decoder be missing, as tedious' own double, exact up
+ * to 15 significant digits, beyond which nao can only give the double's shortest text.
  */
 import { bytesCell, float32Cell, floatCell, integerTextCell, timestampTextCell } from './cell-value.js';
 import type { CellValue } from './database.js';
@@ -77,7 +77,8 @@ export function mssqlTypeName(column: TdsColumn): string {
 /** Digits a double carries exactly from decimal text and back. */
 const EXACT_DIGITS = 15;
 
-function decimalCell(value: number, scale: number): string {
+function decimalCell(value: number | string, scale: number): string {
+  if (typeof value === 'string') return value;
   const unscaled = Math.abs(value) * 10 ** scale;
   return unscaled < 10 ** EXACT_DIGITS ? value.toFixed(scale) : String(value);
 }
@@ -114,11 +115,11 @@ export function mssqlCellConverter(column: TdsColumn): (value: unknown) => CellV
     case 'Decimal':
     case 'NumericN':
     case 'Numeric':
-      return orNull((value: number) => decimalCell(value, column.scale ?? 0));
+      return orNull((value: number | string) => decimalCell(value, column.scale ?? 0));
     case 'MoneyN':
     case 'Money':
     case 'SmallMoney':
-      return orNull((value: number) => decimalCell(value, 4));
+      return orNull((value: number | string) => decimalCell(value, 4));
     case 'BitN':
     case 'Bit':
       return orNull((value: boolean) => value);

@@ -42,7 +42,8 @@ const sql: ConformanceEngine['sql'] = {
     'integer 2^53+1': { expression: 'CAST(9007199254740993 AS BIGINT)', type: 'bigint' },
     'smallest 64-bit integer': { expression: 'CAST(-9223372036854775808 AS BIGINT)', type: 'bigint' },
     'DECIMAL(38,10)': {
-      none: 'tedious decodes DECIMAL/NUMERIC into a JS double: exact to 15 significant digits only (mssql-value.ts); CAST(… AS varchar(50)) in the query keeps every digit',
+      expression: "CAST('1234567890123456789012345678.0123456789' AS DECIMAL(38,10))",
+      type: 'decimal(38,10)',
     },
     'decimal keeping its scale': { expression: 'CAST(12.50 AS DECIMAL(5,2))', type: 'decimal(5,2)' },
     'double 0.1': { expression: 'CAST(0.1 AS FLOAT)', type: 'float' },
