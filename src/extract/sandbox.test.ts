@@ -367,6 +367,19 @@ describe('running model SQL', () => {
     });
   });
 
+  it('brings back a long answer without text columns from an engine of its own', async () => {
+    const count = 3 * CHANNEL_ANSWER_ROWS;
+    const tables = [source, table([['k', 'INTEGER']], bigRows(), 'query_big')];
+    await withSandbox({ tables }, async (sandbox) => {
+      const result = await sandbox.query(
+        `SELECT r AS n, r * 0.5 AS half FROM range(${count}) t(r), (SELECT 1 FROM ${ID} LIMIT 1) ORDER BY r`,
+      );
+      if (!result.success) throw new Error(result.error);
+      expect(result.rows).toHaveLength(count);
+      expect(result.rows[count - 1]).toEqual([count - 1, ((count - 1) * 0.5).toFixed(1)]);
+    });
+  });
+
   it('stops a billion-row answer at a row cap past what the channel carries', async () => {
     await withSandbox({ tables: [source], maxResultRows: 2 * CHANNEL_ANSWER_ROWS }, async (sandbox) => {
       const started = performance.now();

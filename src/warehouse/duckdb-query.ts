@@ -232,7 +232,7 @@ export async function readStoredRows(options: {
       await readStoredColumns({ connection, table, columns: other, rows });
       checkpoint?.();
     }
-    await readStoredText({ connection, table, columns: text, rows, checkpoint });
+    if (text.length > 0) await readStoredText({ connection, table, columns: text, rows, checkpoint });
   } else if (count > 0) {
     // Within one group, reading the text value by value costs less than grouping it.
     await readStoredColumns({ connection, table, columns: all, rows });
