@@ -1,13 +1,6 @@
 import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decodeDecimalsExactly } from './mssql-exact-decimals.js';
-
-type ReadValue = (
-  buf: Buffer,
-  offset: number,
-  metadata: object,
-  options: object,
-) => { value: unknown; offset: number };
+import { decodeDecimalsExactly, type ReadValue } from './mssql-exact-decimals.js';
 
 let readValue: ReadValue;
 

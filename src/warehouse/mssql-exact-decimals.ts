@@ -16,7 +16,8 @@ interface ColumnMetadata {
   scale?: number;
 }
 
-type ReadValue = (
+/** tedious' value decoder: the value at `offset` of `buf`, and the offset after it. */
+export type ReadValue = (
   buf: Buffer,
   offset: number,
   metadata: ColumnMetadata,
