@@ -4,10 +4,12 @@
  * run against an account that cannot be reached ends as an `error` run naming the host, quickly,
  * in a results file like any other.
  */
+import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runNao } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
@@ -98,5 +100,23 @@ describe('a public nao project on Snowflake, through the CLI', () => {
     expect(results.results[0].message).toContain(target);
     expect(results.results[0].message).toContain('ECONNREFUSED');
     expect(`${stdout}${stderr}${JSON.stringify(results)}`).not.toContain('hunter2');
+  });
+
+  it("prints none of the driver's own notices in the terminal, such as the AWS SDK's about Node 22", async () => {
+    // The installed binary, in a process of its own: a notice goes to the real stderr. Without
+    // the variable nao sets (an in-process run above may have set it in this process).
+    const { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: _, ...inherited } = process.env;
+    const bin = path.resolve(import.meta.dirname, '../../bin/nao.js');
+    const failed = await promisify(execFile)(process.execPath, [bin, 'test', '--local'], {
+      cwd: dir,
+      env: { ...inherited, ...ENV },
+      timeout: 30_000,
+    }).then(
+      () => null,
+      (error: { code?: number; stderr?: string }) => error,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stderr).toContain('Warning: Could not connect to database "snowflake-prod"');
+    expect(failed?.stderr).not.toMatch(/NodeVersionSupportWarning|AWS SDK/);
   });
 });

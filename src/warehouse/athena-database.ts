@@ -1,6 +1,7 @@
 import type { AthenaClient, GetQueryResultsCommandOutput, QueryExecutionState } from '@aws-sdk/client-athena';
 import type { DatabaseConfig } from '../config/schema.js';
 import { type AthenaColumnInfo, athenaCellConverter, athenaTypeName } from './athena-value.js';
+import { quietAwsSdkNodeNotice } from './aws-sdk-notice.js';
 import { redactSecrets } from './connection-target.js';
 import type { Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import { loadOptionalDriver } from './optional-driver.js';
@@ -72,7 +73,12 @@ export async function openAthenaDatabase(
     dialect: 'athena',
     target,
     packageName: '@aws-sdk/client-athena',
-    importer: options.importDriver ?? (() => import('@aws-sdk/client-athena') as Promise<AthenaDriver>),
+    importer:
+      options.importDriver ??
+      (() => {
+        quietAwsSdkNodeNotice();
+        return import('@aws-sdk/client-athena') as Promise<AthenaDriver>;
+      }),
   });
   const database = new AthenaDatabase(config, driver, target);
   await database.check();

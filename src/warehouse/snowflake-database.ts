@@ -1,5 +1,6 @@
 import type { Connection, ConnectionOptions, RowStatement, SnowflakeError } from 'snowflake-sdk';
 import type { DatabaseConfig } from '../config/schema.js';
+import { quietAwsSdkNodeNotice } from './aws-sdk-notice.js';
 import type { CellValue, ColumnInfo, Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import { loadOptionalDriver } from './optional-driver.js';
 import { type QueryLimits, startQuery } from './query-control.js';
@@ -53,7 +54,12 @@ export async function openSnowflakeDatabase(
       dialect: 'snowflake',
       target: account.target,
       packageName: 'snowflake-sdk',
-      importer: options.importDriver ?? (() => import('snowflake-sdk')),
+      importer:
+        options.importDriver ??
+        (() => {
+          quietAwsSdkNodeNotice();
+          return import('snowflake-sdk');
+        }),
     })
   ).default;
   const database = new SnowflakeDatabase(config, sdk, account);
