@@ -405,7 +405,7 @@ async function placeAlone(options: {
 export async function prepareSandboxes(options: SandboxOptions = {}): Promise<void> {
   // And a process for the first large sandbox, so that it does not wait for one to start.
   keepSpare = true;
-  spare ??= launch();
+  replaceSpare();
   const process = await sharedSandboxProcess();
   await process.request({ kind: 'prepare', engine: engineSettings(resolveOptions(options), false) });
 }
