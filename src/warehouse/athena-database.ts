@@ -204,9 +204,8 @@ class AthenaDatabase implements Database {
         }
         throw error;
       }
-      const refusal = refusalOfPlan(plan.rows[0]?.[0] ?? '');
-      if (refusal !== undefined)
-        throw readOnlyViolation({ ...this.context, engineMessage: refusal.replace('Trino', 'Athena') });
+      const refusal = refusalOfPlan(plan.rows[0]?.[0] ?? '', 'Athena');
+      if (refusal !== undefined) throw readOnlyViolation({ ...this.context, engineMessage: refusal });
       const result = await Promise.race([
         this.run(text, { maxRows: limits.maxRows, isStopped, onStart }),
         stopped,

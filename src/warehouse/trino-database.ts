@@ -141,7 +141,7 @@ class TrinoDatabase implements Database {
     };
     try {
       const plan = await run(`${TRINO_EXPLAIN_PREFIX}${text}`, Number.POSITIVE_INFINITY);
-      const refusal = refusalOfPlan(String(plan.rows[0]?.[0] ?? ''));
+      const refusal = refusalOfPlan(String(plan.rows[0]?.[0] ?? ''), 'Trino');
       if (refusal !== undefined) throw readOnlyViolation({ ...this.context, engineMessage: refusal });
       const result = await run(text, limits.maxRows);
       const converters = result.columns.map((column) => trinoCellConverter(column.type));

@@ -12,9 +12,11 @@ const node = (name: string, ...children: object[]) => ({
 describe('refusalOfPlan', () => {
   it('lets a query plan through', () => {
     expect(
-      refusalOfPlan(JSON.stringify(node('Output', node('Aggregate', node('TableScan'))))),
+      refusalOfPlan(JSON.stringify(node('Output', node('Aggregate', node('TableScan')))), 'Trino'),
     ).toBeUndefined();
-    expect(refusalOfPlan(JSON.stringify(node('Output', node('TableFunctionProcessor'))))).toBeUndefined();
+    expect(
+      refusalOfPlan(JSON.stringify(node('Output', node('TableFunctionProcessor'))), 'Trino'),
+    ).toBeUndefined();
   });
 
   it.each([
@@ -27,12 +29,16 @@ describe('refusalOfPlan', () => {
     ['a MERGE', node('Output', node('TableCommit', node('MergeWriter'))), 'TableCommit, MergeWriter'],
     ['a distributed plan with a writer', { 0: node('Output'), 1: node('TableWriter') }, 'TableWriter'],
   ])('refuses %s', (_label, plan, nodes) => {
-    expect(refusalOfPlan(JSON.stringify(plan))).toContain(`writes (${nodes})`);
+    expect(refusalOfPlan(JSON.stringify(plan), 'Trino')).toBe(
+      `Trino's plan of the statement writes (${nodes})`,
+    );
   });
 
   it('refuses a statement Trino explains with its own text (DDL, SET SESSION)', () => {
-    expect(refusalOfPlan('CREATE TABLE intruder (\n   a integer\n)')).toContain('plans no query');
-    expect(refusalOfPlan('"text"')).toContain('plans no query');
+    expect(refusalOfPlan('CREATE TABLE intruder (\n   a integer\n)', 'Trino')).toContain(
+      'Trino plans no query',
+    );
+    expect(refusalOfPlan('"text"', 'Athena')).toBe('Athena plans no query for this statement');
   });
 });
 

@@ -17,16 +17,20 @@ interface PlanNode {
   children?: unknown;
 }
 
-/** Why the statement is not a read-only query, from the text of its EXPLAIN; undefined when it only reads. */
-export function refusalOfPlan(planText: string): string | undefined {
+/**
+ * Why the statement is not a read-only query, from the text of its EXPLAIN; undefined when it
+ * only reads. `engine` is who planned it, as the message names it: Trino, or Athena (whose
+ * engine is Trino's).
+ */
+export function refusalOfPlan(planText: string, engine: 'Trino' | 'Athena'): string | undefined {
   let plan: unknown;
   try {
     plan = JSON.parse(planText);
   } catch {
-    return 'Trino plans no query for this statement (it is a DDL, session, transaction or access-control statement)';
+    return `${engine} plans no query for this statement (it is a DDL, session, transaction or access-control statement)`;
   }
   if (plan === null || typeof plan !== 'object') {
-    return 'Trino plans no query for this statement';
+    return `${engine} plans no query for this statement`;
   }
   const writers = new Set<string>();
   const visit = (node: PlanNode) => {
@@ -37,7 +41,7 @@ export function refusalOfPlan(planText: string): string | undefined {
   const roots = 'name' in plan ? [plan as PlanNode] : (Object.values(plan) as PlanNode[]);
   for (const root of roots) if (root !== null && typeof root === 'object') visit(root);
   if (writers.size === 0) return undefined;
-  return `Trino's plan of the statement writes (${[...writers].join(', ')})`;
+  return `${engine}'s plan of the statement writes (${[...writers].join(', ')})`;
 }
 
 /** The statement without the trailing semicolons Trino's REST API refuses. */
