@@ -10,21 +10,10 @@
  * is, as the warehouse layer reads a long result it stored itself (`readStoredRows`).
  */
 import { rm } from 'node:fs/promises';
-import {
-  type DuckDBConnection,
-  DuckDBInstance,
-  type DuckDBPreparedStatement,
-  DuckDBTypeId,
-} from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
 import { readDuckDbResult } from '../warehouse/duckdb-result.js';
 import { asSubquery } from '../warehouse/duckdb-sql-text.js';
-import {
-  type CellValue,
-  type ColumnInfo,
-  quoteLiteral,
-  readStoredRows,
-  runSmallQuery,
-} from '../warehouse/index.js';
+import { type CellValue, type ColumnInfo, quoteLiteral, readStoredRows } from '../warehouse/index.js';
 import { readAnswer } from './read-answer.js';
 
 /** Rows of an answer sent over the channel at most; a longer one goes through a file. */
@@ -32,8 +21,8 @@ export const CHANNEL_ANSWER_ROWS = 16_384;
 
 export type SandboxAnswer =
   | { kind: 'rows'; columns: ColumnInfo[]; rows: CellValue[][] }
-  /** The answer is table `answer` of database `file` (its columns named c0, c1…). */
-  | { kind: 'file'; columns: ColumnInfo[]; file: string }
+  /** The answer is table `answer` of database `file` (its columns named c0, c1…), `rowCount` rows. */
+  | { kind: 'file'; columns: ColumnInfo[]; file: string; rowCount: number }
   | { kind: 'too-many-rows' };
 
 /**
@@ -79,13 +68,14 @@ export async function readSandboxAnswer(options: {
     }
     checkpoint();
     const created = await create.runAndReadAll();
-    if (Number(created.getRows()[0]?.[0]) > maxRows) return { kind: 'too-many-rows' };
+    const rowCount = Number(created.getRows()[0]?.[0]);
+    if (rowCount > maxRows) return { kind: 'too-many-rows' };
     create.destroySync();
     create = undefined;
     await connection.run(`DETACH ${out}`);
     attached = false;
     written = true;
-    return { kind: 'file', columns: streamed.columns, file: options.file };
+    return { kind: 'file', columns: streamed.columns, file: options.file, rowCount };
   } finally {
     create?.destroySync();
     if (attached) await connection.run(`DETACH ${out}`).catch(() => undefined);
@@ -118,6 +108,7 @@ async function streamQuery(connection: DuckDBConnection, sql: string, checkpoint
 export async function readAnswerFile(options: {
   file: string;
   columns: ColumnInfo[];
+  rowCount: number;
   threads: number;
 }): Promise<CellValue[][]> {
   try {
@@ -132,15 +123,13 @@ export async function readAnswerFile(options: {
       await connection.run(
         `SET TimeZone = 'UTC'; ATTACH ${quoteLiteral(options.file)} AS __nao_answer (READ_ONLY)`,
       );
-      const table = '__nao_answer.main.answer';
-      const types = (await connection.run(`SELECT * FROM ${table} LIMIT 0`)).columnTypes();
-      const [count] = await runSmallQuery(connection, `SELECT count(*) FROM ${table}`);
       const rows = await readStoredRows({
         connection,
-        table,
+        table: '__nao_answer.main.answer',
         width: options.columns.length,
-        text: types.flatMap((type, index) => (type.typeId === DuckDBTypeId.VARCHAR ? [index] : [])),
-        count: Number(count?.[0]),
+        // The stored table has the answer's columns and types, as the process read them.
+        text: options.columns.flatMap((column, index) => (column.type === 'VARCHAR' ? [index] : [])),
+        count: options.rowCount,
       });
       connection.closeSync();
       return rows;

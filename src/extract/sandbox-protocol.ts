@@ -34,7 +34,7 @@ export type PackedTable = Omit<SourceTable, 'rows'> & { rows: PackedRows };
 export type ProcessQueryOutcome =
   | { success: true; columns: ColumnInfo[]; rows: PackedRows }
   /** A long answer, written to `file` in the process's folder (answer-file.ts). */
-  | { success: true; columns: ColumnInfo[]; file: string }
+  | { success: true; columns: ColumnInfo[]; file: string; rowCount: number }
   | {
       success: false;
       kind: 'unsafe' | 'failed' | 'timeout' | 'too-many-rows' | 'out-of-memory';

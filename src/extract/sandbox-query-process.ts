@@ -158,7 +158,9 @@ async function query(request: Extract<SandboxRequest, { kind: 'query' }>): Promi
         error: `The query returned more than ${request.maxRows} rows; return only the rows of the answer.`,
       };
     }
-    if (answer.kind === 'file') return { success: true, columns: answer.columns, file: answer.file };
+    if (answer.kind === 'file') {
+      return { success: true, columns: answer.columns, file: answer.file, rowCount: answer.rowCount };
+    }
     return { success: true, columns: answer.columns, rows: packRows(answer.rows, answer.columns.length) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -197,7 +197,12 @@ export class Sandbox {
         const file = claimAnswerFile(outcome.file);
         // The process was killed (for another sandbox's query) as its answer arrived.
         if (file === null) continue;
-        const rows = await readAnswerFile({ file, columns: outcome.columns, threads: this.options.threads });
+        const rows = await readAnswerFile({
+          file,
+          columns: outcome.columns,
+          rowCount: outcome.rowCount,
+          threads: this.options.threads,
+        });
         signal?.throwIfAborted();
         return { success: true, columns: outcome.columns, rows };
       }
