@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { NaoError } from '../errors/index.js';
-import { childModule, holdOpen } from '../warehouse/index.js';
+import { childModule, childReady, holdOpen } from '../warehouse/index.js';
 import type { LoadedTable } from './load-tables.js';
 import type {
   InterruptMessage,
@@ -158,36 +158,23 @@ export class SandboxProcess {
     });
     killOnExit(child, dir);
     const handle = new SandboxProcess(child, dir);
-    const started = new Promise<SandboxProcess>((resolve, reject) => {
-      const onMessage = (reply: SandboxReply) => {
-        if (reply.kind !== 'ready') return;
-        settle();
+    const started = childReady<SandboxReply>(child, {
+      ended: () =>
+        new SandboxProcessLost(
+          `the sandbox process ended before it started: ${handle.stderr.trim()}`,
+          'crashed',
+        ),
+    }).then(
+      () => {
         handle.idle();
-        resolve(handle);
-      };
-      const onExit = () => {
-        settle();
-        reject(
-          new SandboxProcessLost(
-            `the sandbox process ended before it started: ${handle.stderr.trim()}`,
-            'crashed',
-          ),
-        );
-      };
-      const onError = (error: Error) => {
-        settle();
+        return handle;
+      },
+      (error: unknown) => {
+        // Spawned but not listening, or never spawned: either way it must not linger.
         child.kill('SIGKILL');
-        reject(error);
-      };
-      const settle = () => {
-        child.off('message', onMessage);
-        child.off('exit', onExit);
-        child.off('error', onError);
-      };
-      child.on('message', onMessage);
-      child.once('exit', onExit);
-      child.once('error', onError);
-    });
+        throw error;
+      },
+    );
     return { dir, started };
   }
 

@@ -32,3 +32,39 @@ export function holdOpen(child: ChildProcess, held: boolean): void {
     else handle?.unref?.();
   }
 }
+
+/**
+ * Settles with a query process's first word: resolves on `{ kind: 'ready' }`, rejects with
+ * `refused(message)` for a message that says it could not start, with `ended()` if it exits
+ * first, or with the error of a process that could not be spawned.
+ */
+export function childReady<Message extends { kind: string }>(
+  child: ChildProcess,
+  options: { ended: () => Error; refused?: (message: Message) => Error | undefined },
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: Message) => {
+      const refusal = message.kind === 'ready' ? undefined : options.refused?.(message);
+      if (message.kind !== 'ready' && refusal === undefined) return;
+      settle();
+      if (refusal === undefined) resolve();
+      else reject(refusal);
+    };
+    const onExit = () => {
+      settle();
+      reject(options.ended());
+    };
+    const onError = (error: Error) => {
+      settle();
+      reject(error);
+    };
+    const settle = () => {
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      child.off('error', onError);
+    };
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+    child.once('error', onError);
+  });
+}

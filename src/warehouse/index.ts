@@ -1,4 +1,4 @@
-export { childModule, holdOpen } from './child-module.js';
+export { childModule, childReady, holdOpen } from './child-module.js';
 export type {
   CellValue,
   ColumnInfo,

@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { childModule, holdOpen } from './child-module.js';
+import { childModule, childReady, holdOpen } from './child-module.js';
 import type { SqliteFailure, SqliteReply, SqliteRequest } from './sqlite-protocol.js';
 
 const QUERY_PROCESS = childModule(import.meta.url, 'sqlite-query-process');
@@ -62,39 +62,22 @@ export class SqliteProcess {
       serialization: 'json',
     });
     const handle = new SqliteProcess(child);
-    return new Promise((resolve, reject) => {
-      const onMessage = (reply: SqliteReply) => {
-        if (reply.kind === 'ready') {
-          settle();
-          handle.idle();
-          resolve(handle);
-        } else if (reply.kind === 'open-failed') {
-          settle();
-          child.disconnect();
-          reject(new SqliteOpenError(reply.failure));
-        }
-      };
-      const onExit = () => {
-        settle();
-        reject(
-          new SqliteProcessExit(
-            `the SQLite query process ended before opening the database: ${handle.stderr.trim()}`,
-          ),
-        );
-      };
-      const onError = (error: Error) => {
-        settle();
-        reject(error);
-      };
-      const settle = () => {
-        child.off('message', onMessage);
-        child.off('exit', onExit);
-        child.off('error', onError);
-      };
-      child.on('message', onMessage);
-      child.once('exit', onExit);
-      child.once('error', onError);
-    });
+    return childReady<SqliteReply>(child, {
+      refused: (reply) => (reply.kind === 'open-failed' ? new SqliteOpenError(reply.failure) : undefined),
+      ended: () =>
+        new SqliteProcessExit(
+          `the SQLite query process ended before opening the database: ${handle.stderr.trim()}`,
+        ),
+    }).then(
+      () => {
+        handle.idle();
+        return handle;
+      },
+      (error: unknown) => {
+        if (error instanceof SqliteOpenError) child.disconnect();
+        throw error;
+      },
+    );
   }
 
   get alive(): boolean {
