@@ -57,6 +57,19 @@ async function setup(): Promise<EngineFixture> {
 
 const DOUBLE_ONLY = "Snowflake's FLOAT, REAL and DOUBLE are all double precision";
 
+/** An account nao cannot use, reached at `where`; its password must never show. */
+function brokenAccount(where: { host: string; port?: number; protocol?: 'http' }) {
+  return {
+    type: 'snowflake' as const,
+    name: 'broken',
+    account_id: 'acme',
+    username: USER,
+    password: 'hunter2-secret',
+    database: DATABASE,
+    ...where,
+  };
+}
+
 /**
  * What the statement-type check does not refuse, so nao's role should not be allowed it:
  * functions with effects called from a query (SYSTEM$CANCEL_ALL_QUERIES, SYSTEM$ABORT_SESSION,
@@ -166,47 +179,19 @@ export const snowflakeEngine: ConformanceEngine = {
   brokenTargets: [
     {
       label: 'a closed port',
-      config: {
-        type: 'snowflake',
-        name: 'broken',
-        account_id: 'acme',
-        username: USER,
-        password: 'hunter2-secret',
-        database: DATABASE,
-        host: '127.0.0.1',
-        port: 1,
-        protocol: 'http',
-      },
+      config: brokenAccount({ host: '127.0.0.1', port: 1, protocol: 'http' }),
       target: `127.0.0.1:1/${DATABASE} as user ${USER}`,
       reason: 'ECONNREFUSED',
     },
     {
       label: 'an account host that does not resolve',
-      config: {
-        type: 'snowflake',
-        name: 'broken',
-        account_id: 'acme',
-        username: USER,
-        password: 'hunter2-secret',
-        database: DATABASE,
-        host: 'nao-no-such-account.invalid',
-      },
+      config: brokenAccount({ host: 'nao-no-such-account.invalid' }),
       target: `nao-no-such-account.invalid:443/${DATABASE} as user ${USER}`,
       reason: 'ENOTFOUND',
     },
     {
       label: 'a wrong password',
-      config: {
-        type: 'snowflake',
-        name: 'broken',
-        account_id: 'acme',
-        username: USER,
-        password: 'hunter2-secret',
-        database: DATABASE,
-        host: '127.0.0.1',
-        port: fake.port,
-        protocol: 'http',
-      },
+      config: brokenAccount({ host: '127.0.0.1', port: fake.port, protocol: 'http' }),
       target: `127.0.0.1:${fake.port}/${DATABASE} as user ${USER}`,
       reason: 'Incorrect username or password was specified',
     },
