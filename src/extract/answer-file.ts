@@ -6,7 +6,8 @@
  * In the process, `readSandboxAnswer` streams the first rows; a short answer ends there and is
  * sent as rows. A longer one is run again straight into the file, capped one row past the row
  * cap (so an answer of unknown size is never held whole), by nao's statement around the
- * checked SQL; the file is attached only for that statement. nao reads the stored table as it
+ * checked SQL; the file is attached only for that statement. A large sandbox's answers go
+ * to the file at once. nao reads the stored table as it
  * is, as the warehouse layer reads a long result it stored itself (`readStoredRows`).
  */
 import { rm } from 'node:fs/promises';
@@ -27,7 +28,10 @@ export type SandboxAnswer =
 
 /**
  * Runs a checked extraction query in the sandbox process. `file` is where a long answer is
- * written: a path in the folder the engine may write.
+ * written: a path in the folder the engine may write. `large` is for an engine of its own
+ * (a large sandbox): its answers go straight to the file, so that the query runs once (a
+ * query that sorts a million rows would otherwise sort them twice, once to find its answer
+ * is long).
  */
 export async function readSandboxAnswer(options: {
   connection: DuckDBConnection;
@@ -35,8 +39,15 @@ export async function readSandboxAnswer(options: {
   maxRows: number;
   checkpoint: () => void;
   file: string;
+  large: boolean;
 }): Promise<SandboxAnswer> {
   const { connection, sql, maxRows, checkpoint } = options;
+  if (options.large) {
+    const columns = await describeAnswer(connection, sql);
+    checkpoint();
+    const written = columns === null ? undefined : await writeAnswerFile({ ...options, columns });
+    if (written !== undefined) return written;
+  }
   const streamed = await readDuckDbResult(await streamQuery(connection, sql, checkpoint), {
     maxRows,
     stopAfterRows: CHANNEL_ANSWER_ROWS,
@@ -47,7 +58,47 @@ export async function readSandboxAnswer(options: {
       : { kind: 'rows', columns: streamed.columns, rows: streamed.rows };
   }
   checkpoint();
-  const aliases = streamed.columns.map((_, index) => `c${index}`).join(', ');
+  const written = await writeAnswerFile({ ...options, columns: streamed.columns });
+  if (written !== undefined) return written;
+  // Not one SELECT that can be wrapped (a trailing comment…): read as before, as rows.
+  const answer = await readAnswer({ connection, sql, maxRows, checkpoint });
+  return answer.truncated
+    ? { kind: 'too-many-rows' }
+    : { kind: 'rows', columns: answer.columns, rows: answer.rows };
+}
+
+/** The answer's columns, as its prepared statement tells them; null for SQL that does not prepare alone. */
+async function describeAnswer(connection: DuckDBConnection, sql: string): Promise<ColumnInfo[] | null> {
+  let prepared: DuckDBPreparedStatement;
+  try {
+    prepared = await connection.prepare(sql);
+  } catch {
+    return null;
+  }
+  try {
+    return Array.from({ length: prepared.columnCount }, (_, index) => ({
+      name: prepared.columnName(index),
+      type: prepared.columnType(index).toString(),
+    }));
+  } finally {
+    prepared.destroySync();
+  }
+}
+
+/**
+ * Runs the query again straight into the answer file, capped one row past the row cap;
+ * undefined when the SQL cannot be wrapped as a subquery.
+ */
+async function writeAnswerFile(options: {
+  connection: DuckDBConnection;
+  sql: string;
+  maxRows: number;
+  checkpoint: () => void;
+  file: string;
+  columns: ColumnInfo[];
+}): Promise<SandboxAnswer | undefined> {
+  const { connection, sql, maxRows, checkpoint, columns } = options;
+  const aliases = columns.map((_, index) => `c${index}`).join(', ');
   const out = '__nao_answer_out';
   await connection.run(`ATTACH ${quoteLiteral(options.file)} AS ${out}`);
   let attached = true;
@@ -60,11 +111,7 @@ export async function readSandboxAnswer(options: {
         `CREATE TABLE ${out}.main.answer AS SELECT * FROM ${asSubquery(sql)} AS answer(${aliases}) LIMIT ${maxRows + 1}`,
       );
     } catch {
-      // Not one SELECT that can be wrapped (a trailing comment…): read as before, as rows.
-      const answer = await readAnswer({ connection, sql, maxRows, checkpoint });
-      return answer.truncated
-        ? { kind: 'too-many-rows' }
-        : { kind: 'rows', columns: answer.columns, rows: answer.rows };
+      return undefined;
     }
     checkpoint();
     const created = await create.runAndReadAll();
@@ -75,7 +122,7 @@ export async function readSandboxAnswer(options: {
     await connection.run(`DETACH ${out}`);
     attached = false;
     written = true;
-    return { kind: 'file', columns: streamed.columns, file: options.file, rowCount };
+    return { kind: 'file', columns, file: options.file, rowCount };
   } finally {
     create?.destroySync();
     if (attached) await connection.run(`DETACH ${out}`).catch(() => undefined);

@@ -141,14 +141,6 @@ export class SandboxProcess {
 
   /** Starts a process and waits until it listens. */
   static start(): Promise<SandboxProcess> {
-    return SandboxProcess.launch().started;
-  }
-
-  /**
-   * Starts a process; `dir` is its folder at once (removed when it ends), `started` resolves
-   * once it listens. Files for it can be written there while it starts.
-   */
-  static launch(): { dir: string; started: Promise<SandboxProcess> } {
     const dir = mkdtempSync(path.join(tmpdir(), 'nao-sandboxes-'));
     const child = fork(QUERY_PROCESS.entry, [dir], {
       execArgv: childExecArgv(),
@@ -158,7 +150,7 @@ export class SandboxProcess {
     });
     killOnExit(child, dir);
     const handle = new SandboxProcess(child, dir);
-    const started = childReady<SandboxReply>(child, {
+    return childReady<SandboxReply>(child, {
       ended: () =>
         new SandboxProcessLost(
           `the sandbox process ended before it started: ${handle.stderr.trim()}`,
@@ -175,7 +167,6 @@ export class SandboxProcess {
         throw error;
       },
     );
-    return { dir, started };
   }
 
   get alive(): boolean {

@@ -150,6 +150,7 @@ async function query(request: Extract<SandboxRequest, { kind: 'query' }>): Promi
         if (stopped) throw new Error('the query was stopped');
       },
       file: entry.hosted.scratchFile(`answer_${request.id}.duckdb`),
+      large: entry.dedicated,
     });
     if (answer.kind === 'too-many-rows') {
       return {

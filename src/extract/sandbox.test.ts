@@ -428,6 +428,10 @@ describe('running model SQL', () => {
         success: true,
         rows: expect.arrayContaining([[0, 0, 'v0', null, '2024-01-01']]),
       });
+      // SQL that cannot be wrapped as a subquery (a comment after its semicolon) is read as rows.
+      const commented = await sandbox.query(`${sql}; -- every row`);
+      if (!commented.success) throw new Error(commented.error);
+      expect(commented.rows).toEqual(result.rows);
     });
   });
 
@@ -570,7 +574,7 @@ describe('sandboxes sharing an engine', () => {
 
   it('prepareSandboxes starts the shared process ahead: the first sandbox finds it ready', async () => {
     await prepareSandboxes({ memoryLimitBytes: 321 * 1024 * 1024 });
-    const start = vi.spyOn(SandboxProcess, 'launch');
+    const start = vi.spyOn(SandboxProcess, 'start');
     try {
       await withSandbox({ tables: [tableA], memoryLimitBytes: 321 * 1024 * 1024 }, async (sandbox) => {
         expect(await sandbox.query('SELECT n FROM query_a')).toMatchObject({ success: true, rows: [[1]] });
@@ -581,37 +585,76 @@ describe('sandboxes sharing an engine', () => {
     }
   });
 
-  it('gives a large sandbox the spare process, ends it with the sandbox and starts the next spare then', async () => {
+  it('gives a large sandbox an engine of its own beside the shared one: no process starts or ends for it', async () => {
     await prepareSandboxes();
-    const start = vi.spyOn(SandboxProcess, 'launch');
+    const start = vi.spyOn(SandboxProcess, 'start');
     const close = vi.spyOn(SandboxProcess.prototype, 'close');
     try {
-      const rows = Array.from({ length: SHARED_HOST_MAX_CELLS + 1 }, (_, i): CellValue[] => [i]);
-      // The sandbox takes the spare prepareSandboxes started, and no process starts beside its load.
+      const rows = bigRows();
       const big = await Sandbox.open({ tables: [table([['n', 'INTEGER']], rows, 'query_big')] });
-      expect(start).not.toHaveBeenCalled();
       await withSandbox({ tables: [tableA] }, async (small) => {
         expect(await small.query('SELECT n FROM query_a')).toMatchObject({ success: true });
+        // Neither sees the other's tables.
+        expect(await small.query('SELECT count(*) FROM query_big')).toMatchObject({ kind: 'unsafe' });
+        expect(await big.query('SELECT n FROM query_a')).toMatchObject({ kind: 'unsafe' });
       });
-      expect(start).not.toHaveBeenCalled();
       expect(await big.query('SELECT count(*) AS c FROM query_big')).toMatchObject({
         success: true,
         rows: [[rows.length]],
       });
       await big.close();
-      expect(close).toHaveBeenCalledTimes(1);
-      expect(start).toHaveBeenCalledTimes(1);
-      // The next large sandbox takes that one.
-      const next = await Sandbox.open({ tables: [table([['n', 'INTEGER']], rows, 'query_next')] });
-      expect(start).toHaveBeenCalledTimes(1);
-      expect(await next.query('SELECT max(n) AS m FROM query_next')).toMatchObject({
-        success: true,
-        rows: [[rows.length - 1]],
-      });
-      await next.close();
+      await expect(big.query('SELECT 1')).rejects.toThrow(/closed/);
+      expect(start).not.toHaveBeenCalled();
+      expect(close).not.toHaveBeenCalled();
     } finally {
       start.mockRestore();
       close.mockRestore();
+    }
+  });
+
+  it('re-runs a query whose process crashed under it in a process of its own, and reports a second crash', async () => {
+    const query = SandboxProcess.prototype.query;
+    // The process dies as the query reaches it, with no deadline to blame: as a crash does.
+    const crashing = vi.spyOn(SandboxProcess.prototype, 'query').mockImplementation(function (
+      this: SandboxProcess,
+      ...args
+    ) {
+      const outcome = query.apply(this, args);
+      this.kill();
+      return outcome;
+    });
+    const start = vi.spyOn(SandboxProcess, 'start');
+    try {
+      await withSandbox({ tables: [tableA] }, async (sandbox) => {
+        crashing.mockImplementationOnce(function (this: SandboxProcess, ...args) {
+          const outcome = query.apply(this, args);
+          this.kill();
+          crashing.mockImplementation(query);
+          return outcome;
+        });
+        expect(await sandbox.query('SELECT n FROM query_a')).toMatchObject({ success: true, rows: [[1]] });
+        expect(start).toHaveBeenCalledTimes(1);
+      });
+      crashing.mockImplementation(function (this: SandboxProcess, ...args) {
+        const outcome = query.apply(this, args);
+        this.kill();
+        return outcome;
+      });
+      await withSandbox({ tables: [tableA] }, async (sandbox) => {
+        expect(await sandbox.query('SELECT n FROM query_a')).toMatchObject({
+          success: false,
+          kind: 'out-of-memory',
+          error: expect.stringMatching(/process ended while running it.*SIGKILL/),
+        });
+      });
+      crashing.mockImplementation(query);
+      // The shared process is started again for the next sandbox.
+      await withSandbox({ tables: [tableA] }, async (sandbox) => {
+        expect(await sandbox.query('SELECT n FROM query_a')).toMatchObject({ success: true, rows: [[1]] });
+      });
+    } finally {
+      crashing.mockRestore();
+      start.mockRestore();
     }
   });
 });

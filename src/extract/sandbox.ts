@@ -9,19 +9,20 @@
  * wall-clock limit that interrupts it, and its answer is streamed no further than one row
  * past the row cap.
  *
- * The engines live in sandbox processes (sandbox-query-process.ts), not in nao's: a query
- * that ignores its interrupt is stopped for certain by killing its process once the grace
+ * The engines live in a sandbox process (sandbox-query-process.ts), not in nao's: a query
+ * that ignores its interrupt is stopped for certain by killing the process once the grace
  * period has passed. This object keeps the sandbox's source tables until it closes, so that
  * a sandbox whose process was killed for another sandbox's query is opened again in a fresh
  * one, and its query in flight re-run: one run's query never fails another's.
  *
- * Small sandboxes share one process and one engine in it (creating one costs more CPU than a
- * whole small run); large ones get a process and an engine of their own. A large sandbox's
- * tables reach its process in a DuckDB file that nao loads while the process starts
+ * Small sandboxes share one engine in that process (creating one costs more CPU than a whole
+ * small run); large ones get an engine of their own beside it, whose memory limit counts only
+ * their own work. A large sandbox's tables reach the process in a DuckDB file that nao loads
  * (load-file.ts), read there in place, and a long answer comes back in one (answer-file.ts):
  * a million rows over the process channel cost seconds of serialising. A query that runs out
  * of memory in the shared engine, where others' work counts against the same limit, is re-run
- * once in an engine of its own before its failure is reported.
+ * once in an engine of its own before its failure is reported; one whose process crashed
+ * under it, in a process of its own.
  */
 import { mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -78,11 +79,17 @@ export const SHARED_HOST_MAX_CELLS = 200_000;
 /** Room for the tables of all the small sandboxes sharing an engine at one time. */
 export const SHARED_LOAD_ALLOWANCE_BYTES = 256 * 1024 * 1024;
 
-/** Where a sandbox lives now. */
+/**
+ * Where a sandbox lives: in the engine the small sandboxes share; in an engine of its own in
+ * the same process (a large sandbox, or one that ran out of the shared engine's memory); or,
+ * after its process crashed under its query, in a process of its own, so that a second crash
+ * takes no other sandbox with it. A sandbox only ever moves down this list.
+ */
+type Home = 'shared-engine' | 'own-engine' | 'own-process';
+
 interface Placement {
   process: SandboxProcess;
-  /** The process and its engine are this sandbox's alone, and close with it. */
-  dedicated: boolean;
+  home: Home;
   /** The sandbox's id in that process. */
   id: number;
 }
@@ -118,6 +125,8 @@ export class Sandbox {
     private readonly sources: readonly SourceTable[],
     private readonly options: Required<SandboxOptions>,
     private placement: Placement | null,
+    /** Where the sandbox must live from now on. */
+    private home: Home,
     tables: readonly LoadedTable[],
   ) {
     this.tables = tables;
@@ -127,12 +136,9 @@ export class Sandbox {
   static async open(options: { tables: readonly SourceTable[] } & SandboxOptions): Promise<Sandbox> {
     const settings = resolveOptions(options);
     const cells = options.tables.reduce((sum, table) => sum + table.rows.length * table.columns.length, 0);
-    const { placement, tables } = await place({
-      sources: options.tables,
-      settings,
-      dedicated: cells > SHARED_HOST_MAX_CELLS,
-    });
-    return new Sandbox(options.tables, settings, placement, tables);
+    const home = cells > SHARED_HOST_MAX_CELLS ? 'own-engine' : 'shared-engine';
+    const { placement, tables } = await place({ sources: options.tables, settings, home });
+    return new Sandbox(options.tables, settings, placement, home, tables);
   }
 
   /** Checks and runs one extraction query; failures are data the model can act on. */
@@ -156,9 +162,8 @@ export class Sandbox {
   private async run(sql: string, signal: AbortSignal | undefined): Promise<SandboxQueryResult> {
     const { timeoutMs, maxResultRows, interruptGraceMs, memoryLimitBytes } = this.options;
     let crashed = false;
-    let ownEngine = this.placement?.dedicated ?? false;
     for (;;) {
-      const placement = await this.placed(ownEngine);
+      const placement = await this.placed();
       let outcome: ProcessQueryOutcome;
       try {
         outcome = await placement.process.query(
@@ -182,7 +187,7 @@ export class Sandbox {
         // A crash names no culprit: the query gets a second chance, in a process of its own.
         if (!crashed) {
           crashed = true;
-          ownEngine = true;
+          this.home = 'own-process';
           continue;
         }
         return {
@@ -208,10 +213,9 @@ export class Sandbox {
       }
       signal?.throwIfAborted();
       if (outcome.success) return { success: true, columns: outcome.columns, rows: unpackRows(outcome.rows) };
-      if (outcome.kind === 'out-of-memory' && !placement.dedicated) {
+      if (outcome.kind === 'out-of-memory' && placement.home === 'shared-engine') {
         // Others' work counts against the shared engine's limit: try again on an engine alone.
-        await this.leave();
-        ownEngine = true;
+        this.home = 'own-engine';
         continue;
       }
       if (outcome.kind === 'timeout')
@@ -227,17 +231,11 @@ export class Sandbox {
     }
   }
 
-  /** Where the sandbox lives, opened again (in a fresh process, or one of its own) if needed. */
-  private async placed(ownEngine: boolean): Promise<Placement> {
-    if (this.placement?.process.alive === true && (this.placement.dedicated || !ownEngine)) {
-      return this.placement;
-    }
+  /** Where the sandbox lives, opened again (in a fresh process, or a new home) if needed. */
+  private async placed(): Promise<Placement> {
+    if (this.placement?.process.alive === true && this.placement.home === this.home) return this.placement;
     await this.leave();
-    const { placement } = await place({
-      sources: this.sources,
-      settings: this.options,
-      dedicated: ownEngine,
-    });
+    const { placement } = await place({ sources: this.sources, settings: this.options, home: this.home });
     this.placement = placement;
     return placement;
   }
@@ -245,9 +243,8 @@ export class Sandbox {
   private async leave(): Promise<void> {
     const placement = this.placement;
     this.placement = null;
-    if (placement?.dedicated === true) replaceSpare();
     if (placement === null || !placement.process.alive) return;
-    if (placement.dedicated) await placement.process.close();
+    if (placement.home === 'own-process') await placement.process.close();
     else await placement.process.request({ kind: 'close', sandbox: placement.id }).catch(() => null);
   }
 
@@ -264,7 +261,7 @@ export class Sandbox {
  * when it is gone already.
  */
 function claimAnswerFile(file: string): string | null {
-  const claimed = path.join(answerFolder(), `${path.basename(path.dirname(file))}_${path.basename(file)}`);
+  const claimed = path.join(exchangeFolder(), `${path.basename(path.dirname(file))}_${path.basename(file)}`);
   try {
     renameSync(file, claimed);
     return claimed;
@@ -273,16 +270,19 @@ function claimAnswerFile(file: string): string | null {
   }
 }
 
-let answers: string | null = null;
+let exchange: string | null = null;
 
-/** nao's folder for answer files while it reads them, removed as it exits. */
-function answerFolder(): string {
-  if (answers === null) {
-    const folder = mkdtempSync(path.join(tmpdir(), 'nao-answers-'));
+/**
+ * nao's folder for the database files it exchanges with sandbox processes (the tables it
+ * loads for them, the long answers it reads from them), removed as it exits.
+ */
+function exchangeFolder(): string {
+  if (exchange === null) {
+    const folder = mkdtempSync(path.join(tmpdir(), 'nao-exchange-'));
     process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
-    answers = folder;
+    exchange = folder;
   }
-  return answers;
+  return exchange;
 }
 
 function closedError(): NaoError {
@@ -298,24 +298,38 @@ const MAX_LOAD_ATTEMPTS = 5;
 async function place(options: {
   sources: readonly SourceTable[];
   settings: Required<SandboxOptions>;
-  dedicated: boolean;
+  home: Home;
 }): Promise<{ placement: Placement; tables: LoadedTable[] }> {
-  const { settings, dedicated } = options;
-  if (dedicated) return placeAlone(options);
+  const { sources, settings, home } = options;
+  if (home === 'own-process') {
+    const started = SandboxProcess.start();
+    try {
+      // The load runs while the process starts.
+      const loaded = await loadThrough({ sources, settings, process: started });
+      return { placement: { process: await started, home, id: loaded.id }, tables: loaded.tables };
+    } catch (error) {
+      void started.then(
+        (process) => process.close(),
+        () => undefined,
+      );
+      throw error;
+    }
+  }
   for (let attempt = 1; ; attempt++) {
     const process = await sharedSandboxProcess();
-    const id = nextSandboxId++;
     try {
+      if (home === 'own-engine') {
+        const loaded = await loadThrough({ sources, settings, process: Promise.resolve(process) });
+        return { placement: { process, home, id: loaded.id }, tables: loaded.tables };
+      }
+      const id = nextSandboxId++;
       const tables = await process.request({
         kind: 'open',
         sandbox: id,
-        tables: options.sources.map((table) => ({
-          ...table,
-          rows: packRows(table.rows, table.columns.length),
-        })),
-        engine: engineSettings(settings, dedicated),
+        tables: sources.map((table) => ({ ...table, rows: packRows(table.rows, table.columns.length) })),
+        engine: engineSettings(settings, false),
       });
-      return { placement: { process, dedicated, id }, tables };
+      return { placement: { process, home, id }, tables };
     } catch (error) {
       // The shared process was killed for someone else's query while this load ran.
       if (!(error instanceof SandboxProcessLost) || attempt === MAX_LOAD_ATTEMPTS) throw error;
@@ -323,94 +337,40 @@ async function place(options: {
   }
 }
 
-interface Launched {
-  dir: string;
-  started: Promise<SandboxProcess>;
-  /** Once the start settled: the process, or null if it failed. */
-  settled?: SandboxProcess | null;
-}
-
 /**
- * A process started ahead for the next large sandbox, once `prepareSandboxes` asked for one.
- * The one taken is replaced as its sandbox closes, not as it is taken: a process starting
- * beside the load competed with it for the CPU.
+ * Opens a sandbox with an engine of its own in `process`: nao loads its tables into a database
+ * file (load-file.ts), which the process takes and reads in place.
  */
-let spare: Launched | null = null;
-let keepSpare = false;
-
-function replaceSpare(): void {
-  if (keepSpare) spare ??= launch();
-}
-
-function launch(): Launched {
-  const launched: Launched = SandboxProcess.launch();
-  // A failed start is met by the sandbox that takes the process, or by none.
-  launched.started.then(
-    (process) => {
-      launched.settled = process;
-    },
-    () => {
-      launched.settled = null;
-    },
-  );
-  return launched;
-}
-
-/** A process for a large sandbox: the spare if it is still fine. */
-function ownProcess(): Launched {
-  const taken = spare;
-  spare = null;
-  const usable = taken !== null && taken.settled !== null && taken.settled?.alive !== false;
-  return usable ? taken : launch();
-}
-
-/**
- * A sandbox in a process of its own. nao loads its tables into a file in the process's folder
- * while the process starts (load-file.ts), and the process copies them from there.
- */
-async function placeAlone(options: {
+async function loadThrough(options: {
   sources: readonly SourceTable[];
   settings: Required<SandboxOptions>;
-}): Promise<{ placement: Placement; tables: LoadedTable[] }> {
-  const { dir, started } = ownProcess();
+  process: Promise<SandboxProcess>;
+}): Promise<{ id: number; tables: LoadedTable[] }> {
   const id = nextSandboxId++;
-  const file = path.join(dir, `load_${id}.duckdb`);
-  let loaded: LoadedTable[];
+  const file = path.join(exchangeFolder(), `load_${id}.duckdb`);
   try {
-    loaded = await writeLoadFile({ tables: options.sources, file, threads: options.settings.threads });
-  } catch (error) {
-    void started.then(
-      (process) => process.close(),
-      () => undefined,
-    );
-    throw error;
-  }
-  const process = await started;
-  try {
-    await process.request({
+    const tables = await writeLoadFile({ tables: options.sources, file, threads: options.settings.threads });
+    await (await options.process).request({
       kind: 'open-file',
       sandbox: id,
       file,
       // Tables without columns exist only as their description.
-      tableIds: loaded.filter((table) => table.columns.length > 0).map((table) => table.id),
+      tableIds: tables.filter((table) => table.columns.length > 0).map((table) => table.id),
       engine: engineSettings(options.settings, true),
     });
-  } catch (error) {
-    await process.close();
-    throw error;
+    return { id, tables };
+  } finally {
+    // Taken by the process when it opened the sandbox; left here if it did not.
+    rmSync(file, { force: true });
   }
-  return { placement: { process, dedicated: true, id }, tables: loaded };
 }
 
 /**
- * Creates the engine that small sandboxes with these options share, ahead of the first
- * extraction: otherwise the first runs of a suite all wait for it, at their busiest moment.
- * From then on a process is also kept started for the next large sandbox.
+ * Starts the sandbox process and creates the engine that small sandboxes with these options
+ * share, ahead of the first extraction: otherwise the first runs of a suite all wait for them,
+ * at their busiest moment.
  */
 export async function prepareSandboxes(options: SandboxOptions = {}): Promise<void> {
-  // And a process for the first large sandbox, so that it does not wait for one to start.
-  keepSpare = true;
-  replaceSpare();
   const process = await sharedSandboxProcess();
   await process.request({ kind: 'prepare', engine: engineSettings(resolveOptions(options), false) });
 }
