@@ -7,8 +7,8 @@
  * sent as rows. A longer one is run again straight into the file, capped one row past the row
  * cap (so an answer of unknown size is never held whole), by nao's statement around the
  * checked SQL; the file is attached only for that statement. A large sandbox's answers go
- * to the file at once. nao reads the stored table as it
- * is, as the warehouse layer reads a long result it stored itself (`readStoredRows`).
+ * to the file at once. nao reads the stored table as it is, as the warehouse layer reads a
+ * long result it stored itself (`readStoredRows`).
  */
 import { rm } from 'node:fs/promises';
 import { type DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
@@ -42,11 +42,14 @@ export async function readSandboxAnswer(options: {
   large: boolean;
 }): Promise<SandboxAnswer> {
   const { connection, sql, maxRows, checkpoint } = options;
+  // Whether the SQL can be wrapped as a subquery: once it could not, it is not tried again.
+  let wrappable = true;
   if (options.large) {
     const columns = await describeAnswer(connection, sql);
     checkpoint();
     const written = columns === null ? undefined : await writeAnswerFile({ ...options, columns });
     if (written !== undefined) return written;
+    wrappable = false;
   }
   const streamed = await readDuckDbResult(await streamQuery(connection, sql, checkpoint), {
     maxRows,
@@ -58,7 +61,7 @@ export async function readSandboxAnswer(options: {
       : { kind: 'rows', columns: streamed.columns, rows: streamed.rows };
   }
   checkpoint();
-  const written = await writeAnswerFile({ ...options, columns: streamed.columns });
+  const written = wrappable ? await writeAnswerFile({ ...options, columns: streamed.columns }) : undefined;
   if (written !== undefined) return written;
   // Not one SELECT that can be wrapped (a trailing comment…): read as before, as rows.
   const answer = await readAnswer({ connection, sql, maxRows, checkpoint });

@@ -614,47 +614,42 @@ describe('sandboxes sharing an engine', () => {
 
   it('re-runs a query whose process crashed under it in a process of its own, and reports a second crash', async () => {
     const query = SandboxProcess.prototype.query;
-    // The process dies as the query reaches it, with no deadline to blame: as a crash does.
+    // The next `crashes` queries kill their process as they reach it, with no deadline to
+    // blame: as a crash does.
+    let crashes = 0;
     const crashing = vi.spyOn(SandboxProcess.prototype, 'query').mockImplementation(function (
       this: SandboxProcess,
       ...args
     ) {
       const outcome = query.apply(this, args);
-      this.kill();
+      if (crashes > 0) {
+        crashes--;
+        this.kill();
+      }
       return outcome;
     });
+    await prepareSandboxes();
     const start = vi.spyOn(SandboxProcess, 'start');
+    const close = vi.spyOn(SandboxProcess.prototype, 'close');
+    const select = (sandbox: Sandbox) => sandbox.query('SELECT n FROM query_a');
     try {
-      await withSandbox({ tables: [tableA] }, async (sandbox) => {
-        crashing.mockImplementationOnce(function (this: SandboxProcess, ...args) {
-          const outcome = query.apply(this, args);
-          this.kill();
-          crashing.mockImplementation(query);
-          return outcome;
-        });
-        expect(await sandbox.query('SELECT n FROM query_a')).toMatchObject({ success: true, rows: [[1]] });
-        expect(start).toHaveBeenCalledTimes(1);
+      crashes = 1;
+      expect(await withSandbox({ tables: [tableA] }, select)).toMatchObject({ success: true, rows: [[1]] });
+      // The retry ran in a process started for it alone, which ended with the sandbox.
+      expect(start).toHaveBeenCalledTimes(1);
+      expect(close).toHaveBeenCalledTimes(1);
+      crashes = 2;
+      expect(await withSandbox({ tables: [tableA] }, select)).toMatchObject({
+        success: false,
+        kind: 'out-of-memory',
+        error: expect.stringMatching(/process ended while running it.*SIGKILL/),
       });
-      crashing.mockImplementation(function (this: SandboxProcess, ...args) {
-        const outcome = query.apply(this, args);
-        this.kill();
-        return outcome;
-      });
-      await withSandbox({ tables: [tableA] }, async (sandbox) => {
-        expect(await sandbox.query('SELECT n FROM query_a')).toMatchObject({
-          success: false,
-          kind: 'out-of-memory',
-          error: expect.stringMatching(/process ended while running it.*SIGKILL/),
-        });
-      });
-      crashing.mockImplementation(query);
       // The shared process is started again for the next sandbox.
-      await withSandbox({ tables: [tableA] }, async (sandbox) => {
-        expect(await sandbox.query('SELECT n FROM query_a')).toMatchObject({ success: true, rows: [[1]] });
-      });
+      expect(await withSandbox({ tables: [tableA] }, select)).toMatchObject({ success: true, rows: [[1]] });
     } finally {
       crashing.mockRestore();
       start.mockRestore();
+      close.mockRestore();
     }
   });
 });
