@@ -1,6 +1,5 @@
-import { type Tool, tool } from 'ai';
+import { type Tool, tool, zodSchema } from 'ai';
 import { z } from 'zod';
-import { toolInputSchema } from './tool-schema.js';
 
 export const CLARIFICATION_TOOL_NAME = 'clarification';
 
@@ -9,7 +8,8 @@ export interface ClarificationInput {
   options?: string[] | undefined;
 }
 
-const inputSchema = toolInputSchema(
+// Converted to JSON Schema once, not by the SDK on every model call.
+const inputSchema = zodSchema(
   z.object({
     question: z.string().min(1).describe('The question to ask the user.'),
     options: z.array(z.string()).optional().describe('Suggested answers the user can pick from.'),

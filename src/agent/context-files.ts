@@ -77,19 +77,15 @@ export async function walkContextFiles(options: {
     relative: string,
   ): Promise<{ entry: ContextEntry; enter: boolean } | null> {
     try {
-      const info = await lstat(absolute);
-      if (info.isSymbolicLink()) {
+      let info = await lstat(absolute);
+      const linked = info.isSymbolicLink();
+      if (linked) {
         const target = await realpath(absolute);
         const targetRelative = relativeInside(projectDir, target);
         if (targetRelative === null || deniedReason(targetRelative) !== null) return null;
-        const targetInfo = await stat(target);
-        if (targetInfo.isDirectory())
-          return { entry: { path: `${relative}/`, kind: 'directory' }, enter: false };
-        if (targetInfo.isFile())
-          return { entry: { path: relative, kind: 'file', size: targetInfo.size }, enter: false };
-        return null;
+        info = await stat(target);
       }
-      if (info.isDirectory()) return { entry: { path: `${relative}/`, kind: 'directory' }, enter: true };
+      if (info.isDirectory()) return { entry: { path: `${relative}/`, kind: 'directory' }, enter: !linked };
       if (info.isFile()) return { entry: { path: relative, kind: 'file', size: info.size }, enter: false };
       return null;
     } catch {

@@ -1,4 +1,4 @@
-import { type Tool, tool } from 'ai';
+import { type FlexibleSchema, type Tool, tool, zodSchema } from 'ai';
 import { z } from 'zod';
 import { NaoError } from '../errors/index.js';
 import {
@@ -11,8 +11,7 @@ import {
 import { checkQueryAccess } from './query-access.js';
 import { QUERY_ID_PATTERN, type QueryResults } from './query-results.js';
 import type { TableAccess } from './table-access.js';
-import { type ToolError, toModelOutput, toolError } from './tool-error.js';
-import { toolInputSchema } from './tool-schema.js';
+import { messageOf, type ToolError, toModelOutput, toolError } from './tool-error.js';
 
 export const EXECUTE_SQL_TOOL_NAME = 'execute_sql';
 
@@ -63,22 +62,21 @@ export interface ExecuteSqlToolOptions {
   onFatal: (error: NaoError) => void;
 }
 
-/** The input schema per description of the database argument (it names the project's databases). */
-const inputSchemas = new Map<string, ReturnType<typeof buildInputSchema>>();
+/**
+ * The input schema per description of the database argument (it names the project's databases),
+ * converted to JSON Schema once rather than by the SDK on every model call.
+ */
+const inputSchemas = new Map<string, FlexibleSchema<ExecuteSqlInput>>();
 
-function buildInputSchema(databaseIdDescription: string) {
-  return toolInputSchema(
-    z.object({
-      sql_query: z.string().describe('The SQL query to run (one statement, read-only).'),
-      database_id: z.string().optional().describe(databaseIdDescription),
-    }),
-  );
-}
-
-function inputSchemaFor(databaseIdDescription: string) {
+function inputSchemaFor(databaseIdDescription: string): FlexibleSchema<ExecuteSqlInput> {
   let schema = inputSchemas.get(databaseIdDescription);
   if (schema === undefined) {
-    schema = buildInputSchema(databaseIdDescription);
+    schema = zodSchema(
+      z.object({
+        sql_query: z.string().describe('The SQL query to run (one statement, read-only).'),
+        database_id: z.string().optional().describe(databaseIdDescription),
+      }),
+    );
     inputSchemas.set(databaseIdDescription, schema);
   }
   return schema;
@@ -253,9 +251,4 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pro
     else signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
 }

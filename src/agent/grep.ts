@@ -1,12 +1,11 @@
 import path from 'node:path';
-import { type Tool, tool } from 'ai';
+import { type Tool, tool, zodSchema } from 'ai';
 import { z } from 'zod';
 import { walkContextFiles } from './context-files.js';
 import { resolveContextPath } from './context-paths.js';
 import { readContextText } from './context-text.js';
 import { type LineMatch, type SearchFile, searchLines } from './regex-search.js';
 import { type ToolError, toModelOutput, toolError } from './tool-error.js';
-import { toolInputSchema } from './tool-schema.js';
 
 export const GREP_TOOL_NAME = 'grep';
 
@@ -37,7 +36,8 @@ export interface GrepOutput {
   note?: string;
 }
 
-const inputSchema = toolInputSchema(
+// Converted to JSON Schema once, not by the SDK on every model call.
+const inputSchema = zodSchema(
   z.object({
     pattern: z.string().describe('Regular expression, matched case-insensitively against each line.'),
     path: z

@@ -1,9 +1,8 @@
-import { type Tool, tool } from 'ai';
+import { type Tool, tool, zodSchema } from 'ai';
 import { z } from 'zod';
 import { type ContextEntry, walkContextFiles } from './context-files.js';
 import { resolveContextPath } from './context-paths.js';
 import { type ToolError, toModelOutput, toolError } from './tool-error.js';
-import { toolInputSchema } from './tool-schema.js';
 
 export const LIST_TOOL_NAME = 'list';
 
@@ -21,7 +20,8 @@ export interface ListOutput {
   note?: string;
 }
 
-const inputSchema = toolInputSchema(
+// Converted to JSON Schema once, not by the SDK on every model call.
+const inputSchema = zodSchema(
   z.object({
     path: z
       .string()

@@ -1,6 +1,7 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { TableInfo } from '../warehouse/index.js';
-import type { TableAccess } from './table-access.js';
+import { schemaOf, type TableAccess } from './table-access.js';
+import { messageOf } from './tool-error.js';
 
 /**
  * Checks an agent query against a database's include / exclude / exclude_columns /
@@ -25,7 +26,7 @@ export async function checkQueryAccess(options: {
   try {
     tree = await serializeSql(options.sql);
   } catch (error) {
-    return refuse(`it could not be checked (${error instanceof Error ? error.message : String(error)})`);
+    return refuse(`it could not be checked (${messageOf(error)})`);
   }
   if (tree.error === true) {
     return refuse(`it could not be parsed to check it: ${String(tree.error_message ?? 'parse error')}`);
@@ -43,33 +44,27 @@ export async function checkQueryAccess(options: {
     const candidates = options.tables.filter(
       (table) =>
         table.name.toLowerCase() === ref.table.toLowerCase() &&
-        (ref.schema === '' ||
-          (table.schema ?? access.defaultSchema).toLowerCase() === ref.schema.toLowerCase()),
+        (ref.schema === '' || schemaOf(table, access).toLowerCase() === ref.schema.toLowerCase()),
     );
     if (ref.schema === '' && found.cteNames.has(ref.table.toLowerCase())) {
       // A CTE of the query; refused only when it hides a table the agent may not read.
-      if (candidates.every((table) => access.tableAllowed(table.schema ?? access.defaultSchema, table.name)))
-        continue;
+      if (candidates.every((table) => access.tableAllowed(schemaOf(table, access), table.name))) continue;
       return refuse(`the CTE "${ref.table}" has the name of a table that is not readable; rename the CTE`);
     }
     if (candidates.length === 0) {
       if (ref.schema !== '' && access.tableAllowed(ref.schema, ref.table)) continue;
       return refuse(`table ${qualified(ref)} is not among the tables the agent may read`);
     }
-    const blocked = candidates.find(
-      (table) => !access.tableAllowed(table.schema ?? access.defaultSchema, table.name),
-    );
+    const blocked = candidates.find((table) => !access.tableAllowed(schemaOf(table, access), table.name));
     if (blocked !== undefined) {
-      return refuse(`table ${blocked.schema ?? access.defaultSchema}.${blocked.name} is not readable`);
+      return refuse(`table ${schemaOf(blocked, access)}.${blocked.name} is not readable`);
     }
     readTables.push(...candidates);
   }
 
   const hidden = readTables.flatMap((table) =>
     table.columns
-      .filter(
-        (column) => !access.columnAllowed(table.schema ?? access.defaultSchema, table.name, column.name),
-      )
+      .filter((column) => !access.columnAllowed(schemaOf(table, access), table.name, column.name))
       .map((column) => ({ table, column: column.name })),
   );
   if (hidden.length === 0) return { allowed: true };
@@ -82,7 +77,7 @@ export async function checkQueryAccess(options: {
     if (returned.length > 0) {
       const entry = returned[0]!;
       return refuse(
-        `* would return the excluded column ${entry.table.schema ?? access.defaultSchema}.${entry.table.name}.${entry.column}; ` +
+        `* would return the excluded column ${schemaOf(entry.table, access)}.${entry.table.name}.${entry.column}; ` +
           'list the columns you need instead',
       );
     }
@@ -122,10 +117,9 @@ function collectReferences(statement: unknown): References {
     }
     if (node === null || typeof node !== 'object') return;
     const record = node as Record<string, unknown>;
-    if (record.type === 'BASE_TABLE' && typeof record.table_name === 'string') {
-      found.tables.push({ schema: String(record.schema_name ?? ''), table: record.table_name });
-    }
-    if (record.type === 'SHOW_REF' && typeof record.table_name === 'string' && record.table_name !== '') {
+    const namesTable =
+      record.type === 'BASE_TABLE' || (record.type === 'SHOW_REF' && record.table_name !== '');
+    if (namesTable && typeof record.table_name === 'string') {
       found.tables.push({ schema: String(record.schema_name ?? ''), table: record.table_name });
     }
     if (record.class === 'COLUMN_REF' && Array.isArray(record.column_names)) {

@@ -1,9 +1,8 @@
-import { type Tool, tool } from 'ai';
+import { type Tool, tool, zodSchema } from 'ai';
 import { z } from 'zod';
 import { resolveContextPath } from './context-paths.js';
 import { readContextText, splitLines } from './context-text.js';
 import { type ToolError, toModelOutput, toolError } from './tool-error.js';
-import { toolInputSchema } from './tool-schema.js';
 
 export const READ_TOOL_NAME = 'read';
 
@@ -30,7 +29,8 @@ export interface ReadOutput {
   note?: string;
 }
 
-const inputSchema = toolInputSchema(
+// Converted to JSON Schema once, not by the SDK on every model call.
+const inputSchema = zodSchema(
   z.object({
     path: z.string().describe('File path relative to the project folder, e.g. "RULES.md".'),
     start_line: z.number().int().min(1).optional().describe('First line to read (1-based); default 1.'),

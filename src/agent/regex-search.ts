@@ -62,22 +62,17 @@ export async function searchLines(options: {
   return new Promise<SearchOutcome>((resolve, reject) => {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
     let settled = false;
-    const finish = () => {
+    /** The first of answer, timeout, failure or abort ends the worker and settles the search. */
+    const end = (settleWith: () => void) => {
+      if (settled) return;
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       void worker.terminate();
+      settleWith();
     };
-    const settle = (outcome: SearchOutcome) => {
-      if (settled) return;
-      finish();
-      resolve(outcome);
-    };
-    const onAbort = () => {
-      if (settled) return;
-      finish();
-      reject(signal?.reason);
-    };
+    const settle = (outcome: SearchOutcome) => end(() => resolve(outcome));
+    const onAbort = () => end(() => reject(signal?.reason));
     signal?.addEventListener('abort', onAbort, { once: true });
     const timer = setTimeout(() => {
       settle({

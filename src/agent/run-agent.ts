@@ -27,6 +27,7 @@ import type { AgentContext } from './agent-context.js';
 import { CLARIFICATION_TOOL_NAME, type Clarification, type ClarificationOutput } from './clarification.js';
 import { type QueryResults, randomQueryId } from './query-results.js';
 import type { AgentMode } from './system-prompt.js';
+import { messageOf } from './tool-error.js';
 import { createAgentTools } from './toolset.js';
 
 /** The model under test; structural, so llm/'s resolved model fits as is. */
@@ -238,7 +239,7 @@ function toAgentStep(step: StepResult<ToolSet>): AgentStep {
   const results = new Map<string, unknown>();
   for (const part of step.content) {
     if (part.type === 'tool-result') results.set(part.toolCallId, part.output);
-    if (part.type === 'tool-error') results.set(part.toolCallId, { error: errorMessage(part.error) });
+    if (part.type === 'tool-error') results.set(part.toolCallId, { error: messageOf(part.error) });
   }
   const toolCalls: AgentToolCall[] = [];
   for (const part of step.content) {
@@ -269,8 +270,4 @@ function findClarification(step: AgentStep | undefined): Clarification | null {
   const output = call?.result as Partial<ClarificationOutput> | null | undefined;
   if (output?.status !== 'asked' || typeof output.question !== 'string') return null;
   return { question: output.question, options: output.options ?? [] };
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

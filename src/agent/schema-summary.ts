@@ -16,7 +16,6 @@ export const DEFAULT_SCHEMA_LIMITS: SchemaSummaryLimits = {
 
 const MAX_TYPE_CHARS = 120;
 
-/** How to look further into each engine's catalog, for when the prompt shows less than everything. */
 /** The standard catalog views, with `ILIKE` where the dialect has it. */
 function informationSchema(options: { typeColumn: string; ilike: boolean }) {
   return {
@@ -36,6 +35,7 @@ const T_SQL_HINTS = {
   search: "SELECT TABLE_SCHEMA, TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME LIKE '%<word>%'",
 };
 
+/** How to look further into each engine's catalog, for when the prompt shows less than everything. */
 const INSPECT_HINTS: Record<DatabaseDialect, { columns: string; search: string }> = {
   duckdb: STANDARD,
   postgres: STANDARD,

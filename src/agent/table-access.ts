@@ -123,15 +123,20 @@ export function tableAccess(options: {
   };
 }
 
+/** The schema the rules see a catalog table in: its own, or the database's default. */
+export function schemaOf(table: TableInfo, access: TableAccess): string {
+  return table.schema ?? access.defaultSchema;
+}
+
 /** The tables and columns the agent may see, for the schema in its prompt. */
 export function visibleTables(tables: readonly TableInfo[], access: TableAccess): TableInfo[] {
   if (!access.restricted) return [...tables];
   return tables
-    .filter((table) => access.tableAllowed(table.schema ?? access.defaultSchema, table.name))
+    .filter((table) => access.tableAllowed(schemaOf(table, access), table.name))
     .map((table) => ({
       ...table,
       columns: table.columns.filter((column) =>
-        access.columnAllowed(table.schema ?? access.defaultSchema, table.name, column.name),
+        access.columnAllowed(schemaOf(table, access), table.name, column.name),
       ),
     }));
 }

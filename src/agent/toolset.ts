@@ -23,6 +23,8 @@ interface ToolDependencies {
   onFatal: (error: NaoError) => void;
 }
 
+const EVERY_MODE: readonly AgentMode[] = ['chat', 'test', 'test-with-clarification'];
+
 /**
  * Every tool, with the modes it is offered in. Test mode has no `clarification` at all
  * (not merely discouraged): a test run has nobody to answer it, unless the test allows it.
@@ -32,7 +34,7 @@ const TOOLS: Record<
   { modes: readonly AgentMode[]; create: (deps: ToolDependencies) => Tool }
 > = {
   execute_sql: {
-    modes: ['chat', 'test', 'test-with-clarification'],
+    modes: EVERY_MODE,
     create: (deps) =>
       createExecuteSqlTool({
         databases: deps.context.databases,
@@ -48,15 +50,15 @@ const TOOLS: Record<
       }),
   },
   list: {
-    modes: ['chat', 'test', 'test-with-clarification'],
+    modes: EVERY_MODE,
     create: (deps) => createListTool({ projectDir: deps.context.projectDir }),
   },
   read: {
-    modes: ['chat', 'test', 'test-with-clarification'],
+    modes: EVERY_MODE,
     create: (deps) => createReadTool({ projectDir: deps.context.projectDir }),
   },
   grep: {
-    modes: ['chat', 'test', 'test-with-clarification'],
+    modes: EVERY_MODE,
     create: (deps) => createGrepTool({ projectDir: deps.context.projectDir }),
   },
   clarification: { modes: CLARIFICATION_MODES, create: () => createClarificationTool() },

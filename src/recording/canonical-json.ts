@@ -25,6 +25,7 @@ export function sha256Of(value: unknown): string {
   return createHash('sha256').update(canonicalJson(value)).digest('hex');
 }
 
-function compareCodeUnits(a: string, b: string): number {
+/** Code-unit order, the same on every machine whatever its locale. */
+export function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }

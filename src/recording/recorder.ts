@@ -200,6 +200,11 @@ export function createRecorder(options: CreateRecorderOptions): Recorder {
     if (isRetryableStatus(response.status)) return response;
     const summarized = summarizeRequest(request);
     const contentType = response.headers.get('content-type');
+    const passedOn: ResponseInit = {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    };
     const commit = (bodyText: string) => {
       context.exchanges.push({
         step: context.exchanges.length + 1,
@@ -240,11 +245,7 @@ export function createRecorder(options: CreateRecorderOptions): Recorder {
           await reader.cancel(reason);
         },
       });
-      return new Response(stream, {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-      });
+      return new Response(stream, passedOn);
     }
 
     let bytes: ArrayBuffer;
@@ -255,11 +256,7 @@ export function createRecorder(options: CreateRecorderOptions): Recorder {
       throw error;
     }
     commit(new TextDecoder().decode(bytes));
-    return new Response(NULL_BODY_STATUSES.has(response.status) ? null : bytes, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
+    return new Response(NULL_BODY_STATUSES.has(response.status) ? null : bytes, passedOn);
   };
 
   const recorderFetch: typeof globalThis.fetch = async (input, init) => {

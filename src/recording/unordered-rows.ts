@@ -5,7 +5,7 @@
  * a replay must not turn stale because two groups swapped places. Which rows the model saw
  * still counts: a preview that shows other rows, or other values, does not match.
  */
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson, compareCodeUnits } from './canonical-json.js';
 
 const QUERY_ID = /^query_[0-9a-f]{8}$/;
 const EMBEDDED_RESULT = '{"id":"query_';
@@ -21,10 +21,6 @@ function isQueryResult(value: unknown): value is Json & { rows: unknown[] } {
     Array.isArray(candidate.columns) &&
     Array.isArray(candidate.rows)
   );
-}
-
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function sortedRows(result: Json & { rows: unknown[] }): Json {

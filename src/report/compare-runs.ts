@@ -4,6 +4,7 @@
  */
 import { didYouMean, UsageError } from '../errors/index.js';
 import type { ModelSummary, ResultsFile, RunResult, RunStatus } from './results-file.js';
+import { groupByPair } from './run-pairs.js';
 import { statusOf } from './run-status.js';
 import { orderedModels, summarizeByModel } from './summarize.js';
 
@@ -76,21 +77,6 @@ function outcomeOf(attempts: readonly RunResult[]): PairOutcome {
     attempts: attempts.length,
     message: attempts[Math.max(0, index)]?.message ?? '',
   };
-}
-
-function pairKey(result: Pick<RunResult, 'name' | 'model'>): string {
-  return JSON.stringify([result.name, result.model]);
-}
-
-function groupByPair(results: readonly RunResult[]): Map<string, RunResult[]> {
-  const groups = new Map<string, RunResult[]>();
-  for (const result of results) {
-    const key = pairKey(result);
-    const group = groups.get(key);
-    if (group) group.push(result);
-    else groups.set(key, [result]);
-  }
-  return groups;
 }
 
 function checkFilter(options: { kind: 'model' | 'test'; value: string; known: readonly string[] }): void {

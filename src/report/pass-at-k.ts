@@ -3,6 +3,7 @@
  * tries (pass@k), how likely it passes k times in a row (pass^k), and whether it is flaky.
  */
 import type { RepeatStats, RunResult } from './results-file.js';
+import { groupByPair } from './run-pairs.js';
 import { statusOf } from './run-status.js';
 
 function checkCounts(options: { n: number; c: number; k: number }): void {
@@ -45,16 +46,10 @@ export function passHatK(options: { n: number; c: number; k: number }): number {
  * k = n, the number of attempts that ran.
  */
 export function repeatStats(results: readonly RunResult[]): RepeatStats[] {
-  const groups = new Map<string, { name: string; model: string; attempts: RunResult[] }>();
-  for (const result of results) {
-    const key = JSON.stringify([result.name, result.model]);
-    const group = groups.get(key);
-    if (group) group.attempts.push(result);
-    else groups.set(key, { name: result.name, model: result.model, attempts: [result] });
-  }
   const stats: RepeatStats[] = [];
-  for (const { name, model, attempts } of groups.values()) {
+  for (const attempts of groupByPair(results).values()) {
     if (attempts.length < 2) continue;
+    const { name, model } = attempts[0]!;
     const statuses = attempts.map(statusOf).filter((status) => status !== 'skipped');
     const n = statuses.length;
     if (n === 0) continue;

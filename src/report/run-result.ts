@@ -174,16 +174,7 @@ export function notRunResult(options: {
   message: string;
 }): RunResult {
   return {
-    name: options.name,
-    model: options.model,
-    passed: false,
-    tokens: 0,
-    cost: null,
-    duration_ms: 0,
-    tool_call_count: 0,
-    error: null,
-    attempt: options.attempt,
-    file: options.file,
+    ...emptyRow(options),
     status: 'skipped',
     message: options.message,
     details: emptyDetails({ prompt: '', sql: null, expectedAnswer: null }),
@@ -199,17 +190,32 @@ export function spentUsd(result: RunResult): number | null {
 }
 
 function baseResult(run: RunSubject): Omit<RunResult, 'status' | 'message' | 'details'> {
-  return {
+  return emptyRow({
     name: run.test.name,
+    file: run.test.relativePath,
     model: run.model,
+    attempt: run.attempt,
+  });
+}
+
+/** The top-level fields of a row with nothing spent, in the order the file writes them. */
+function emptyRow(options: {
+  name: string;
+  file: string;
+  model: string;
+  attempt: number;
+}): Omit<RunResult, 'status' | 'message' | 'details'> {
+  return {
+    name: options.name,
+    model: options.model,
     passed: false,
     tokens: 0,
     cost: null,
     duration_ms: 0,
     tool_call_count: 0,
     error: null,
-    attempt: run.attempt,
-    file: run.test.relativePath,
+    attempt: options.attempt,
+    file: options.file,
   };
 }
 

@@ -11,10 +11,6 @@ function roundUsd(value: number): number {
   return Math.round(value * 1e10) / 1e10;
 }
 
-function finiteOrZero(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
-}
-
 function knownNumber(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
@@ -47,7 +43,7 @@ export function summarize(results: readonly RunResult[]): Summary {
     else if (status === 'error') errors++;
     else unverified++;
 
-    totalTokens += finiteOrZero(result.tokens);
+    totalTokens += knownNumber(result.tokens) ?? 0;
     const cost = knownNumber(result.cost);
     if (cost === null) runsWithoutCost++;
     else totalCost = (totalCost ?? 0) + cost;
@@ -59,8 +55,8 @@ export function summarize(results: readonly RunResult[]): Summary {
     }
     const judge = knownNumber(result.details?.judge?.cost);
     if (judge !== null) judgeCost = (judgeCost ?? 0) + judge;
-    totalDurationMs += finiteOrZero(result.duration_ms);
-    totalToolCalls += finiteOrZero(result.tool_call_count);
+    totalDurationMs += knownNumber(result.duration_ms) ?? 0;
+    totalToolCalls += knownNumber(result.tool_call_count) ?? 0;
   }
 
   const total = passed + failed + errors + unverified;

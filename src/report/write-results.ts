@@ -91,6 +91,18 @@ async function writeTemp(tempPath: string, file: ResultsFile): Promise<void> {
   }
 }
 
+/** Removes the temporary file of a failed write and says what failed; `target` follows "the results file". */
+async function writeFailed(options: { tempPath: string; target: string; error: unknown }): Promise<NaoError> {
+  const { error } = options;
+  await rm(options.tempPath, { force: true }).catch(() => undefined);
+  const reason = error instanceof Error ? error.message : String(error);
+  return new NaoError({
+    code: 'RESULTS_WRITE_FAILED',
+    message: `Could not write the results file ${options.target}: ${reason}. Check that the folder is writable and the disk is not full.`,
+    cause: error,
+  });
+}
+
 function errorCode(error: unknown): string | undefined {
   return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 }
@@ -125,13 +137,7 @@ export async function writeResultsFile(options: {
     }
     throw new Error(`${MAX_SAME_SECOND_FILES} result files already exist for the same second`);
   } catch (error) {
-    await rm(tempPath, { force: true }).catch(() => undefined);
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new NaoError({
-      code: 'RESULTS_WRITE_FAILED',
-      message: `Could not write the results file into ${outputsDir}: ${reason}. Check that the folder is writable and the disk is not full.`,
-      cause: error,
-    });
+    throw await writeFailed({ tempPath, target: `into ${outputsDir}`, error });
   }
 }
 
@@ -151,12 +157,6 @@ export async function writeResultsFileAt(options: { path: string; file: ResultsF
     await rename(tempPath, target);
     return target;
   } catch (error) {
-    await rm(tempPath, { force: true }).catch(() => undefined);
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new NaoError({
-      code: 'RESULTS_WRITE_FAILED',
-      message: `Could not write the results file ${target}: ${reason}. Check that the folder is writable and the disk is not full.`,
-      cause: error,
-    });
+    throw await writeFailed({ tempPath, target, error });
   }
 }
