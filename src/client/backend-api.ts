@@ -160,20 +160,9 @@ export async function loginWithPassword(
   options: BackendCallOptions & { email: string; password: string; now?: () => Date },
 ): Promise<LoginResult> {
   const body = { email: options.email, password: options.password };
-  let reply = await callBackend({
-    backendUrl: options.backendUrl,
-    method: 'POST',
-    path: '/api/auth/login',
-    body,
-  });
-  if (reply.status === 404) {
-    reply = await callBackend({
-      backendUrl: options.backendUrl,
-      method: 'POST',
-      path: '/api/auth/sign-in/email',
-      body,
-    });
-  }
+  const post = (path: string) => callBackend({ backendUrl: options.backendUrl, method: 'POST', path, body });
+  let reply = await post('/api/auth/login');
+  if (reply.status === 404) reply = await post('/api/auth/sign-in/email');
   return loginResult(reply, options.now);
 }
 

@@ -18,6 +18,9 @@ export interface SessionInfo {
   cookies: string[];
 }
 
+/** The Hono environment of routes behind the session gate, which sets `c.get('session')`. */
+export type SessionEnv = { Variables: { session: SessionInfo } };
+
 export type AccountResult =
   | { success: true; token: string; user: PublicUser; cookies: string[] }
   | { success: false; status: 400 | 401 | 409 | 429; error: string; retryAfterSeconds?: number };
@@ -74,13 +77,7 @@ export function createAccounts(options: {
         const allowance = signUps.check(origin.address);
         if (!allowance.allowed) {
           log(`sign-up refused for ${email.trim()} from ${origin.address}: too many sign-ups`);
-          const minutes = Math.ceil(allowance.retryAfterSeconds / 60);
-          return {
-            success: false,
-            status: 429,
-            error: `Too many sign-ups from this address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-            retryAfterSeconds: allowance.retryAfterSeconds,
-          };
+          return tooMany('sign-ups from this address', allowance.retryAfterSeconds);
         }
         signUps.record(origin.address);
       }
@@ -120,13 +117,10 @@ export function createAccounts(options: {
         log(
           `log-in refused for ${email.trim()} from ${origin.address ?? 'unknown address'}: too many failed log-ins (${allowance.scope})`,
         );
-        const minutes = Math.ceil(allowance.retryAfterSeconds / 60);
-        return {
-          success: false,
-          status: 429,
-          error: `Too many failed log-ins ${allowance.scope === 'account' ? 'for this account' : 'from this address'}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-          retryAfterSeconds: allowance.retryAfterSeconds,
-        };
+        return tooMany(
+          `failed log-ins ${allowance.scope === 'account' ? 'for this account' : 'from this address'}`,
+          allowance.retryAfterSeconds,
+        );
       }
       try {
         const { headers, response } = await auth.api.signInEmail({
@@ -192,6 +186,17 @@ function originHeaders(origin: RequestOrigin): Headers {
   if (origin.address !== null) headers.set(CLIENT_ADDRESS_HEADER, origin.address);
   if (origin.userAgent !== null) headers.set('user-agent', origin.userAgent);
   return headers;
+}
+
+/** A 429 for `what` (e.g. "sign-ups from this address"), saying when to try again. */
+function tooMany(what: string, retryAfterSeconds: number): AccountResult {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return {
+    success: false,
+    status: 429,
+    error: `Too many ${what}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    retryAfterSeconds,
+  };
 }
 
 function publicUser(user: { id: string; email: string; name: string }): PublicUser {

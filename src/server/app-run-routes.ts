@@ -1,6 +1,5 @@
 import path from 'node:path';
-import type { Context, Hono } from 'hono';
-import type { z } from 'zod';
+import type { Hono } from 'hono';
 import {
   equivalentCommand,
   type RunJobs,
@@ -10,10 +9,10 @@ import {
 } from '../app-runs/index.js';
 import { NaoError } from '../errors/index.js';
 import { type ProjectRuntime, runTestRequest, type TestRunClient } from '../pipeline/index.js';
-import type { SessionInfo } from './accounts.js';
+import type { SessionEnv } from './accounts.js';
 import { chatModels } from './chat-routes.js';
-
-type Env = { Variables: { session: SessionInfo } };
+import { parseJsonBody } from './request-body.js';
+import { runtimeModel } from './runtime-model.js';
 
 /**
  * `POST /api/tests/runs` and `GET /api/tests/runs/:id`: the chat's Save as test runs the new
@@ -22,7 +21,7 @@ type Env = { Variables: { session: SessionInfo } };
  * in tests/outputs/. A job is visible to the user who started it only.
  */
 export function registerAppRunRoutes(
-  app: Hono<Env>,
+  app: Hono<SessionEnv>,
   options: { runtime: ProjectRuntime; jobs: RunJobs; version: string; log: (line: string) => void },
 ): void {
   const { runtime, jobs, log } = options;
@@ -34,7 +33,7 @@ export function registerAppRunRoutes(
   };
 
   app.post('/api/tests/runs', async (c) => {
-    const body = await parseBody(c);
+    const body = await parseJsonBody(c, runRequestSchema);
     if (!body.success) return body.response;
     const { tests: names, models } = body.data;
     const offered = chatModels(runtime.config);
@@ -42,12 +41,8 @@ export function registerAppRunRoutes(
       if (!offered.includes(model)) {
         return c.json({ error: `Model ${model} is not configured; pick one of ${offered.join(', ')}.` }, 400);
       }
-      try {
-        runtime.model(model);
-      } catch (error) {
-        if (!(error instanceof NaoError)) throw error;
-        return c.json({ error: error.message }, 400);
-      }
+      const resolved = runtimeModel(runtime, model);
+      if (!resolved.success) return c.json({ error: resolved.error }, 400);
     }
     let tests: Awaited<ReturnType<typeof readRunTests>>;
     try {
@@ -89,21 +84,4 @@ export function registerAppRunRoutes(
     const job = jobs.get(c.req.param('id'), c.get('session').user.id);
     return job === null ? c.json({ error: `No test run ${c.req.param('id')}.` }, 404) : c.json({ job });
   });
-}
-
-type Parsed =
-  | { success: true; data: z.infer<typeof runRequestSchema> }
-  | { success: false; response: Response };
-
-async function parseBody(c: Context<Env>): Promise<Parsed> {
-  let raw: unknown;
-  try {
-    raw = await c.req.json();
-  } catch {
-    return { success: false, response: c.json({ error: 'The body is not valid JSON.' }, 400) };
-  }
-  const parsed = runRequestSchema.safeParse(raw);
-  if (parsed.success) return { success: true, data: parsed.data };
-  const summary = parsed.error.issues.map((issue) => issue.message).join('; ');
-  return { success: false, response: c.json({ error: `Invalid request body: ${summary}.` }, 400) };
 }

@@ -5,9 +5,8 @@ import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import { z } from 'zod';
 import type { RunJobs } from '../app-runs/index.js';
-import { NaoError } from '../errors/index.js';
 import { type ProjectRuntime, runTestRequest } from '../pipeline/index.js';
-import type { AccountResult, Accounts, RequestOrigin, SessionInfo } from './accounts.js';
+import type { AccountResult, Accounts, RequestOrigin, SessionEnv } from './accounts.js';
 import { registerAppRunRoutes } from './app-run-routes.js';
 import { registerChatApi, registerChatPage } from './chat-routes.js';
 import type { ChatStore } from './chat-store.js';
@@ -22,7 +21,9 @@ import {
   safeNext,
   signupPage,
 } from './pages.js';
-import { fieldErrors, parseTestRunBody } from './test-run-body.js';
+import { invalidBody, type JsonBody, readJson } from './request-body.js';
+import { runtimeModel } from './runtime-model.js';
+import { parseTestRunBody } from './test-run-body.js';
 import { testRunWire } from './test-run-wire.js';
 
 export interface BackendAppOptions {
@@ -41,8 +42,6 @@ export interface BackendAppOptions {
   /** The chat page and its API; without it only the account pages and the test API are served. */
   chat?: { store: ChatStore; assetsDir?: string; runJobs?: RunJobs };
 }
-
-type Env = { Variables: { session: SessionInfo } };
 
 const UNAUTHORIZED =
   'Unauthorized: log in with `nao login`, or send a session cookie or an `Authorization: Bearer` token.';
@@ -86,10 +85,10 @@ const tokenRequestSchema = z.object(
  * The backend of `nao chat`: the JSON API (`/api/health`, log-in, CLI token exchange,
  * `POST /api/test/run`) and the server-rendered sign-up, log-in, home and CLI approval pages.
  */
-export function createBackendApp(options: BackendAppOptions): Hono<Env> {
+export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
   const { accounts, cliCodes, runtime } = options;
   const log = options.log ?? (() => {});
-  const app = new Hono<Env>();
+  const app = new Hono<SessionEnv>();
 
   app.onError((error, c) => {
     if (error instanceof HTTPException) {
@@ -148,15 +147,10 @@ export function createBackendApp(options: BackendAppOptions): Hono<Env> {
 
   // Session gate: public routes pass, API routes answer 401, pages redirect to the log-in page.
   app.use('*', async (c, next) => {
-    const path = c.req.path;
-    const isApi = isApiPath(path);
-    if (PUBLIC_ROUTES.has(`${c.req.method} ${path}`)) return next();
+    if (PUBLIC_ROUTES.has(`${c.req.method} ${c.req.path}`)) return next();
     const session = await accounts.session(c.req.raw.headers);
     if (session === null) {
-      if (isApi) return c.json({ error: UNAUTHORIZED }, 401);
-      const url = new URL(c.req.url);
-      const next = c.req.method === 'GET' ? `${url.pathname}${url.search}` : '/';
-      return c.redirect(`/login?next=${encodeURIComponent(next)}`, 303);
+      return isApiPath(c.req.path) ? c.json({ error: UNAUTHORIZED }, 401) : loginRedirect(c);
     }
     for (const cookie of session.cookies) c.header('Set-Cookie', cookie, { append: true });
     c.set('session', session);
@@ -176,44 +170,27 @@ export function createBackendApp(options: BackendAppOptions): Hono<Env> {
     c.json({ status: 'ok', service: 'nao', version: options.version, project: options.projectName }),
   );
 
-  app.post('/api/auth/signup', async (c) => {
+  // Sign-up and log-in with a JSON body; `answer` shapes the reply (nao's own or better-auth's).
+  type Answer = (c: Context<SessionEnv>, result: AccountResult) => Response;
+  const signUpRoute = (answer: Answer) => async (c: Context<SessionEnv>) => {
     const body = await jsonBody(c, credentialsSchema);
     if (!body.success) return body.response;
-    const result = await accounts.signUp({ ...body.data, origin: originOf(c) });
-    return accountResponse(c, result);
-  });
-
-  app.post('/api/auth/login', async (c) => {
+    return answer(c, await accounts.signUp({ ...body.data, origin: originOf(c) }));
+  };
+  const signInRoute = (answer: Answer) => async (c: Context<SessionEnv>) => {
     const body = await jsonBody(c, credentialsSchema);
     if (!body.success) return body.response;
-    const result = await accounts.signIn({
-      email: body.data.email,
-      password: body.data.password,
-      origin: originOf(c),
-    });
-    return accountResponse(c, result);
-  });
+    const { email, password } = body.data;
+    return answer(c, await accounts.signIn({ email, password, origin: originOf(c) }));
+  };
 
+  app.post('/api/auth/signup', signUpRoute(accountResponse));
+  app.post('/api/auth/login', signInRoute(accountResponse));
   // The same two under better-auth's standard paths and answers (`{redirect, token, user}`, errors
   // as `{code, message}`), as the original nao's CLI and backend use them; the session cookie
   // they set is what that CLI sends back.
-  app.post('/api/auth/sign-in/email', async (c) => {
-    const body = await jsonBody(c, credentialsSchema);
-    if (!body.success) return body.response;
-    const result = await accounts.signIn({
-      email: body.data.email,
-      password: body.data.password,
-      origin: originOf(c),
-    });
-    return betterAuthResponse(c, result);
-  });
-
-  app.post('/api/auth/sign-up/email', async (c) => {
-    const body = await jsonBody(c, credentialsSchema);
-    if (!body.success) return body.response;
-    const result = await accounts.signUp({ ...body.data, origin: originOf(c) });
-    return betterAuthResponse(c, result);
-  });
+  app.post('/api/auth/sign-in/email', signInRoute(betterAuthResponse));
+  app.post('/api/auth/sign-up/email', signUpRoute(betterAuthResponse));
 
   app.get('/api/auth/session', (c) => {
     const { user, expiresAt } = c.get('session');
@@ -246,19 +223,11 @@ export function createBackendApp(options: BackendAppOptions): Hono<Env> {
     if (!parsed.success) return c.json({ error: parsed.error, fields: parsed.fields }, 400);
     const { request } = parsed;
     const modelString = `${request.model.provider}:${request.model.modelId}`;
-    try {
-      runtime.model(modelString);
-    } catch (error) {
-      if (!(error instanceof NaoError)) throw error;
-      return c.json({ error: error.message, fields: { model: [error.message] } }, 400);
-    }
+    const model = runtimeModel(runtime, modelString);
+    if (!model.success) return c.json({ error: model.error, fields: { model: [model.error] } }, 400);
     if (request.judgeModel != null) {
-      try {
-        runtime.model(`${request.judgeModel.provider}:${request.judgeModel.modelId}`);
-      } catch (error) {
-        if (!(error instanceof NaoError)) throw error;
-        return c.json({ error: error.message, fields: { judgeModel: [error.message] } }, 400);
-      }
+      const judge = runtimeModel(runtime, `${request.judgeModel.provider}:${request.judgeModel.modelId}`);
+      if (!judge.success) return c.json({ error: judge.error, fields: { judgeModel: [judge.error] } }, 400);
     }
     const user = c.get('session').user.email;
     const signal = c.req.raw.signal;
@@ -313,11 +282,8 @@ export function createBackendApp(options: BackendAppOptions): Hono<Env> {
       return c.html(loginPage({ next, email, error: 'Enter your email and password.' }), 400);
     }
     const result = await accounts.signIn({ email, password, origin: originOf(c) });
-    if (!result.success) {
-      if (result.retryAfterSeconds !== undefined) c.header('Retry-After', String(result.retryAfterSeconds));
-      return c.html(loginPage({ next, email, error: result.error }), result.status);
-    }
-    for (const cookie of result.cookies) c.header('Set-Cookie', cookie, { append: true });
+    accountHeaders(c, result);
+    if (!result.success) return c.html(loginPage({ next, email, error: result.error }), result.status);
     return c.redirect(next, 303);
   });
 
@@ -357,10 +323,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<Env> {
     if (!params.success)
       return c.html(messagePage({ title: 'Invalid CLI log-in link', message: params.error }), 400);
     const session = await accounts.session(c.req.raw.headers);
-    if (session === null) {
-      const url = new URL(c.req.url);
-      return c.redirect(`/login?next=${encodeURIComponent(`${url.pathname}${url.search}`)}`, 303);
-    }
+    if (session === null) return loginRedirect(c);
     return c.html(authorizePage({ user: session.user, params: params.params }));
   });
 
@@ -394,19 +357,17 @@ export function createBackendApp(options: BackendAppOptions): Hono<Env> {
   return app;
 }
 
-function accountResponse(c: Context<Env>, result: AccountResult): Response {
-  if (!result.success) {
-    if (result.retryAfterSeconds !== undefined) c.header('Retry-After', String(result.retryAfterSeconds));
-    return c.json(
-      {
-        error: result.error,
-        ...(result.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: result.retryAfterSeconds }),
-      },
-      result.status,
-    );
-  }
-  for (const cookie of result.cookies) c.header('Set-Cookie', cookie, { append: true });
-  return c.json({ token: result.token, user: result.user });
+/** What an account result sets besides its body: the session cookies, or Retry-After when limited. */
+function accountHeaders(c: Context<SessionEnv>, result: AccountResult): void {
+  if (result.success) for (const cookie of result.cookies) c.header('Set-Cookie', cookie, { append: true });
+  else if (result.retryAfterSeconds !== undefined) c.header('Retry-After', String(result.retryAfterSeconds));
+}
+
+function accountResponse(c: Context<SessionEnv>, result: AccountResult): Response {
+  accountHeaders(c, result);
+  if (result.success) return c.json({ token: result.token, user: result.user });
+  const { error, retryAfterSeconds } = result;
+  return c.json({ error, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) }, result.status);
 }
 
 const BETTER_AUTH_CODES: Record<400 | 401 | 409 | 429, string> = {
@@ -417,34 +378,20 @@ const BETTER_AUTH_CODES: Record<400 | 401 | 409 | 429, string> = {
 };
 
 /** An account result in better-auth's own response shape. */
-function betterAuthResponse(c: Context<Env>, result: AccountResult): Response {
-  if (!result.success) {
-    if (result.retryAfterSeconds !== undefined) c.header('Retry-After', String(result.retryAfterSeconds));
-    const code = BETTER_AUTH_CODES[result.status];
-    return c.json({ code, message: result.error, error: result.error }, result.status);
-  }
-  for (const cookie of result.cookies) c.header('Set-Cookie', cookie, { append: true });
-  return c.json({ redirect: false, token: result.token, user: result.user });
+function betterAuthResponse(c: Context<SessionEnv>, result: AccountResult): Response {
+  accountHeaders(c, result);
+  if (result.success) return c.json({ redirect: false, token: result.token, user: result.user });
+  const code = BETTER_AUTH_CODES[result.status];
+  return c.json({ code, message: result.error, error: result.error }, result.status);
 }
 
-type JsonBody<T> = { success: true; data: T } | { success: false; response: Response };
-
-async function readJson(c: Context<Env>): Promise<JsonBody<unknown>> {
-  try {
-    return { success: true, data: await c.req.json() };
-  } catch {
-    return { success: false, response: c.json({ error: 'The body is not valid JSON.' }, 400) };
-  }
-}
-
-async function jsonBody<T>(c: Context<Env>, schema: z.ZodType<T>): Promise<JsonBody<T>> {
+/** The JSON body checked against `schema`; a bad one is answered 400 with its problems per field. */
+async function jsonBody<T>(c: Context<SessionEnv>, schema: z.ZodType<T>): Promise<JsonBody<T>> {
   const raw = await readJson(c);
   if (!raw.success) return raw;
   const parsed = schema.safeParse(raw.data);
   if (parsed.success) return { success: true, data: parsed.data };
-  const fields = fieldErrors(parsed.error.issues);
-  const summary = Object.values(fields).flat().join('; ');
-  return { success: false, response: c.json({ error: `Invalid request body: ${summary}.`, fields }, 400) };
+  return { success: false, response: c.json(invalidBody(parsed.error.issues), 400) };
 }
 
 function authorizeParams(input: {
@@ -473,7 +420,14 @@ function authorizeParams(input: {
   return { success: true, params: { state, redirectUri, codeChallenge } };
 }
 
-function originOf(c: Context<Env>): RequestOrigin {
+/** To the log-in page, which comes back to a GET's own URL afterwards (to home after a form post). */
+function loginRedirect(c: Context<SessionEnv>): Response {
+  const url = new URL(c.req.url);
+  const next = c.req.method === 'GET' ? `${url.pathname}${url.search}` : '/';
+  return c.redirect(`/login?next=${encodeURIComponent(next)}`, 303);
+}
+
+function originOf(c: Context<SessionEnv>): RequestOrigin {
   let address: string | null = null;
   try {
     address = getConnInfo(c).remote.address ?? null;

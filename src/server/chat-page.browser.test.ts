@@ -74,7 +74,10 @@ async function ensureChatAssets(): Promise<void> {
     const times = await Promise.all((await readdir(target)).map((entry) => newest(path.join(target, entry))));
     return Math.max(0, ...times);
   };
-  if (built !== null && built.mtimeMs >= (await newest(path.join(REPO_ROOT, 'web', 'chat')))) return;
+  // The page's own folder and what it shares with the viewer.
+  const sources = ['web/chat', 'web/shared', 'web/vite-page-config.ts'];
+  const times = await Promise.all(sources.map((source) => newest(path.join(REPO_ROOT, source))));
+  if (built !== null && built.mtimeMs >= Math.max(...times)) return;
   await promisify(execFile)(
     process.execPath,
     [

@@ -3,17 +3,16 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ModelMessage } from 'ai';
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import { z } from 'zod';
 import { type AgentStep, runAgent } from '../agent/index.js';
-import { NaoError } from '../errors/index.js';
 import type { ProjectRuntime } from '../pipeline/index.js';
-import type { SessionInfo } from './accounts.js';
+import type { SessionEnv } from './accounts.js';
 import type { ChatEvent, ChatMessageDisplay } from './chat-api-types.js';
 import { saveChatTest } from './chat-save-test.js';
 import type { ChatStore } from './chat-store.js';
-
-type Env = { Variables: { session: SessionInfo } };
+import { parseJsonBody } from './request-body.js';
+import { runtimeModel } from './runtime-model.js';
 
 export interface ChatRoutesOptions {
   store: ChatStore;
@@ -65,7 +64,7 @@ export function chatModels(config: ProjectRuntime['config']): string[] {
 }
 
 /** The chat page's API (`/api/chat/*`, `POST /api/tests`) and its bundled assets under `/chat`. */
-export function registerChatApi(app: Hono<Env>, options: ChatRoutesOptions): void {
+export function registerChatApi(app: Hono<SessionEnv>, options: ChatRoutesOptions): void {
   const { store, runtime, log } = options;
 
   app.get('/api/chat/models', (c) => c.json({ models: chatModels(runtime.config) }));
@@ -75,7 +74,7 @@ export function registerChatApi(app: Hono<Env>, options: ChatRoutesOptions): voi
   );
 
   app.post('/api/chat/conversations', async (c) => {
-    const body = await parseBody(c, newConversationSchema);
+    const body = await parseJsonBody(c, newConversationSchema);
     if (!body.success) return body.response;
     const conversation = await store.createConversation({
       userId: c.get('session').user.id,
@@ -97,19 +96,15 @@ export function registerChatApi(app: Hono<Env>, options: ChatRoutesOptions): voi
     const user = c.get('session').user;
     const conversation = await store.getConversation({ userId: user.id, conversationId: c.req.param('id') });
     if (conversation === null) return c.json({ error: `No conversation ${c.req.param('id')}.` }, 404);
-    const body = await parseBody(c, messageSchema);
+    const body = await parseJsonBody(c, messageSchema);
     if (!body.success) return body.response;
     const { prompt, model: modelString } = body.data;
     if (!chatModels(runtime.config).includes(modelString)) {
       return c.json({ error: `Model ${modelString} is not configured; pick one of the page's models.` }, 400);
     }
-    let model: ReturnType<ProjectRuntime['model']>;
-    try {
-      model = runtime.model(modelString);
-    } catch (error) {
-      if (!(error instanceof NaoError)) throw error;
-      return c.json({ error: error.message }, 400);
-    }
+    const resolved = runtimeModel(runtime, modelString);
+    if (!resolved.success) return c.json({ error: resolved.error }, 400);
+    const { model } = resolved;
     const history = await store.history(conversation.id);
     const userMessage = await store.addMessage({
       conversationId: conversation.id,
@@ -214,7 +209,7 @@ export function registerChatApi(app: Hono<Env>, options: ChatRoutesOptions): voi
   });
 
   app.post('/api/tests', async (c) => {
-    const body = await parseBody(c, saveTestSchema);
+    const body = await parseJsonBody(c, saveTestSchema);
     if (!body.success) return body.response;
     const result = await saveChatTest({
       projectDir: runtime.config.projectDir,
@@ -228,7 +223,7 @@ export function registerChatApi(app: Hono<Env>, options: ChatRoutesOptions): voi
 }
 
 /** Serves the built chat page at `/chat` and its files at `/chat/assets/*`. */
-export function registerChatPage(app: Hono<Env>, options: { assetsDir?: string }): void {
+export function registerChatPage(app: Hono<SessionEnv>, options: { assetsDir?: string }): void {
   const assetsDir = path.resolve(options.assetsDir ?? defaultChatAssetsDir());
   const index = path.join(assetsDir, 'index.html');
   const notBuilt = `The chat page is not built: ${index} is missing. Run \`npx vite build --config web/chat/vite.config.ts\` in the nao package.`;
@@ -265,21 +260,6 @@ export function registerChatPage(app: Hono<Env>, options: { assetsDir?: string }
 function defaultChatAssetsDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   return path.resolve(here, '..', '..', 'dist', 'web', 'chat');
-}
-
-type Parsed<T> = { success: true; data: T } | { success: false; response: Response };
-
-async function parseBody<T>(c: Context<Env>, schema: z.ZodType<T>): Promise<Parsed<T>> {
-  let raw: unknown;
-  try {
-    raw = await c.req.json();
-  } catch {
-    return { success: false, response: c.json({ error: 'The body is not valid JSON.' }, 400) };
-  }
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return { success: true, data: parsed.data };
-  const summary = parsed.error.issues.map((issue) => issue.message).join('; ');
-  return { success: false, response: c.json({ error: `Invalid request body: ${summary}.` }, 400) };
 }
 
 function messageOf(error: unknown): string {

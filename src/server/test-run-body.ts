@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { TestRunRequest } from '../pipeline/index.js';
+import { invalidBody } from './request-body.js';
 
 const nonBlank = (field: string) =>
   z
@@ -98,23 +99,5 @@ export function parseTestRunBody(body: unknown): ParsedTestRunBody {
       },
     };
   }
-  const fields = fieldErrors(parsed.error.issues);
-  const summary = Object.values(fields)
-    .map((messages) => messages.join('; '))
-    .join('; ');
-  return { success: false, error: `Invalid request body: ${summary}.`, fields };
-}
-
-/** Zod issues as messages per field path (`model.provider`); problems of the whole body under `body`. */
-export function fieldErrors(
-  issues: readonly { path: readonly PropertyKey[]; message: string }[],
-): Record<string, string[]> {
-  const fields: Record<string, string[]> = {};
-  for (const issue of issues) {
-    const key = issue.path.length === 0 ? 'body' : issue.path.map(String).join('.');
-    const messages = fields[key] ?? [];
-    messages.push(issue.message);
-    fields[key] = messages;
-  }
-  return fields;
+  return { success: false, ...invalidBody(parsed.error.issues) };
 }

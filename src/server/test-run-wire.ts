@@ -10,16 +10,12 @@ import type { TableData, TestRunResponse } from '../pipeline/index.js';
 export function testRunWire(response: TestRunResponse): Record<string, unknown> {
   const { verification } = response;
   return {
-    // nao's other fields (the judge's verdict, the clarification asked, …) as they are.
+    // Every field as it is (text, toolCalls, usage, finishReason, durationMs, the judge's verdict, …)
+    // but the two rewritten below.
     ...response,
-    text: response.text,
-    toolCalls: response.toolCalls,
-    usage: response.usage,
     // An unpriced model has no cost: `{}` reads as "no cost" to both CLIs (the original's
     // TokenCost(**cost) takes an empty object, not null).
     cost: response.cost ?? {},
-    finishReason: response.finishReason,
-    durationMs: response.durationMs,
     verification:
       verification === null
         ? null
