@@ -1,6 +1,7 @@
 /**
  * The built web UI for the browser tests: rebuilt with Vite when dist/web/viewer/ is missing
- * or older than any source it is built from (web/viewer/ and the shared modules of src/).
+ * or older than any source it is built from (web/viewer/, what it shares with the chat page in
+ * web/, and the shared modules of src/).
  */
 import { execFile } from 'node:child_process';
 import { readdir, stat } from 'node:fs/promises';
@@ -26,9 +27,14 @@ async function newestMtime(target: string): Promise<number> {
 export async function ensureViewerAssets(): Promise<string> {
   const built = await stat(path.join(ASSETS_DIR, 'index.html')).catch(() => null);
   const sources = await Promise.all(
-    ['web/viewer', 'src/viewer', 'src/report/format-values.ts', 'src/report/run-status.ts'].map((source) =>
-      newestMtime(path.join(REPO_ROOT, source)),
-    ),
+    [
+      'web/viewer',
+      'web/shared',
+      'web/vite-page-config.ts',
+      'src/viewer',
+      'src/report/format-values.ts',
+      'src/report/run-status.ts',
+    ].map((source) => newestMtime(path.join(REPO_ROOT, source))),
   );
   if (built !== null && built.mtimeMs >= Math.max(...sources)) return ASSETS_DIR;
   await promisify(execFile)(

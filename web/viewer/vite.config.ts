@@ -1,37 +1,7 @@
 /**
- * Builds the results viewer's web UI into dist/web/viewer/, where `nao test server` serves it
- * from. Everything is bundled (base './', no CDN), so the viewer works offline.
+ * Builds the results viewer's web UI into dist/web/viewer/, where `nao test server` serves it from.
  * Build: npx vite build --config web/viewer/vite.config.ts
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import preact from '@preact/preset-vite';
-import { defineConfig, type UserConfig } from 'vite';
+import { vitePageConfig } from '../vite-page-config.js';
 
-const root = path.dirname(fileURLToPath(import.meta.url));
-const packageRoot = path.resolve(root, '..', '..');
-
-const config = {
-  root,
-  base: './',
-  plugins: [preact({ devToolsEnabled: false, prefreshEnabled: false })],
-  publicDir: false,
-  logLevel: 'warn',
-  build: {
-    outDir: path.join(packageRoot, 'dist', 'web', 'viewer'),
-    emptyOutDir: true,
-    target: 'es2022',
-    // The polyfill would be dead weight: every browser that runs ES2022 has modulepreload.
-    modulePreload: { polyfill: false },
-    reportCompressedSize: false,
-  },
-  // The UI imports pure modules from web/shared/ (the SQL formatter) and src/viewer/ (diff highlights…).
-  server: { fs: { allow: [packageRoot] } },
-} satisfies UserConfig;
-
-export default defineConfig(({ command }) => {
-  // A build is always the production bundle, even when the caller's NODE_ENV says otherwise
-  // (vitest sets "test", which would bundle Preact's development JSX runtime).
-  if (command === 'build') process.env.NODE_ENV = 'production';
-  return config;
-});
+export default vitePageConfig('viewer');

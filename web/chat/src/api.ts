@@ -1,16 +1,8 @@
+/** The chat API as the page calls it; every failure becomes an Error with the server's message. */
 import type { AppRunJob } from '../../../src/app-runs/app-run-types.js';
 import type { ChatEvent, ChatMessage, Conversation } from '../../../src/server/chat-api-types.js';
 
 export type { AppRunJob, ChatEvent, ChatMessage, Conversation };
-
-export class ApiError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
-}
 
 async function request<T>(method: string, url: string, body?: unknown): Promise<T> {
   const response = await fetch(url, {
@@ -22,7 +14,7 @@ async function request<T>(method: string, url: string, body?: unknown): Promise<
     window.location.assign(`/login?next=${encodeURIComponent('/chat/')}`);
   }
   const data = (await response.json().catch(() => ({}))) as { error?: string };
-  if (!response.ok) throw new ApiError(data.error ?? `HTTP ${response.status}`, response.status);
+  if (!response.ok) throw new Error(data.error ?? `HTTP ${response.status}`);
   return data as T;
 }
 
@@ -63,7 +55,7 @@ export async function sendMessage(options: {
   );
   if (!response.ok || response.body === null) {
     const data = (await response.json().catch(() => ({}))) as { error?: string };
-    throw new ApiError(data.error ?? `HTTP ${response.status}`, response.status);
+    throw new Error(data.error ?? `HTTP ${response.status}`);
   }
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';

@@ -1,4 +1,4 @@
-/** The viewer API as the UI calls it; every failure becomes an ApiFailure with the server's message. */
+/** The viewer API as the UI calls it; every failure becomes an Error with the server's message. */
 import type { AppRunJob, AppRunnerStatus, AppRunRequest } from '../../../src/app-runs/app-run-types.js';
 import type {
   ApiError,
@@ -9,21 +9,12 @@ import type {
   RunDetailResponse,
 } from '../../../src/viewer/api-types.js';
 
-export class ApiFailure extends Error {
-  readonly status: number;
-
-  constructor(status: number, message: string) {
-    super(message);
-    this.status = status;
-  }
-}
-
 async function getJson<T>(url: string, init: RequestInit = {}): Promise<T> {
   let response: Response;
   try {
     response = await fetch(url, { ...init, headers: { accept: 'application/json', ...init.headers } });
   } catch {
-    throw new ApiFailure(0, 'The viewer server does not answer. Is `nao test server` still running?');
+    throw new Error('The viewer server does not answer. Is `nao test server` still running?');
   }
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;
@@ -33,9 +24,14 @@ async function getJson<T>(url: string, init: RequestInit = {}): Promise<T> {
     } catch {
       // Not JSON: keep the status line.
     }
-    throw new ApiFailure(response.status, message);
+    throw new Error(message);
   }
   return (await response.json()) as T;
+}
+
+/** The text shown for a failed call. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 const file = (name: string) => `api/files/${encodeURIComponent(name)}`;

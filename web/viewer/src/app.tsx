@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { FileListResponse } from '../../../src/viewer/api-types.js';
-import { api } from './api.js';
+import { api, errorMessage } from './api.js';
 import { CompareView } from './compare-view.js';
 import { Dashboard } from './dashboard.js';
 import { fileLabel } from './file-label.js';
@@ -9,6 +9,7 @@ import { HistoryView } from './history-view.js';
 import { Failure, Loading } from './message-box.js';
 import { compareHref, dashboardHref, type Route, useRoute } from './route.js';
 import { RunDetail } from './run-detail.js';
+import type { Loaded } from './use-load.js';
 
 function currentFile(route: Route, list: FileListResponse): string | null {
   if (route.view === 'dashboard') return route.file ?? list.files[0]?.name ?? null;
@@ -63,17 +64,12 @@ function Header(props: { route: Route; list: FileListResponse | null }) {
   );
 }
 
-type FileList =
-  | { state: 'loading' }
-  | { state: 'ready'; data: FileListResponse }
-  | { state: 'failed'; error: string };
-
 /**
  * The results files, read again on every navigation so a run that just finished shows up;
  * the previous list stays on screen meanwhile, so pages do not flash or lose their state.
  */
-function useFileList(route: Route): FileList {
-  const [files, setFiles] = useState<FileList>({ state: 'loading' });
+function useFileList(route: Route): Loaded<FileListResponse> {
+  const [files, setFiles] = useState<Loaded<FileListResponse>>({ state: 'loading' });
   useEffect(() => {
     let current = true;
     api.files().then(
@@ -86,8 +82,7 @@ function useFileList(route: Route): FileList {
         );
       },
       (error: unknown) => {
-        if (current)
-          setFiles({ state: 'failed', error: error instanceof Error ? error.message : String(error) });
+        if (current) setFiles({ state: 'failed', error: errorMessage(error) });
       },
     );
     return () => {

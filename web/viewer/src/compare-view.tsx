@@ -1,7 +1,8 @@
 import type { PairOutcome } from '../../../src/report/index.js';
-import type { CompareResponse, ResultsFileEntry, ViewerComparedPair } from '../../../src/viewer/api-types.js';
+import type { CompareResponse, ResultsFileEntry } from '../../../src/viewer/api-types.js';
 import { percentText, timestampText } from '../../../src/viewer/display-format.js';
 import { api } from './api.js';
+import { Card } from './card.js';
 import { fileLabel } from './file-label.js';
 import { Failure, Loading } from './message-box.js';
 import { compareHref, runHref } from './route.js';
@@ -10,6 +11,48 @@ import { useLoad } from './use-load.js';
 import { VirtualList } from './virtual-list.js';
 
 const COLUMNS = 'minmax(180px, 2fr) minmax(140px, 1.4fr) minmax(150px, 1fr) minmax(150px, 1fr)';
+
+interface Category {
+  key: 'regressions' | 'fixes' | 'unchanged' | 'added' | 'removed' | 'notRun';
+  id: string;
+  title: string;
+  /** On the count's card, when shorter than the title. */
+  cardLabel?: string;
+  tone: 'bad' | 'good' | 'plain';
+  hint: string;
+  /** The list is left out when it has no pair. */
+  hiddenWhenEmpty?: boolean;
+}
+
+/** The comparison's categories of pairs, in the order the page shows them. */
+const CATEGORIES: readonly Category[] = [
+  {
+    key: 'regressions',
+    id: 'regressions',
+    title: 'Regressions',
+    tone: 'bad',
+    hint: 'passed before, not now',
+  },
+  { key: 'fixes', id: 'fixes', title: 'Fixes', tone: 'good', hint: 'did not pass before, pass now' },
+  {
+    key: 'unchanged',
+    id: 'unchanged',
+    title: 'Unchanged',
+    tone: 'plain',
+    hint: 'same outcome on both sides',
+  },
+  { key: 'added', id: 'added', title: 'Added', tone: 'plain', hint: 'only in the newer file' },
+  { key: 'removed', id: 'removed', title: 'Removed', tone: 'plain', hint: 'only in the older file' },
+  {
+    key: 'notRun',
+    id: 'not-run',
+    title: 'Not run on one side',
+    cardLabel: 'Not run',
+    tone: 'plain',
+    hint: 'skipped, nothing to compare',
+    hiddenWhenEmpty: true,
+  },
+];
 
 function Outcome(props: { outcome: PairOutcome | null; file: string; run: number | null }) {
   const { outcome } = props;
@@ -28,29 +71,23 @@ function Outcome(props: { outcome: PairOutcome | null; file: string; run: number
   return props.run === null ? content : <a href={runHref(props.file, props.run)}>{content}</a>;
 }
 
-function PairList(props: {
-  id: string;
-  title: string;
-  pairs: ViewerComparedPair[];
-  tone: string;
-  comparison: CompareResponse;
-  hint: string;
-}) {
-  const { pairs, comparison } = props;
+function PairList(props: { category: Category; comparison: CompareResponse }) {
+  const { category, comparison } = props;
+  const pairs = comparison[category.key];
   return (
-    <section class={`panel compare-section tone-${props.tone}`} data-category={props.id}>
+    <section class={`panel compare-section tone-${category.tone}`} data-category={category.id}>
       <div class="panel-head">
         <h2>
-          {props.title} <span class="count">{pairs.length}</span>
+          {category.title} <span class="count">{pairs.length}</span>
         </h2>
-        <span class="hint">{props.hint}</span>
+        <span class="hint">{category.hint}</span>
       </div>
       {pairs.length === 0 ? (
         <p class="notice">None.</p>
       ) : (
         <div>
           <VirtualList
-            label={props.title}
+            label={category.title}
             items={pairs}
             rowHeight={36}
             maxHeight={320}
@@ -122,26 +159,24 @@ function Comparison(props: { before: string; after: string }) {
   if (loaded.state === 'loading') return <Loading what="the comparison" />;
   if (loaded.state === 'failed') return <Failure message={loaded.error} />;
   const comparison = loaded.data;
-  const counts: [string, string, number, string][] = [
-    ['regressions', 'Regressions', comparison.regressions.length, 'bad'],
-    ['fixes', 'Fixes', comparison.fixes.length, 'good'],
-    ['unchanged', 'Unchanged', comparison.unchanged.length, ''],
-    ['added', 'Added', comparison.added.length, ''],
-    ['removed', 'Removed', comparison.removed.length, ''],
-    ['not-run', 'Not run', comparison.notRun.length, ''],
-  ];
   return (
     <>
       <p class="muted">
         {timestampText(comparison.before.timestamp)} → {timestampText(comparison.after.timestamp)}
       </p>
       <section class="cards" aria-label="Comparison counts">
-        {counts.map(([id, label, count, tone]) => (
-          <div key={id} class={`card ${count > 0 && tone ? `card-${tone}` : ''}`} data-card={id}>
-            <div class="card-label">{label}</div>
-            <div class="card-value">{count}</div>
-          </div>
-        ))}
+        {CATEGORIES.map((category) => {
+          const count = comparison[category.key].length;
+          return (
+            <Card
+              key={category.id}
+              id={category.id}
+              label={category.cardLabel ?? category.title}
+              value={String(count)}
+              tone={count > 0 && category.tone !== 'plain' ? category.tone : undefined}
+            />
+          );
+        })}
       </section>
       {comparison.models.length > 0 ? (
         <section class="panel">
@@ -178,56 +213,11 @@ function Comparison(props: { before: string; after: string }) {
           </table>
         </section>
       ) : null}
-      <PairList
-        id="regressions"
-        title="Regressions"
-        tone="bad"
-        hint="passed before, not now"
-        pairs={comparison.regressions}
-        comparison={comparison}
-      />
-      <PairList
-        id="fixes"
-        title="Fixes"
-        tone="good"
-        hint="did not pass before, pass now"
-        pairs={comparison.fixes}
-        comparison={comparison}
-      />
-      <PairList
-        id="unchanged"
-        title="Unchanged"
-        tone="plain"
-        hint="same outcome on both sides"
-        pairs={comparison.unchanged}
-        comparison={comparison}
-      />
-      <PairList
-        id="added"
-        title="Added"
-        tone="plain"
-        hint="only in the newer file"
-        pairs={comparison.added}
-        comparison={comparison}
-      />
-      <PairList
-        id="removed"
-        title="Removed"
-        tone="plain"
-        hint="only in the older file"
-        pairs={comparison.removed}
-        comparison={comparison}
-      />
-      {comparison.notRun.length > 0 ? (
-        <PairList
-          id="not-run"
-          title="Not run on one side"
-          tone="plain"
-          hint="skipped, nothing to compare"
-          pairs={comparison.notRun}
-          comparison={comparison}
-        />
-      ) : null}
+      {CATEGORIES.map((category) =>
+        category.hiddenWhenEmpty && comparison[category.key].length === 0 ? null : (
+          <PairList key={category.id} category={category} comparison={comparison} />
+        ),
+      )}
     </>
   );
 }

@@ -49,9 +49,13 @@ export function HistoryView() {
       </div>
     );
   }
-  const labels = files.map((file) => shortStamp(file.timestamp));
-  const hrefs = files.map((file) => dashboardHref({ file: file.name }));
-  const titles = files.map((file) => `${timestampText(file.timestamp)} (${file.name})`);
+  // Both charts plot the same files, in the same colours.
+  const axis = {
+    colors: charts.colors,
+    labels: files.map((file) => shortStamp(file.timestamp)),
+    hrefs: files.map((file) => dashboardHref({ file: file.name })),
+    pointTitles: files.map((file) => `${timestampText(file.timestamp)} (${file.name})`),
+  };
   return (
     <div class="history">
       <h1>History</h1>
@@ -72,10 +76,7 @@ export function HistoryView() {
           id="pass-rate"
           title="Pass rate by model"
           series={charts.passRate}
-          colors={charts.colors}
-          labels={labels}
-          hrefs={hrefs}
-          pointTitles={titles}
+          {...axis}
           format={(value) => `${Math.round(value * 10) / 10}%`}
           max={100}
         />
@@ -83,10 +84,7 @@ export function HistoryView() {
           id="cost"
           title="Cost by model (USD, runs with a known price)"
           series={charts.cost}
-          colors={charts.colors}
-          labels={labels}
-          hrefs={hrefs}
-          pointTitles={titles}
+          {...axis}
           format={(value) => costText(value)}
           note={noValueNote(charts.cost)}
         />

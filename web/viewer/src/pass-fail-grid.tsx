@@ -1,8 +1,9 @@
 import { useMemo } from 'preact/hooks';
+import { STATUS_MARK } from '../../../src/report/run-status.js';
 import type { RunRow } from '../../../src/viewer/api-types.js';
 import { secondsText } from '../../../src/viewer/display-format.js';
 import { runHref } from './route.js';
-import { STATUS_MARK, StatusBadge } from './status-badge.js';
+import { StatusBadge } from './status-badge.js';
 import { VirtualList } from './virtual-list.js';
 
 const ROW_HEIGHT = 40;

@@ -10,6 +10,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { RunStatus } from '../../../src/report/index.js';
+import { RUN_STATUSES } from '../../../src/report/run-status.js';
 import { isRunColumn, type RunSort } from '../../../src/viewer/run-table.js';
 
 export interface DashboardRoute {
@@ -26,8 +27,6 @@ export type Route =
   | { view: 'run'; file: string; index: number }
   | { view: 'compare'; before: string | null; after: string | null }
   | { view: 'history' };
-
-const STATUSES: readonly RunStatus[] = ['passed', 'failed', 'error', 'unverified', 'skipped'];
 
 function decode(part: string): string | null {
   try {
@@ -57,7 +56,7 @@ export function parseHash(hash: string): Route {
     view: 'dashboard',
     file,
     model: query.get('model'),
-    status: STATUSES.includes(status as RunStatus) ? (status as RunStatus) : null,
+    status: RUN_STATUSES.includes(status as RunStatus) ? (status as RunStatus) : null,
     search: query.get('q') ?? '',
     sort: isRunColumn(column) ? { column, direction: query.get('dir') === 'desc' ? 'desc' : 'asc' } : null,
   };
@@ -78,8 +77,7 @@ export function dashboardHref(options: {
     query.set('sort', options.sort.column);
     query.set('dir', options.sort.direction);
   }
-  const search = query.toString();
-  return `#/files/${encodeURIComponent(options.file)}${search === '' ? '' : `?${search}`}`;
+  return withQuery(`#/files/${encodeURIComponent(options.file)}`, query);
 }
 
 export function runHref(file: string, index: number): string {
@@ -90,8 +88,12 @@ export function compareHref(before: string | null, after: string | null): string
   const query = new URLSearchParams();
   if (before) query.set('before', before);
   if (after) query.set('after', after);
+  return withQuery('#/compare', query);
+}
+
+function withQuery(path: string, query: URLSearchParams): string {
   const search = query.toString();
-  return `#/compare${search === '' ? '' : `?${search}`}`;
+  return search === '' ? path : `${path}?${search}`;
 }
 
 /** Replaces the URL without a new history entry or a hashchange (typing in the search box). */

@@ -3,13 +3,12 @@
  * server, which sends each run to the backend (`nao chat`) like `nao test` does and saves the
  * results file next to the others. Without a backend, it says how to start one.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { AppRunJob, AppRunnerStatus } from '../../../src/app-runs/app-run-types.js';
-import { api } from './api.js';
+import { usePolling } from '../../shared/use-polling.js';
+import { api, errorMessage } from './api.js';
 import { dashboardHref, runHref } from './route.js';
 import { StatusBadge } from './status-badge.js';
-
-const POLL_MS = 400;
 
 type Step =
   | { step: 'closed' }
@@ -24,8 +23,6 @@ type Step =
   | { step: 'running'; job: AppRunJob }
   | { step: 'finished'; job: AppRunJob };
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 export function RunAgain(props: {
   /** The tests to run again, by name. */
   tests: string[];
@@ -34,6 +31,7 @@ export function RunAgain(props: {
   label: string;
 }) {
   const [state, setState] = useState<Step>({ step: 'closed' });
+  const close = () => setState({ step: 'closed' });
 
   const check = () => {
     setState({ step: 'checking' });
@@ -55,7 +53,7 @@ export function RunAgain(props: {
             state: 'unavailable',
             reason: 'no-backend',
             backendUrl: null,
-            message: message(error),
+            message: errorMessage(error),
             command: null,
           },
         }),
@@ -63,24 +61,12 @@ export function RunAgain(props: {
   };
 
   // Follows the job until its results file is written.
-  const jobId = state.step === 'running' ? state.job.id : null;
-  useEffect(() => {
-    if (jobId === null) return;
-    let live = true;
-    const timer = setInterval(() => {
-      api.runJob(jobId).then(
-        ({ job }) => {
-          if (!live) return;
-          setState(job.state === 'running' ? { step: 'running', job } : { step: 'finished', job });
-        },
-        () => undefined,
-      );
-    }, POLL_MS);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
-  }, [jobId]);
+  usePolling({
+    id: state.step === 'running' ? state.job.id : null,
+    poll: api.runJob,
+    onAnswer: ({ job }) =>
+      setState(job.state === 'running' ? { step: 'running', job } : { step: 'finished', job }),
+  });
 
   if (state.step === 'closed') {
     return (
@@ -106,7 +92,7 @@ export function RunAgain(props: {
                 Check again
               </button>
             )}
-            <button type="button" class="button secondary" onClick={() => setState({ step: 'closed' })}>
+            <button type="button" class="button secondary" onClick={close}>
               Close
             </button>
           </div>
@@ -118,7 +104,7 @@ export function RunAgain(props: {
             event.preventDefault();
             api.startRun({ tests: props.tests, models: state.chosen }).then(
               ({ job }) => setState({ step: 'running', job }),
-              (error: unknown) => setState({ ...state, error: message(error) }),
+              (error: unknown) => setState({ ...state, error: errorMessage(error) }),
             );
           }}
         >
@@ -160,7 +146,7 @@ export function RunAgain(props: {
               Run {props.tests.length * state.chosen.length} run
               {props.tests.length * state.chosen.length === 1 ? '' : 's'}
             </button>
-            <button type="button" class="button secondary" onClick={() => setState({ step: 'closed' })}>
+            <button type="button" class="button secondary" onClick={close}>
               Cancel
             </button>
           </div>
@@ -171,9 +157,7 @@ export function RunAgain(props: {
           Running… {state.job.finished} of {state.job.total} run{state.job.total === 1 ? '' : 's'} finished.
         </p>
       ) : null}
-      {state.step === 'finished' ? (
-        <Finished job={state.job} onClose={() => setState({ step: 'closed' })} />
-      ) : null}
+      {state.step === 'finished' ? <Finished job={state.job} onClose={close} /> : null}
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { diffHighlights } from '../../../src/viewer/diff-highlights.js';
 import { costText, integerText, secondsText } from '../../../src/viewer/display-format.js';
 import { formatSql } from '../../shared/format-sql.js';
 import { api } from './api.js';
+import { Card, type CardProps } from './card.js';
 import { DataComparison } from './data-comparison.js';
 import { DiffView } from './diff-view.js';
 import { Failure, Loading } from './message-box.js';
@@ -60,14 +61,9 @@ function JudgeSection(props: { details: RunDetails; judge: JudgeRecord }) {
   );
 }
 
-function Metric(props: { label: string; value: string; detail?: string | null; id: string }) {
-  return (
-    <div class="card" data-metric={props.id}>
-      <div class="card-label">{props.label}</div>
-      <div class="card-value">{props.value}</div>
-      {props.detail ? <div class="card-detail">{props.detail}</div> : null}
-    </div>
-  );
+/** A run's metric: a card named by `data-metric`, not `data-card`. */
+function Metric(props: Omit<CardProps, 'idAttribute'>) {
+  return <Card {...props} idAttribute="data-metric" />;
 }
 
 function usageDetail(usage: UsageRecord | null): string | null {
@@ -157,9 +153,7 @@ function RunView(props: { response: RunDetailResponse }) {
             details.extraction_attempts > 0
               ? `${details.extraction_attempts} attempt${details.extraction_attempts === 1 ? '' : 's'}`
               : null,
-          ]
-            .filter((part) => part !== null)
-            .join(' · ')}
+          ]}
         />
         <Metric id="finish" label="Finish reason" value={details.finish_reason ?? '—'} />
       </section>

@@ -1,5 +1,6 @@
 import { useMemo } from 'preact/hooks';
 import type { RunStatus } from '../../../src/report/index.js';
+import { RUN_STATUSES } from '../../../src/report/run-status.js';
 import type { RunRow } from '../../../src/viewer/api-types.js';
 import { costText, integerText, secondsText } from '../../../src/viewer/display-format.js';
 import { filterRuns, type RunColumn, type RunSort, sortRuns } from '../../../src/viewer/run-table.js';
@@ -8,7 +9,6 @@ import { StatusBadge } from './status-badge.js';
 import { VirtualList } from './virtual-list.js';
 
 const ROW_HEIGHT = 36;
-const STATUSES: readonly RunStatus[] = ['passed', 'failed', 'error', 'unverified', 'skipped'];
 
 interface ColumnSpec {
   column: RunColumn;
@@ -150,7 +150,7 @@ export function RunsTable(props: {
             data-testid="status-filter"
           >
             <option value="">All statuses</option>
-            {STATUSES.map((status) => (
+            {RUN_STATUSES.map((status) => (
               <option key={status} value={status}>
                 {status} ({statusCounts[status] ?? 0})
               </option>

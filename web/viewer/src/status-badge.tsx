@@ -3,8 +3,6 @@ import type { RunStatus } from '../../../src/report/index.js';
 // report/index.ts also carries Node-only writers that must stay out of the bundle).
 import { STATUS_MARK } from '../../../src/report/run-status.js';
 
-export { STATUS_MARK };
-
 const JUDGED_TITLE =
   'judged: a judge model graded the answer text against expected_answer; no data was compared';
 

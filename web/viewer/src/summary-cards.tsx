@@ -9,16 +9,7 @@ import {
   secondsText,
   timestampText,
 } from '../../../src/viewer/display-format.js';
-
-function Card(props: { label: string; value: string; detail?: string | null; tone?: string; id: string }) {
-  return (
-    <div class={`card ${props.tone ? `card-${props.tone}` : ''}`} data-card={props.id}>
-      <div class="card-label">{props.label}</div>
-      <div class="card-value">{props.value}</div>
-      {props.detail ? <div class="card-detail">{props.detail}</div> : null}
-    </div>
-  );
-}
+import { Card } from './card.js';
 
 function passRateTone(summary: Summary): string | undefined {
   if (summary.total === 0) return undefined;
@@ -43,11 +34,11 @@ export function SummaryCards(props: {
       : null,
     summary.total_extraction_cost !== null ? `+ ${costText(summary.total_extraction_cost)} extraction` : null,
     summary.total_judge_cost != null ? `+ ${costText(summary.total_judge_cost)} judge` : null,
-  ].filter((part) => part !== null);
+  ];
   const runDetails = [
     overview.interrupted ? 'interrupted' : null,
     overview.nao_version ? `nao ${overview.nao_version}` : null,
-  ].filter((part) => part !== null);
+  ];
   return (
     <section class="cards" aria-label="Summary">
       <Card
@@ -60,9 +51,7 @@ export function SummaryCards(props: {
           (summary.judged ?? 0) > 0
             ? `${integerText(summary.judged_passed ?? 0)} of the passes judged by a model`
             : null,
-        ]
-          .filter((part) => part !== null)
-          .join(' · ')}
+        ]}
         tone={passRateTone(summary)}
       />
       <Card id="passed" label="Passed" value={integerText(summary.passed)} tone="good" />
@@ -96,7 +85,7 @@ export function SummaryCards(props: {
         id="cost"
         label="Cost"
         value={costTotalText({ total: summary.total_cost, runsWithoutCost: summary.runs_without_cost })}
-        detail={costDetails.join(' · ') || null}
+        detail={costDetails}
       />
       <Card
         id="duration"
@@ -105,9 +94,7 @@ export function SummaryCards(props: {
         detail={[
           `avg ${secondsText(summary.avg_duration_ms)} per run`,
           wallClock !== null && model === null ? `${secondsText(wallClock)} wall clock` : null,
-        ]
-          .filter((part) => part !== null)
-          .join(' · ')}
+        ]}
       />
       <Card
         id="tool-calls"
@@ -115,12 +102,7 @@ export function SummaryCards(props: {
         value={integerText(summary.total_tool_calls)}
         detail={`avg ${summary.avg_tool_calls.toFixed(1)} per run`}
       />
-      <Card
-        id="run-at"
-        label="Run at"
-        value={timestampText(overview.timestamp)}
-        detail={runDetails.join(' · ') || null}
-      />
+      <Card id="run-at" label="Run at" value={timestampText(overview.timestamp)} detail={runDetails} />
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { errorMessage } from './api.js';
 
 export type Loaded<T> =
   | { state: 'loading' }
@@ -17,11 +18,7 @@ export function useLoad<T>(key: string, load: () => Promise<T>): Loaded<T> {
     load().then(
       (data) => current && setLoaded({ key, value: { state: 'ready', data } }),
       (error: unknown) =>
-        current &&
-        setLoaded({
-          key,
-          value: { state: 'failed', error: error instanceof Error ? error.message : String(error) },
-        }),
+        current && setLoaded({ key, value: { state: 'failed', error: errorMessage(error) } }),
     );
     return () => {
       current = false;

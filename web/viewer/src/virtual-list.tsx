@@ -12,7 +12,6 @@ export function VirtualList<T>(props: {
   maxHeight: number;
   header?: ComponentChildren;
   renderRow: (item: T, index: number) => VNode;
-  class?: string;
   label: string;
   /** Changing it scrolls back to the top (a new filter or sort). */
   resetKey?: string;
@@ -51,7 +50,7 @@ export function VirtualList<T>(props: {
   return (
     <section
       ref={container}
-      class={`vlist ${props.class ?? ''}`}
+      class="vlist"
       style={{ maxHeight: `${props.maxHeight}px` }}
       onScroll={(event) => setScrollTop((event.currentTarget as HTMLElement).scrollTop)}
       aria-label={props.label}
