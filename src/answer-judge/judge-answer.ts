@@ -4,6 +4,7 @@
  * where the agent runs (it needs the provider keys); the verdict is then read by judgeRun.
  */
 import { generateText, jsonSchema, type ModelMessage, NoObjectGeneratedError, Output } from 'ai';
+import { z } from 'zod';
 import type { PricedModel } from '../llm/priced-model.js';
 import {
   addUsage,
@@ -15,9 +16,6 @@ import {
   usageFromSteps,
 } from '../llm/usage.js';
 import { JUDGE_OUTPUT_NAME, JUDGE_REPAIR_REQUEST, JUDGE_RUBRIC, judgeRequest } from './judge-prompt.js';
-
-/** The judge model, resolved and priced like the model under test. */
-export type JudgeModel = PricedModel;
 
 export type JudgeVerdict = 'pass' | 'fail';
 
@@ -40,10 +38,12 @@ export interface AnswerJudgement {
 
 export const MAX_JUDGE_ATTEMPTS = 2;
 
-interface JudgeReply {
-  verdict: JudgeVerdict;
-  reason: string;
-}
+/** What `validate` accepts of a reply: the two fields, the reason trimmed. */
+const judgeReply = z.object({
+  verdict: z.enum(['pass', 'fail']),
+  reason: z.string().transform((reason) => reason.trim()),
+});
+type JudgeReply = z.infer<typeof judgeReply>;
 
 /**
  * The reply's schema, written out as providers receive it (a generated one would change its
@@ -69,12 +69,9 @@ const judgeSchema = jsonSchema<JudgeReply>(
   },
   {
     validate: (value) => {
-      const reply = value as Partial<JudgeReply> | null;
-      return typeof reply === 'object' &&
-        reply !== null &&
-        (reply.verdict === 'pass' || reply.verdict === 'fail') &&
-        typeof reply.reason === 'string'
-        ? { success: true, value: { verdict: reply.verdict, reason: reply.reason.trim() } }
+      const reply = judgeReply.safeParse(value);
+      return reply.success
+        ? { success: true, value: reply.data }
         : {
             success: false,
             error: new TypeError('Expected {"verdict": "pass" | "fail", "reason": string}.'),
@@ -88,7 +85,8 @@ const judgeSchema = jsonSchema<JudgeReply>(
  * so the run keeps the agent's answer in its results; only an abort rejects.
  */
 export async function judgeAnswer(options: {
-  model: JudgeModel;
+  /** The judge model, resolved and priced like the model under test. */
+  model: PricedModel;
   question: string;
   expectedAnswer: string;
   /** The agent's final answer text. */
@@ -98,17 +96,13 @@ export async function judgeAnswer(options: {
   const { model, signal } = options;
   const messages: ModelMessage[] = [{ role: 'user', content: judgeRequest(options) }];
   let usage: TokenUsage = { ...EMPTY_USAGE };
-  const noVerdict = (error: string, attempts: number): AnswerJudgement => ({
-    model: model.id,
-    verdict: null,
-    reason: '',
-    error,
-    attempts,
-    usage,
-    cost: costOf(usage, model.prices),
-  });
+  const judgement = (
+    found: Pick<AnswerJudgement, 'verdict' | 'reason' | 'error' | 'attempts'>,
+  ): AnswerJudgement => ({ model: model.id, ...found, usage, cost: costOf(usage, model.prices) });
+  const noVerdict = (error: string, attempts: number) =>
+    judgement({ verdict: null, reason: '', error, attempts });
   for (let attempt = 1; attempt <= MAX_JUDGE_ATTEMPTS; attempt++) {
-    let reply: { kind: 'verdict'; value: JudgeReply } | { kind: 'unreadable'; text: string };
+    let reply: JudgeReply;
     try {
       const result = await generateText({
         model: model.model,
@@ -119,7 +113,7 @@ export async function judgeAnswer(options: {
         ...(signal === undefined ? {} : { abortSignal: signal }),
       });
       usage = addUsage(usage, usageFromSteps(result.steps));
-      reply = { kind: 'verdict', value: result.output };
+      reply = result.output;
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (!NoObjectGeneratedError.isInstance(error)) {
@@ -130,24 +124,16 @@ export async function judgeAnswer(options: {
         );
       }
       usage = addUsage(usage, usageFromSdk(error.usage));
-      reply = { kind: 'unreadable', text: error.text ?? '' };
+      messages.push({ role: 'assistant', content: error.text || '(empty reply)' });
+      messages.push({ role: 'user', content: JUDGE_REPAIR_REQUEST });
+      continue;
     }
-    if (reply.kind === 'verdict') {
-      return {
-        model: model.id,
-        verdict: reply.value.verdict,
-        reason:
-          reply.value.reason === ''
-            ? `(the judge gave no reason for "${reply.value.verdict}")`
-            : reply.value.reason,
-        error: null,
-        attempts: attempt,
-        usage,
-        cost: costOf(usage, model.prices),
-      };
-    }
-    messages.push({ role: 'assistant', content: reply.text || '(empty reply)' });
-    messages.push({ role: 'user', content: JUDGE_REPAIR_REQUEST });
+    return judgement({
+      verdict: reply.verdict,
+      reason: reply.reason === '' ? `(the judge gave no reason for "${reply.verdict}")` : reply.reason,
+      error: null,
+      attempts: attempt,
+    });
   }
   return noVerdict(
     `its reply was not {"verdict", "reason"} after ${MAX_JUDGE_ATTEMPTS} attempts`,

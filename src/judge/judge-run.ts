@@ -36,14 +36,17 @@ export function judgeRun(options: {
 }): Judgement {
   const { test, response } = options;
   const verification = response.verification;
+  const extractionError =
+    verification?.data === null && verification.errorKind === 'extraction-failed'
+      ? `answer extraction failed: ${verification.error ?? 'no data'}`
+      : null;
   let comparison: ComparisonResult | null = null;
   let error: string | null = null;
   if (test.sql !== null) {
     if (verification === null) error = 'the answer was not verified: the backend returned no verification';
     else if (verification.referenceError !== null)
       error = `reference SQL failed: ${verification.referenceError}`;
-    else if (verification.data === null && verification.errorKind === 'extraction-failed')
-      error = `answer extraction failed: ${verification.error ?? 'no data'}`;
+    else if (extractionError !== null) error = extractionError;
     else {
       comparison = compareResults({
         actual: verification.data,
@@ -71,14 +74,7 @@ export function judgeRun(options: {
       ? checkAssertions({ assertions: test.assertions, facts: buildRunFacts({ test, response }) })
       : null;
   // Data the assertions read but that could not be extracted is the harness's failure, as with `sql`.
-  if (
-    test.sql === null &&
-    readsAnswerData(test.assertions) &&
-    verification?.data === null &&
-    verification.errorKind === 'extraction-failed'
-  ) {
-    error ??= `answer extraction failed: ${verification.error ?? 'no data'}`;
-  }
+  if (test.sql === null && readsAnswerData(test.assertions)) error ??= extractionError;
   error ??= assertions?.error ?? null;
 
   const verdict = decideVerdict({ test, comparison, judged, assertions, error });

@@ -28,3 +28,8 @@ export function excerpt(text: string, maxChars = 80): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= maxChars ? flat : `${flat.slice(0, maxChars - 1)}…`;
 }
+
+/** `1 row`, `2 rows`: a count with its noun, for messages. */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -1,13 +1,8 @@
-import { type Assertion, checkAssertion } from './assertion.js';
+import { type Assertion, type AssertionOutcome, checkAssertion } from './assertion.js';
 import type { RunFacts } from './run-facts.js';
 
-export interface AssertionResult {
+export interface AssertionResult extends AssertionOutcome {
   assertion: Assertion;
-  passed: boolean;
-  /** Calls that satisfied a `tool_call` assertion. */
-  matched?: number;
-  message: string;
-  uncheckable?: true;
 }
 
 export interface AssertionReport {

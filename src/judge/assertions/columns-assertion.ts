@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AssertionOutcome } from './assertion.js';
-import type { RunFacts } from './run-facts.js';
+import { type RunFacts, withoutAnswerData } from './run-facts.js';
 
 /** `{type: columns, names: [...]}`: the answer's data has these columns (by exact name; others may follow). */
 export interface ColumnsAssertion {
@@ -34,14 +34,8 @@ export function checkColumnsAssertion(options: {
 }): AssertionOutcome {
   const { assertion, facts } = options;
   const { answer } = facts;
-  if (answer.kind === 'unavailable') {
-    return { passed: false, uncheckable: true, message: `columns cannot be checked: ${answer.reason}` };
-  }
-  if (answer.kind === 'none') {
-    return {
-      passed: false,
-      message: `columns: the answer has no data, expected columns ${list(assertion.names)} (${answer.reason})`,
-    };
+  if (answer.kind !== 'data') {
+    return withoutAnswerData({ type: 'columns', answer, expected: `columns ${list(assertion.names)}` });
   }
   const missing = assertion.names.filter((name) => !answer.columns.includes(name));
   if (missing.length === 0) return { passed: true, message: `columns: ${list(assertion.names)}` };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AssertionOutcome } from './assertion.js';
-import { integerField, toolNameField } from './assertion-fields.js';
+import { integerField, plural, toolNameField } from './assertion-fields.js';
 import type { RunFacts } from './run-facts.js';
 
 /** `{type: max_tool_calls, max, tool?}`: the agent made at most `max` tool calls (of `tool`, when given). */
@@ -31,7 +31,7 @@ export function checkMaxToolCallsAssertion(options: {
   const { assertion, facts } = options;
   const { tool, max } = assertion;
   const count = facts.toolCalls.filter((call) => tool === null || call.toolName === tool).length;
-  const what = `${count} ${tool === null ? '' : `${tool} `}call${count === 1 ? '' : 's'}`;
+  const what = plural(count, tool === null ? 'call' : `${tool} call`);
   return count <= max
     ? { passed: true, message: `max_tool_calls: ${what} (max ${max})` }
     : { passed: false, message: `too many tool calls: ${what}, max ${max}` };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isToolError } from '../../agent/tool-error.js';
 import type { AssertionOutcome } from './assertion.js';
-import { excerpt } from './assertion-fields.js';
+import { excerpt, plural } from './assertion-fields.js';
 import type { RunFacts } from './run-facts.js';
 
 /** `{type: no_error}`: no tool call of the run failed (bad SQL, a refused path, invalid arguments). */
@@ -15,10 +15,6 @@ export const noErrorAssertionSchema = z
   .looseObject({ type: z.literal('no_error') })
   .transform((): NoErrorAssertion => ({ type: 'no_error' }));
 
-function calls(count: number): string {
-  return `${count} tool call${count === 1 ? '' : 's'}`;
-}
-
 /** A failed call is one whose result is a tool error, as the model received it. */
 export function checkNoErrorAssertion(options: {
   assertion: NoErrorAssertion;
@@ -27,11 +23,11 @@ export function checkNoErrorAssertion(options: {
   const { toolCalls } = options.facts;
   const failed = toolCalls.filter((call) => isToolError(call.result));
   if (failed.length === 0)
-    return { passed: true, message: `no_error: ${calls(toolCalls.length)}, none failed` };
+    return { passed: true, message: `no_error: ${plural(toolCalls.length, 'tool call')}, none failed` };
   const first = failed[0]!;
   const reason = isToolError(first.result) ? first.result.error : '';
   return {
     passed: false,
-    message: `no_error: ${failed.length} of ${calls(toolCalls.length)} failed, first ${first.toolName}: ${excerpt(reason, 160)}`,
+    message: `no_error: ${failed.length} of ${plural(toolCalls.length, 'tool call')} failed, first ${first.toolName}: ${excerpt(reason, 160)}`,
   };
 }

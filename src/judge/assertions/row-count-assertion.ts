@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AssertionOutcome } from './assertion.js';
-import { integerField } from './assertion-fields.js';
-import type { RunFacts } from './run-facts.js';
+import { integerField, plural } from './assertion-fields.js';
+import { type RunFacts, withoutAnswerData } from './run-facts.js';
 
 /** `{type: row_count, equals?, min?, max?}`: the answer's data has that many rows. */
 export interface RowCountAssertion {
@@ -47,10 +47,6 @@ export function describeRowCount(assertion: RowCountAssertion): string {
   return min !== null ? `at least ${min}` : `at most ${max}`;
 }
 
-function rows(count: number): string {
-  return `${count} row${count === 1 ? '' : 's'}`;
-}
-
 /** Counts the rows of the extracted answer; without data the agent failed, or it cannot be checked. */
 export function checkRowCountAssertion(options: {
   assertion: RowCountAssertion;
@@ -59,20 +55,14 @@ export function checkRowCountAssertion(options: {
   const { assertion, facts } = options;
   const expected = describeRowCount(assertion);
   const { answer } = facts;
-  if (answer.kind === 'unavailable') {
-    return { passed: false, uncheckable: true, message: `row_count cannot be checked: ${answer.reason}` };
-  }
-  if (answer.kind === 'none') {
-    return {
-      passed: false,
-      message: `row_count: the answer has no data, expected ${expected} rows (${answer.reason})`,
-    };
+  if (answer.kind !== 'data') {
+    return withoutAnswerData({ type: 'row_count', answer, expected: `${expected} rows` });
   }
   const count = answer.rowCount;
   const { equals, min, max } = assertion;
   const passed =
     equals !== null ? count === equals : (min === null || count >= min) && (max === null || count <= max);
   return passed
-    ? { passed, message: `row_count: ${rows(count)} (${expected})` }
-    : { passed, message: `row_count: the answer has ${rows(count)}, expected ${expected}` };
+    ? { passed, message: `row_count: ${plural(count, 'row')} (${expected})` }
+    : { passed, message: `row_count: the answer has ${plural(count, 'row')}, expected ${expected}` };
 }

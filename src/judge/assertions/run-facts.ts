@@ -1,3 +1,4 @@
+import type { AssertionOutcome, AssertionType } from './assertion.js';
 import type { ToolCallRecord } from './tool-call-assertion.js';
 
 /**
@@ -26,3 +27,23 @@ export type AnswerFacts =
   | { kind: 'none'; reason: string }
   /** The harness could not provide the data (extraction broke, an older backend): cannot check. */
   | { kind: 'unavailable'; reason: string };
+
+/**
+ * The outcome of an assertion on the answer's data (`type`) when there is none: an error when
+ * the harness could not provide it, a failure when the agent produced none.
+ */
+export function withoutAnswerData(options: {
+  type: AssertionType;
+  answer: Exclude<AnswerFacts, { kind: 'data' }>;
+  /** What was expected, for the message: `5 rows`, `columns month, revenue`. */
+  expected: string;
+}): AssertionOutcome {
+  const { type, answer, expected } = options;
+  if (answer.kind === 'unavailable') {
+    return { passed: false, uncheckable: true, message: `${type} cannot be checked: ${answer.reason}` };
+  }
+  return {
+    passed: false,
+    message: `${type}: the answer has no data, expected ${expected} (${answer.reason})`,
+  };
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { argsMatch, isMapping } from './args-match.js';
 import type { AssertionOutcome } from './assertion.js';
+import { integerField, plural, toolNameField } from './assertion-fields.js';
 
 /** `{type: tool_call, tool, args?, min_count?}`: the agent called `tool` at least `minCount` times. */
 export interface ToolCallAssertion {
@@ -21,10 +22,6 @@ export interface ToolCallRecord {
 
 export const TOOL_CALL_FIELDS = ['type', 'tool', 'args', 'min_count'] as const;
 
-function isCountAtLeastOne(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
-}
-
 /**
  * Validates one `type: tool_call` entry as written in YAML (snake_case) into a `ToolCallAssertion`.
  * Unknown fields are reported by `assertionSchema`, which knows every type's fields.
@@ -32,15 +29,12 @@ function isCountAtLeastOne(value: unknown): value is number {
 export const toolCallAssertionSchema = z
   .looseObject({
     type: z.literal('tool_call'),
-    tool: z
-      .string({ error: 'must be a non-empty string (the tool name, e.g. execute_sql)' })
-      .trim()
-      .min(1, 'must be a non-empty string (the tool name, e.g. execute_sql)'),
+    tool: toolNameField,
     // YAML `args:` with nothing after it reads as null: the same as leaving `args` out.
     args: z
       .custom<Record<string, unknown>>(isMapping, 'must be a mapping of argument names to expected values')
       .nullish(),
-    min_count: z.custom<number>(isCountAtLeastOne, 'must be an integer >= 1').optional(),
+    min_count: integerField(1).optional(),
   })
   .transform(
     (value): ToolCallAssertion => ({
@@ -75,7 +69,7 @@ export function checkToolCallAssertion(options: {
   const otherNote =
     args === null || otherArgs === 0
       ? ''
-      : `; ${otherArgs} ${assertion.tool} call${otherArgs === 1 ? '' : 's'} with other args`;
+      : `; ${plural(otherArgs, `${assertion.tool} call`)} with other args`;
   return {
     passed,
     matched,

@@ -11,7 +11,7 @@ import {
   originalRow,
   tableRow,
 } from './normalized-table.js';
-import { compareSortedLeftovers, pairForDiff, type Unmatched } from './row-matching.js';
+import { compareSortedLeftovers, type DiffPairing, pairForDiff, type Unmatched } from './row-matching.js';
 import {
   cellOf,
   findRowProblem,
@@ -116,7 +116,7 @@ export function compareResults(options: CompareOptions): ComparisonResult {
 
   const { decimals } = tolerances;
   const actualSide = { table: actual, sourceColumns: columns.actualIndexes };
-  const expectedSide = { table: expected, sourceColumns: expected.columns.map((_, i) => i) };
+  const expectedSide = { table: expected, sourceColumns: allColumns(expected) };
   const sameCount = rowCount.actual === rowCount.expected;
 
   if (options.ordered === true && sameCount) {
@@ -243,20 +243,12 @@ function compareInOrder(context: Context): ComparisonResult {
   if (differing.length === 0) return passed('match (approximate)');
   return failed(
     'values differ',
-    buildDataDiff({
-      kind: 'values',
-      columns: context.names,
-      extraColumns: context.extraColumns,
-      rowCount: { actual: actual.table.rowCount, expected: expected.table.rowCount },
-      pairs: differing,
-      limit: context.limit,
-      describePair: (pair) => describePair(context, pair),
-    }),
+    diffOf(context, { kind: 'values', pairing: { pairs: differing, onlyInActual: [], onlyInExpected: [] } }),
   );
 }
 
 function explain(context: Context, kind: 'row_count' | 'values', left: Unmatched): DataDiff {
-  const { actual, expected, close } = context;
+  const { close } = context;
   let pairing = pairForDiff({ ...context, unmatched: left });
   if (pairing.pairs.length + pairing.onlyInActual.length + pairing.onlyInExpected.length === 0) {
     // The rows paired up another way than by position; show the positions that failed, so
@@ -269,14 +261,18 @@ function explain(context: Context, kind: 'row_count' | 'values', left: Unmatched
       onlyInExpected: [],
     };
   }
+  return diffOf(context, { kind, pairing });
+}
+
+/** The diff of normalised rows of `context`, reported by their table rows and original values. */
+function diffOf(context: Context, options: { kind: 'row_count' | 'values'; pairing: DiffPairing }): DataDiff {
+  const { actual, expected } = context;
   return buildDataDiff({
-    kind,
+    kind: options.kind,
     columns: context.names,
     extraColumns: context.extraColumns,
     rowCount: { actual: actual.table.rowCount, expected: expected.table.rowCount },
-    pairs: pairing.pairs,
-    onlyInActual: pairing.onlyInActual,
-    onlyInExpected: pairing.onlyInExpected,
+    ...options.pairing,
     limit: context.limit,
     describePair: (pair) => describePair(context, pair),
     describeActual: (row) => ({ rowIndex: tableRow(actual, row), values: originalRow(actual, row) }),
@@ -331,12 +327,14 @@ function emptySideDiff(options: {
     onlyInActual: indexes(actual.rowCount),
     onlyInExpected: indexes(expected.rowCount),
     limit,
-    describeActual: rowOf(actual, projectActual ? columns.actualIndexes : actual.columns.map((_, i) => i)),
-    describeExpected: rowOf(
-      expected,
-      expected.columns.map((_, i) => i),
-    ),
+    describeActual: rowOf(actual, projectActual ? columns.actualIndexes : allColumns(actual)),
+    describeExpected: rowOf(expected, allColumns(expected)),
   });
+}
+
+/** The positions of every column of `table`. */
+function allColumns(table: Table): number[] {
+  return table.columns.map((_, index) => index);
 }
 
 function checkTolerances(tolerances: ComparisonOptions): ComparisonOptions {

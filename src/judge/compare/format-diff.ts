@@ -22,15 +22,13 @@ export function formatDiff(diff: DataDiff): string {
     lines.push('changed rows:');
     for (const mismatch of diff.mismatches) lines.push(...formatMismatch(diff, mismatch));
   }
-  if (diff.onlyInExpected.length > 0) {
-    lines.push('only in expected:');
-    for (const row of diff.onlyInExpected)
-      lines.push(`  expected row ${row.rowIndex}: ${formatRow(diff.columns, row)}`);
-  }
-  if (diff.onlyInActual.length > 0) {
-    lines.push('only in actual:');
-    for (const row of diff.onlyInActual)
-      lines.push(`  actual row ${row.rowIndex}: ${formatRow(diff.columns, row)}`);
+  for (const [side, rows] of [
+    ['expected', diff.onlyInExpected],
+    ['actual', diff.onlyInActual],
+  ] as const) {
+    if (rows.length === 0) continue;
+    lines.push(`only in ${side}:`);
+    for (const row of rows) lines.push(`  ${side} row ${row.rowIndex}: ${formatRow(diff.columns, row)}`);
   }
   if (diff.truncated !== null) {
     const hidden = diff.truncated.total - diff.truncated.shown;
