@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { configuredDatabaseNames, loadConfig, type NaoConfig } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
-import { discoverTests, formatProblems, selectTests, type TestCase } from '../test-files/index.js';
+import { discoverTests, formatProblems, type TestCase } from '../test-files/index.js';
 import type { CliIO } from './io.js';
 
 export interface LoadedProject {
@@ -45,9 +45,4 @@ export async function loadProjectTests(io: CliIO, config: NaoConfig): Promise<Lo
 
 export function projectTestsDir(config: NaoConfig): string {
   return path.join(config.projectDir, 'tests');
-}
-
-/** `-s` as given (possibly repeated), resolved to tests; unknown names are usage errors. */
-export function selectProjectTests(project: LoadedProject, select: readonly string[]): TestCase[] {
-  return selectTests({ tests: project.tests, select });
 }

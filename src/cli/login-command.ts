@@ -12,17 +12,13 @@ import {
   type StoredLogin,
   systemBrowserOpener,
 } from '../client/index.js';
-import { NaoError, UsageError } from '../errors/index.js';
+import { NaoError } from '../errors/index.js';
 import type { CommandAction } from './command-spec.js';
 import { DEFAULT_BACKEND_URL } from './commands.js';
+import { type Credentials, credentialsFrom } from './credentials.js';
 import type { CliDependencies } from './dependencies.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIO } from './io.js';
-
-export interface Credentials {
-  username: string;
-  password: string;
-}
 
 /**
  * Logs in to a backend: with email + password when given, else through the browser approval
@@ -127,7 +123,8 @@ export const runLogout: CommandAction<CliDependencies> = async ({ io, flags }) =
   return EXIT.ok;
 };
 
-function backendUrlOf(io: CliIO, flags: Record<string, unknown>): string {
+/** `--backend`, else BACKEND_URL, else the local backend; normalized. */
+export function backendUrlOf(io: CliIO, flags: Record<string, unknown>): string {
   const given = typeof flags.backend === 'string' ? flags.backend : undefined;
   return normalizeBackendUrl(given ?? io.env.BACKEND_URL ?? DEFAULT_BACKEND_URL);
 }
@@ -151,28 +148,6 @@ async function withInterrupt<T>(
     process.off('SIGINT', abort);
     process.off('SIGTERM', abort);
   }
-}
-
-function credentialsFrom(options: {
-  flags: { username?: string; password?: string };
-  env: Record<string, string | undefined>;
-}): Credentials | null {
-  const username = options.flags.username ?? options.env.NAO_USERNAME;
-  const password = options.flags.password ?? options.env.NAO_PASSWORD;
-  if (username === undefined && password === undefined) return null;
-  if (username === undefined) {
-    throw new UsageError({
-      code: 'INCOMPLETE_CREDENTIALS',
-      message: 'A password was given without a username: pass -u/--username or set NAO_USERNAME.',
-    });
-  }
-  if (password === undefined) {
-    throw new UsageError({
-      code: 'INCOMPLETE_CREDENTIALS',
-      message: 'A username was given without a password: pass --password or set NAO_PASSWORD.',
-    });
-  }
-  return { username, password };
 }
 
 function sameEmail(a: string, b: string): boolean {

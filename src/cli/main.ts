@@ -124,13 +124,9 @@ function reportError(error: unknown, io: CliIO): number {
     // --help and --version end through here too, with exit code 0.
     return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
-  if (error instanceof UsageError) {
-    io.stderr.write(`Error: ${error.message}\n`);
-    return EXIT.usage;
-  }
   if (error instanceof NaoError) {
     io.stderr.write(`Error: ${error.message}\n`);
-    return EXIT.failed;
+    return error instanceof UsageError ? EXIT.usage : EXIT.failed;
   }
   io.stderr.write(
     `nao: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

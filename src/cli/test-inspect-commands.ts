@@ -3,15 +3,15 @@ import {
   ConfigInvalidError,
   ConfigNotFoundError,
   configuredDatabaseNames,
-  loadConfig,
+  type NaoConfig,
 } from '../config/index.js';
 import { NaoError } from '../errors/index.js';
 import { describeAssertion } from '../judge/assertions/index.js';
-import { discoverTests, formatProblems } from '../test-files/index.js';
+import { discoverTests, formatProblems, selectTests } from '../test-files/index.js';
 import type { CommandAction } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';
 import { EXIT } from './exit-codes.js';
-import { loadProject, selectProjectTests } from './load-project.js';
+import { loadProject, loadProjectConfig } from './load-project.js';
 
 function truncate(text: string, width: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -32,7 +32,7 @@ export const listTests: CommandAction<CliDependencies> = async ({ io, flags }) =
     io.stdout.write('0 test(s)\n');
     return EXIT.ok;
   }
-  const tests = selectProjectTests(project, (flags.select as string[] | undefined) ?? []);
+  const tests = selectTests({ tests: project.tests, select: (flags.select as string[] | undefined) ?? [] });
   const nameWidth = Math.max(4, ...tests.map((t) => t.name.length));
   const fileWidth = Math.max(4, ...tests.map((t) => t.relativePath.length));
   const promptWidth = Math.max(20, (io.stdout.columns ?? 120) - nameWidth - fileWidth - 4);
@@ -49,7 +49,7 @@ export const listTests: CommandAction<CliDependencies> = async ({ io, flags }) =
 /** `nao test show <selection>`: the selected tests in full, or only their SQL or prompts. */
 export const showTests: CommandAction<CliDependencies> = async ({ io, args, flags }) => {
   const project = await loadProject(io);
-  const tests = selectProjectTests(project, [args[0] ?? '']);
+  const tests = selectTests({ tests: project.tests, select: [args[0] ?? ''] });
   const sqlOnly = flags.sqlOnly === true;
   const promptOnly = flags.promptOnly === true;
   const blocks = tests.map((t) => {
@@ -77,10 +77,9 @@ export const showTests: CommandAction<CliDependencies> = async ({ io, args, flag
 /** `nao test validate`: every problem of nao_config.yaml and the test files (exit 1), or a count. */
 export const validateProject: CommandAction<CliDependencies> = async ({ io }) => {
   const problems: string[] = [];
-  let config: Awaited<ReturnType<typeof loadConfig>> | undefined;
+  let config: NaoConfig | undefined;
   try {
-    config = await loadConfig({ projectDir: io.cwd, env: io.env });
-    for (const warning of config.warnings) io.stderr.write(`Warning: ${warning}\n`);
+    config = await loadProjectConfig(io);
   } catch (error) {
     if (error instanceof ConfigNotFoundError) throw error;
     if (error instanceof ConfigInvalidError) problems.push(error.message);

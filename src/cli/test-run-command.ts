@@ -8,18 +8,12 @@ import type { ShardRecord } from '../report/index.js';
 import { consoleReporter, endSuite, jsonReporter, junitReporter, type Reporter } from '../reporters/index.js';
 import { shardTests, suiteFingerprint } from '../shard/index.js';
 import { runTestSuite } from '../suite/index.js';
-import type { TestCase } from '../test-files/index.js';
+import { selectTests, type TestCase } from '../test-files/index.js';
 import type { CommandAction } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIO } from './io.js';
-import {
-  type LoadedProject,
-  loadProjectConfig,
-  loadProjectTests,
-  projectTestsDir,
-  selectProjectTests,
-} from './load-project.js';
+import { type LoadedProject, loadProjectConfig, loadProjectTests, projectTestsDir } from './load-project.js';
 import { openBackendSession } from './login-command.js';
 import { type RawTestRunFlags, resolveTestRunOptions, type TestRunOptions } from './test-run-options.js';
 import { NAO_VERSION } from './version.js';
@@ -49,7 +43,7 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
   let shard: ShardRecord | undefined;
   try {
     project = await loadProjectTests(io, config);
-    tests = selectProjectTests(project, settings.select);
+    tests = selectTests({ tests: project.tests, select: settings.select });
     if (tests.length > 0 && settings.shard !== null) {
       // The fingerprint covers the whole selection, so `nao test merge` can check the shards add up to it.
       const suite = await suiteFingerprint({

@@ -3,6 +3,7 @@ import { modelStringSchema } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import { parseShardFlag, type ShardSpec } from '../shard/shard-spec.js';
 import { DEFAULT_BACKEND_URL } from './commands.js';
+import { type Credentials, credentialsFrom } from './credentials.js';
 import { positiveIntegerFlag, positiveNumberFlag } from './flag-values.js';
 
 /** `nao test` flags as commander hands them over (strings; repeatable flags as lists). */
@@ -37,7 +38,7 @@ export interface TestRunOptions {
   select: string[];
   local: boolean;
   backendUrl: string;
-  credentials: { username: string; password: string } | null;
+  credentials: Credentials | null;
   repeat: number;
   /** `--timeout`, else `test.timeout_s` (which has a default): every run has a wall-clock limit. */
   timeoutMs: number;
@@ -81,17 +82,7 @@ export function resolveTestRunOptions(options: {
       message: `--judge-model "${flags.judgeModel}" is not of the form provider:model_id (for example openai:gpt-4.1).`,
     });
   }
-  const username = flags.username ?? env.NAO_USERNAME;
-  const password = flags.password ?? env.NAO_PASSWORD;
-  if ((username === undefined) !== (password === undefined)) {
-    throw new UsageError({
-      code: 'INCOMPLETE_CREDENTIALS',
-      message:
-        username === undefined
-          ? 'A password was given without a username: pass -u/--username or set NAO_USERNAME.'
-          : 'A username was given without a password: pass --password or set NAO_PASSWORD.',
-    });
-  }
+  const credentials = credentialsFrom({ flags, env });
   if (flags.record && flags.replay) {
     throw new UsageError({ code: 'INVALID_FLAG', message: '--record and --replay cannot be used together.' });
   }
@@ -111,7 +102,7 @@ export function resolveTestRunOptions(options: {
     select: flags.select ?? [],
     local: (flags.local ?? false) || recording !== null,
     backendUrl: flags.backend ?? env.BACKEND_URL ?? DEFAULT_BACKEND_URL,
-    credentials: username !== undefined && password !== undefined ? { username, password } : null,
+    credentials,
     repeat: flags.repeat === undefined ? 1 : positiveIntegerFlag('--repeat', flags.repeat),
     timeoutMs:
       flags.timeout === undefined

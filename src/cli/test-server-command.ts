@@ -11,6 +11,7 @@ import type { CliDependencies } from './dependencies.js';
 import { EXIT } from './exit-codes.js';
 import { portFlag } from './flag-values.js';
 import { loadProjectConfig } from './load-project.js';
+import { backendUrlOf } from './login-command.js';
 import { untilStopped } from './until-stopped.js';
 import { NAO_VERSION } from './version.js';
 
@@ -66,9 +67,7 @@ export const serveResults: CommandAction<CliDependencies> = async ({ io, flags, 
   const host = String(flags.host).trim();
   const config = await loadProjectConfig(io);
   const outputsDir = path.join(config.projectDir, 'tests', 'outputs');
-  const backendUrl = normalizeBackendUrl(
-    typeof flags.backend === 'string' ? flags.backend : (io.env.BACKEND_URL ?? DEFAULT_BACKEND_URL),
-  );
+  const backendUrl = backendUrlOf(io, flags);
   // Run again spends money under the CLI's session: only for pages on this machine.
   const runner = LOOPBACK.test(host)
     ? createBackendRunner({

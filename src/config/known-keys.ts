@@ -1,6 +1,8 @@
 import { didYouMean } from '../errors/index.js';
 import { DATABASE_TYPES, databaseKeys, isDatabaseType, isOriginalOnlyType } from './databases/index.js';
-import { ORIGINAL_MODEL_KEYS, ORIGINAL_PROVIDER_KEYS } from './llm-providers.js';
+import { costsSchema, ORIGINAL_MODEL_KEYS, ORIGINAL_PROVIDER_KEYS } from './llm-providers.js';
+import { isMapping } from './mapping.js';
+import { comparisonSchema, configSchema } from './schema.js';
 import { formatYamlPath, type YamlPath } from './yaml-source.js';
 
 /** A mapping's known keys; a value describes the key's own content (null: a leaf, or a block read as a whole). */
@@ -12,7 +14,7 @@ class KeyList {
 const listOf = (items: KeyList['items']) => new KeyList(items);
 const leaves = (keys: readonly string[]): KeyTree => Object.fromEntries(keys.map((key) => [key, null]));
 
-const COSTS: KeyTree = leaves(['input_no_cache', 'input_cache_read', 'input_cache_write', 'output']);
+const COSTS: KeyTree = leaves(Object.keys(costsSchema.shape));
 const PROVIDER_KEYS: KeyTree = {
   ...leaves(['provider', 'name', 'api_key', 'base_url', ...ORIGINAL_PROVIDER_KEYS]),
   models: listOf({ id: null, costs: COSTS, ...leaves(ORIGINAL_MODEL_KEYS) }),
@@ -52,14 +54,10 @@ const CONFIG_KEYS: KeyTree = {
     ...PROVIDER_KEYS,
   },
   test: {
-    models: null,
-    threads: null,
-    fail_fast: null,
-    comparison: leaves(['rtol', 'atol', 'decimals']),
-    judge_model: null,
-    timeout_s: null,
+    ...leaves(Object.keys(configSchema.shape.test.unwrap().shape)),
+    comparison: leaves(Object.keys(comparisonSchema.shape)),
   },
-  agent: { max_steps: null, max_result_rows: null, query_timeout_s: null, query_memory_limit: null },
+  agent: leaves(Object.keys(configSchema.shape.agent.unwrap().shape)),
 };
 
 export interface UnknownKey {
@@ -75,7 +73,7 @@ export function findUnknownKeys(value: unknown): UnknownKey[] {
 }
 
 function walkMapping(value: unknown, tree: KeyTree, path: YamlPath, found: UnknownKey[]): void {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
+  if (!isMapping(value)) return;
   const known = Object.keys(tree);
   for (const [key, child] of Object.entries(value)) {
     if (!(key in tree)) {

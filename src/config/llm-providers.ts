@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lenientNumber, nonEmpty } from './databases/fields.js';
+import { isMapping } from './mapping.js';
 
 /**
  * Providers nao can build a model for. `openaiCompatible` entries are addressed as
@@ -41,6 +42,13 @@ export function canonicalProvider(value: string): string {
   return PROVIDER_ALIASES[value] ?? value;
 }
 
+/** How model strings address an entry: `openaiCompatible/<name>` for a named one, else its kind. */
+export function providerAddress(entry: { provider: string; name?: string | undefined }): string {
+  return entry.provider === 'openaiCompatible' && entry.name !== undefined
+    ? `openaiCompatible/${entry.name}`
+    : entry.provider;
+}
+
 const price = lenientNumber(z.number().min(0, 'must be >= 0 (USD per million tokens)'));
 
 /** USD per million tokens, by bucket. Every bucket is optional: a missing bucket falls back. */
@@ -77,13 +85,11 @@ export const providerSchema = z
   .preprocess(
     (value) => {
       // `provider: openai-compatible/my-vllm` names the entry in the provider field.
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-      const entry = value as Record<string, unknown>;
-      if (typeof entry.provider !== 'string') return value;
-      const slash = entry.provider.indexOf('/');
-      const kind = canonicalProvider(slash < 0 ? entry.provider : entry.provider.slice(0, slash));
-      const name = slash < 0 ? entry.name : entry.provider.slice(slash + 1) || entry.name;
-      return { ...entry, provider: kind, ...(name === undefined || name === null ? {} : { name }) };
+      if (!isMapping(value) || typeof value.provider !== 'string') return value;
+      const slash = value.provider.indexOf('/');
+      const kind = canonicalProvider(slash < 0 ? value.provider : value.provider.slice(0, slash));
+      const name = slash < 0 ? value.name : value.provider.slice(slash + 1) || value.name;
+      return { ...value, provider: kind, ...(name === undefined || name === null ? {} : { name }) };
     },
     z.object({
       provider: z.enum(kinds, { error: () => `expected one of ${kinds.join(', ')}` }),

@@ -12,7 +12,8 @@ import {
 } from './databases/index.js';
 import { templateEnv } from './env-template.js';
 import { findUnknownKeys, formatUnknownKey } from './known-keys.js';
-import { isUnsupportedProviderKind, providerSchema } from './llm-providers.js';
+import { isUnsupportedProviderKind, providerAddress, providerSchema } from './llm-providers.js';
+import { isMapping } from './mapping.js';
 import type { NaoConfig, UnavailableDatabase } from './nao-config.js';
 import {
   configSchema,
@@ -22,7 +23,12 @@ import {
   type ProviderConfig,
   type RawConfig,
 } from './schema.js';
-import { describeRef, type UnresolvedValue, UnresolvedValueError, unresolvedUnder } from './secret-refs.js';
+import {
+  describeUnresolved,
+  type UnresolvedValue,
+  UnresolvedValueError,
+  unresolvedUnder,
+} from './secret-refs.js';
 import { createSecretResolver, type SecretResolver } from './secret-stores.js';
 import { formatYamlPath, parseYamlSource, type YamlPath, type YamlSource } from './yaml-source.js';
 
@@ -80,10 +86,6 @@ export async function loadConfig(options: {
 }
 
 type Mapping = Record<string, unknown>;
-
-function isMapping(value: unknown): value is Mapping {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** Validates config text (see `loadConfig`); split out so tests need no files. */
 export function parseConfig(options: {
@@ -344,7 +346,7 @@ function readProviders(options: {
     }
     const provider: ProviderConfig = { ...parsed.data };
     if (missing.length > 0) provider.unresolved = unresolvedFields(missing, at.length, provider);
-    const id = provider.name === undefined ? provider.provider : `${provider.provider}/${provider.name}`;
+    const id = providerAddress(provider);
     const first = seen.get(id);
     if (first !== undefined) {
       problems.push(
@@ -377,7 +379,7 @@ function unresolvedFields(
   const fields: Record<string, string> = {};
   for (const value of missing) {
     const field = value.path[depth] as string;
-    fields[field] = `${formatYamlPath(value.path)} uses ${value.refs.map(describeRef).join(' and ')}`;
+    fields[field] = describeUnresolved([value]);
     delete (provider as Record<string, unknown>)[field];
   }
   return fields;

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { lenientBoolean, lenientNumber } from './databases/fields.js';
+import { lenientBoolean, lenientNumber, nonEmpty } from './databases/fields.js';
 import { costsSchema } from './llm-providers.js';
 
 export type { DatabaseConfig, DatabaseType } from './databases/index.js';
 export type { Costs, ProviderConfig, ProviderKind } from './llm-providers.js';
 
-const nonEmpty = z.string().trim().min(1, 'must not be empty');
 const integer = (min: number) =>
   lenientNumber(z.number().int('must be an integer').min(min, `must be >= ${min}`));
 const tolerance = lenientNumber(z.number().min(0, 'must be >= 0'));

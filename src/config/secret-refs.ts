@@ -20,14 +20,8 @@ export interface UnresolvedValue {
 
 /** `{{ env('PGPASSWORD') }} (PGPASSWORD is not set)`, for messages that name what is missing. */
 export function describeRef(ref: SecretRef): string {
-  switch (ref.kind) {
-    case 'env':
-      return `{{ env('${ref.name}') }} (${ref.name} is not set)`;
-    case 'aws':
-      return `{{ aws('${ref.id}') }} (${ref.reason ?? 'not resolved'})`;
-    case 'k8s':
-      return `{{ k8s('${ref.id}') }} (${ref.reason ?? 'not resolved'})`;
-  }
+  if (ref.kind === 'env') return `{{ env('${ref.name}') }} (${ref.name} is not set)`;
+  return `{{ ${ref.kind}('${ref.id}') }} (${ref.reason ?? 'not resolved'})`;
 }
 
 /** `databases[0].password uses {{ env('PGPASSWORD') }} (PGPASSWORD is not set)`, one per value. */

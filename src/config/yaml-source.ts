@@ -1,4 +1,13 @@
-import { type Document, isCollection, isMap, isScalar, LineCounter, parseAllDocuments, visit } from 'yaml';
+import {
+  type Document,
+  isCollection,
+  isMap,
+  isScalar,
+  LineCounter,
+  parseAllDocuments,
+  visit,
+  type YAMLError,
+} from 'yaml';
 import { restoreEnv, takeUnresolved } from './env-template.js';
 import type { SecretRef, UnresolvedValue } from './secret-refs.js';
 
@@ -58,24 +67,13 @@ export function parseYamlSource(options: {
       logLevel: 'error',
     }),
   );
-  const errors: YamlIssue[] = [];
-  const warnings: YamlIssue[] = [];
-  for (const document of documents) {
-    for (const error of document.errors) {
-      errors.push({
-        kind: 'syntax',
-        message: error.message.split('\n')[0]!,
-        position: position(error.pos[0]),
-      });
-    }
-    for (const warning of document.warnings) {
-      warnings.push({
-        kind: 'syntax',
-        message: warning.message.split('\n')[0]!,
-        position: position(warning.pos[0]),
-      });
-    }
-  }
+  const issue = (problem: YAMLError): YamlIssue => ({
+    kind: 'syntax',
+    message: problem.message.split('\n')[0]!,
+    position: position(problem.pos[0]),
+  });
+  const errors = documents.flatMap((document) => document.errors.map(issue));
+  const warnings = documents.flatMap((document) => document.warnings.map(issue));
   // A stray `---` at the end makes an empty second document; only documents with content count.
   const filled = documents.filter(
     (document) =>

@@ -1,4 +1,9 @@
-import { canonicalProvider, isUnsupportedProviderKind, PROVIDER_KINDS } from '../config/llm-providers.js';
+import {
+  canonicalProvider,
+  isUnsupportedProviderKind,
+  PROVIDER_KINDS,
+  providerAddress,
+} from '../config/llm-providers.js';
 import type { ProviderConfig, ProviderKind } from '../config/schema.js';
 import { NaoError, UsageError } from '../errors/index.js';
 
@@ -44,22 +49,12 @@ function isBuiltIn(value: string): value is BuiltInProvider {
 
 /** Every provider a model string may name with this configuration. */
 export function knownProviders(providers: readonly ProviderConfig[]): string[] {
-  const compatible = providers
-    .filter((entry) => entry.provider === 'openaiCompatible')
-    .map((entry) => (entry.name === undefined ? 'openaiCompatible' : `${COMPATIBLE_PREFIX}${entry.name}`));
-  return [...BUILT_IN_PROVIDERS, ...compatible];
-}
-
-function configuredProviders(providers: readonly ProviderConfig[]): string[] {
-  return providers.map((entry) =>
-    entry.provider === 'openaiCompatible' && entry.name !== undefined
-      ? `${COMPATIBLE_PREFIX}${entry.name}`
-      : entry.provider,
-  );
+  const compatible = providers.filter((entry) => entry.provider === 'openaiCompatible');
+  return [...BUILT_IN_PROVIDERS, ...compatible.map(providerAddress)];
 }
 
 function invalid(value: string, reason: string, providers: readonly ProviderConfig[]): UsageError {
-  const configured = configuredProviders(providers);
+  const configured = providers.map(providerAddress);
   return new UsageError({
     code: 'INVALID_MODEL',
     message: [
@@ -101,7 +96,7 @@ export function parseModelString(
     throw new UnsupportedProviderError({ provider, model: value.trim() });
   if (provider === 'openaiCompatible') {
     // An entry without a name is addressed as plain `openaiCompatible`, as in the original nao.
-    if (providers.some((entry) => entry.provider === 'openaiCompatible' && entry.name === undefined)) {
+    if (providers.some((entry) => providerAddress(entry) === provider)) {
       return { provider, modelId, kind: 'openaiCompatible' };
     }
     throw invalid(
@@ -112,10 +107,7 @@ export function parseModelString(
   }
   if (provider.startsWith(COMPATIBLE_PREFIX)) {
     const name = provider.slice(COMPATIBLE_PREFIX.length);
-    const entry = providers.find(
-      (candidate) => candidate.provider === 'openaiCompatible' && candidate.name === name,
-    );
-    if (entry === undefined) {
+    if (!providers.some((entry) => providerAddress(entry) === provider)) {
       throw invalid(
         value,
         `no openaiCompatible provider named ${JSON.stringify(name)} is configured`,

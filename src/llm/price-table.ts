@@ -18,6 +18,15 @@ export interface PriceEntry {
   prices: Required<ModelPrices>;
 }
 
+function entry(
+  vendor: PriceVendor,
+  model: string,
+  prices: PriceEntry['prices'],
+  aliases: string[] | undefined,
+): PriceEntry {
+  return { vendor, model, ...(aliases === undefined ? {} : { aliases }), prices };
+}
+
 /** OpenAI: cached input at the listed discount; writing the cache costs nothing extra. */
 function openai(
   model: string,
@@ -26,27 +35,19 @@ function openai(
   output: number,
   aliases?: string[],
 ): PriceEntry {
-  return {
-    vendor: 'openai',
-    model,
-    ...(aliases === undefined ? {} : { aliases }),
-    prices: { inputNoCache: input, inputCacheRead: cached ?? input, inputCacheWrite: input, output },
-  };
+  const prices = { inputNoCache: input, inputCacheRead: cached ?? input, inputCacheWrite: input, output };
+  return entry('openai', model, prices, aliases);
 }
 
 /** Anthropic: cache reads at 0.1x and 5-minute cache writes at 1.25x the input price. */
 function anthropic(model: string, input: number, output: number, aliases?: string[]): PriceEntry {
-  return {
-    vendor: 'anthropic',
-    model,
-    ...(aliases === undefined ? {} : { aliases }),
-    prices: {
-      inputNoCache: input,
-      inputCacheRead: round(input * 0.1),
-      inputCacheWrite: round(input * 1.25),
-      output,
-    },
+  const prices = {
+    inputNoCache: input,
+    inputCacheRead: round(input * 0.1),
+    inputCacheWrite: round(input * 1.25),
+    output,
   };
+  return entry('anthropic', model, prices, aliases);
 }
 
 /** Google: context-cache reads at the listed price; cache storage is billed per hour and not modelled. */
@@ -57,22 +58,14 @@ function google(
   output: number,
   aliases?: string[],
 ): PriceEntry {
-  return {
-    vendor: 'google',
-    model,
-    ...(aliases === undefined ? {} : { aliases }),
-    prices: { inputNoCache: input, inputCacheRead: cached, inputCacheWrite: input, output },
-  };
+  const prices = { inputNoCache: input, inputCacheRead: cached, inputCacheWrite: input, output };
+  return entry('google', model, prices, aliases);
 }
 
 /** Mistral: no prompt-cache pricing, every input token at the input price. */
 function mistral(model: string, input: number, output: number, aliases?: string[]): PriceEntry {
-  return {
-    vendor: 'mistral',
-    model,
-    ...(aliases === undefined ? {} : { aliases }),
-    prices: { inputNoCache: input, inputCacheRead: input, inputCacheWrite: input, output },
-  };
+  const prices = { inputNoCache: input, inputCacheRead: input, inputCacheWrite: input, output };
+  return entry('mistral', model, prices, aliases);
 }
 
 function round(value: number): number {

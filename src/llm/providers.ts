@@ -45,6 +45,15 @@ function compatible(options: CreateModelOptions): LanguageModelInstance {
   }).chatModel(options.modelId);
 }
 
+type VendorSettings = Pick<CreateModelOptions, 'apiKey' | 'baseURL' | 'fetch'>;
+
+/** A vendor package's provider, called with the model id (Anthropic, Google, Mistral). */
+function vendor(
+  createProvider: (settings: VendorSettings) => (modelId: string) => LanguageModelInstance,
+): ProviderDefinition['create'] {
+  return ({ apiKey, baseURL, fetch, modelId }) => createProvider({ apiKey, baseURL, fetch })(modelId);
+}
+
 /**
  * How each provider kind becomes an AI SDK model. Base URLs are always passed explicitly so
  * the SDKs never read OPENAI_BASE_URL-style variables from the process environment.
@@ -69,28 +78,19 @@ export const PROVIDER_DEFINITIONS: Record<ProviderKind, ProviderDefinition> = {
     defaultBaseUrl: 'https://api.anthropic.com/v1',
     keyEnv: ['ANTHROPIC_API_KEY'],
     keyRequired: true,
-    create: (options) =>
-      createAnthropic({ apiKey: options.apiKey, baseURL: options.baseURL, fetch: options.fetch })(
-        options.modelId,
-      ),
+    create: vendor(createAnthropic),
   },
   google: {
     defaultBaseUrl: 'https://generativelanguage.googleapis.com/v1beta',
     keyEnv: ['GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY'],
     keyRequired: true,
-    create: (options) =>
-      createGoogleGenerativeAI({ apiKey: options.apiKey, baseURL: options.baseURL, fetch: options.fetch })(
-        options.modelId,
-      ),
+    create: vendor(createGoogleGenerativeAI),
   },
   mistral: {
     defaultBaseUrl: 'https://api.mistral.ai/v1',
     keyEnv: ['MISTRAL_API_KEY'],
     keyRequired: true,
-    create: (options) =>
-      createMistral({ apiKey: options.apiKey, baseURL: options.baseURL, fetch: options.fetch })(
-        options.modelId,
-      ),
+    create: vendor(createMistral),
   },
   openrouter: {
     defaultBaseUrl: 'https://openrouter.ai/api/v1',

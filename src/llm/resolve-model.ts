@@ -1,5 +1,6 @@
+import { providerAddress } from '../config/llm-providers.js';
 import type { NaoConfig } from '../config/nao-config.js';
-import type { ProviderConfig, ProviderKind } from '../config/schema.js';
+import type { ProviderKind } from '../config/schema.js';
 import { UsageError } from '../errors/index.js';
 import { DEFAULT_CALL_SETTINGS, type ModelCallSettings } from './call-settings.js';
 import { type FetchFunction, failFastFetch } from './fail-fast-fetch.js';
@@ -49,12 +50,6 @@ export interface ResolvedModel {
   priceWarning: string | null;
 }
 
-function providerEntry(kind: ProviderKind, name: string | undefined, providers: readonly ProviderConfig[]) {
-  return providers.find(
-    (entry) => entry.provider === kind && (kind !== 'openaiCompatible' || entry.name === name),
-  );
-}
-
 function present(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed === undefined || trimmed === '' ? undefined : trimmed;
@@ -71,7 +66,7 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
   const providers = config.llm.providers;
   const parsed = parseModelString(options.modelString, { providers });
   const definition = PROVIDER_DEFINITIONS[parsed.kind];
-  const entry = providerEntry(parsed.kind, parsed.name, providers);
+  const entry = providers.find((candidate) => providerAddress(candidate) === parsed.provider);
   const id = `${parsed.provider}:${parsed.modelId}`;
   const configFile = config.configPath ?? 'nao_config.yaml';
   const entryLabel =

@@ -3,7 +3,9 @@ import type { Costs, ProviderConfig } from '../config/schema.js';
 import { tablePrices } from './price-table.js';
 import type { ModelPrices } from './usage.js';
 
-export type PriceSource = 'config' | 'table' | 'deprecated';
+/** The price layers, highest first. */
+const PRICE_SOURCES = ['config', 'table', 'deprecated'] as const;
+export type PriceSource = (typeof PRICE_SOURCES)[number];
 
 export interface ResolvedPrices {
   /** `null`: no price known anywhere, so costs are unknown (never 0). */
@@ -86,27 +88,14 @@ export function resolvePrices(options: {
   const prices: Partial<ModelPrices> = {};
   const used = new Set<PriceSource>();
   for (const [bucket, key] of Object.entries(BUCKETS) as [Bucket, keyof Costs][]) {
-    const fromConfig = declared?.[key];
-    const fromTable = table?.prices[bucket];
-    const fromDeprecated = deprecated?.[key];
-    if (fromConfig !== undefined) {
-      prices[bucket] = fromConfig;
-      used.add('config');
-    } else if (fromTable !== undefined) {
-      prices[bucket] = fromTable;
-      used.add('table');
-    } else if (fromDeprecated !== undefined) {
-      prices[bucket] = fromDeprecated;
-      used.add('deprecated');
+    const layers = { config: declared?.[key], table: table?.prices[bucket], deprecated: deprecated?.[key] };
+    const layer = PRICE_SOURCES.find((name) => layers[name] !== undefined);
+    if (layer !== undefined) {
+      prices[bucket] = layers[layer];
+      used.add(layer);
     }
   }
-  const source: PriceSource | null = used.has('config')
-    ? 'config'
-    : used.has('table')
-      ? 'table'
-      : used.has('deprecated')
-        ? 'deprecated'
-        : null;
+  const source = PRICE_SOURCES.find((layer) => used.has(layer)) ?? null;
   const tableModel = table?.model ?? null;
   if (prices.inputNoCache === undefined || prices.output === undefined) {
     const missing = [

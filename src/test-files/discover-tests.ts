@@ -104,9 +104,8 @@ function errorText(error: unknown): string {
 }
 
 /**
- * Reads every file as UTF-8, in order; a file that cannot be read yields its error. Test files
- * are small: a synchronous read costs a few µs, an asynchronous one four thread-pool round
- * trips (open, stat, read, close), which made up a third of the start-up of a large suite.
+ * Reads every file as UTF-8, in order; a file that cannot be read yields its error. Synchronously:
+ * test files are small, and an asynchronous read costs four thread-pool round trips per file.
  */
 function readAll(files: readonly string[]): Array<string | { error: unknown }> {
   return files.map((file) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isMapping } from '../config/mapping.js';
 import { comparisonSchema } from '../config/schema.js';
 import { parseYamlSource, type YamlIssue } from '../config/yaml-source.js';
 import { didYouMean as suggestKey } from '../errors/index.js';
@@ -98,10 +99,6 @@ const testFileSchema = z.looseObject({
     .pipe(comparisonOverrideSchema)
     .nullish(),
 });
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** `; did you mean `sql`? (known keys: …)` or just ` (known keys: …)`. */
 function unknownKeyHint(key: string, known: readonly string[]): string {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonFields, lenientBoolean, lenientNumber, nonEmpty } from './fields.js';
+import { commonFields, lenientBoolean, lenientNumber, nonEmpty, nullable } from './fields.js';
 
 /**
  * What one BigQuery query may bill unless `maximum_bytes_billed` says otherwise: 100 GiB,
@@ -23,11 +23,6 @@ const credentialsJson = z.preprocess(
     error: 'expected a service account key: a mapping, or its JSON text',
   }),
 );
-
-/** The original's `nao init` writes `null` for every key left unset. */
-function nullable<Schema extends z.ZodType>(schema: Schema) {
-  return z.preprocess((value) => (value === null ? undefined : value), schema.optional());
-}
 
 const endpoint = nonEmpty.regex(/^https?:\/\/[^\s/]+/i, 'expected an http:// or https:// URL');
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isMapping } from '../mapping.js';
 import { commonFields, nonEmpty, port } from './fields.js';
 import { required, TDS_TLS_KEYS, tdsTlsFields } from './mssql.js';
 
@@ -11,8 +12,8 @@ export const FABRIC_AUTH_MODES = [
 
 /** Earlier spellings of the original's Fabric keys, still found in projects: `server`, `auth_method`. */
 function renameEarlierKeys(value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  const { server, auth_method: authMethod, ...rest } = value as Record<string, unknown>;
+  if (!isMapping(value)) return value;
+  const { server, auth_method: authMethod, ...rest } = value;
   return {
     ...rest,
     ...(rest.host === undefined && server !== undefined ? { host: server } : {}),

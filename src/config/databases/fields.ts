@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isMapping } from '../mapping.js';
 
 export const nonEmpty = z.string().trim().min(1, 'must not be empty');
 
@@ -27,11 +28,13 @@ export function lenientBoolean() {
   }, z.boolean());
 }
 
+/** Optional, with `null` read as absent: the original's `nao init` writes `null` for every key left unset. */
+export function nullable<Schema extends z.ZodType>(schema: Schema) {
+  return z.preprocess((value) => (value === null ? undefined : value), schema.optional());
+}
+
 /** Glob patterns; `null` is none. Optional, so code that builds a config by hand need not list them. */
-const patterns = z.preprocess(
-  (value) => (value === null ? undefined : value),
-  z.array(z.string()).optional(),
-);
+const patterns = nullable(z.array(z.string()));
 
 /**
  * What the agent may see of a database, with the original nao's meaning: `include` / `exclude`
@@ -69,8 +72,8 @@ export const port = lenientNumber(z.number().int().min(1).max(65535).optional())
 
 /** A schema spelled `schema` or, as the original nao spells it, `schema_name`; `schema` wins. */
 export function schemaNameAsSchema(value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  const { schema_name: schemaName, ...rest } = value as Record<string, unknown>;
+  if (!isMapping(value)) return value;
+  const { schema_name: schemaName, ...rest } = value;
   return rest.schema === undefined && schemaName !== undefined && schemaName !== null
     ? { ...rest, schema: schemaName }
     : rest;
