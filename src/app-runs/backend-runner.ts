@@ -108,55 +108,44 @@ export function createBackendRunner(options: {
       : config.test.models;
   }
 
-  async function check(): Promise<{
-    status: AppRunnerStatus;
-    config: NaoConfig | null;
-    session: Session | null;
-  }> {
+  type Check = { status: AppRunnerStatus; config: NaoConfig; session: Session | null };
+
+  async function check(): Promise<Check> {
     const config = await loadConfig({ projectDir: options.projectDir, env });
+    const unavailable = (
+      reason: Extract<AppRunnerStatus, { state: 'unavailable' }>['reason'],
+      message: string,
+      command: string,
+    ): Check => ({
+      config,
+      session: null,
+      status: { state: 'unavailable', reason, backendUrl, message, command },
+    });
     let health: { project: string };
     try {
       health = await checkBackend({ backendUrl });
     } catch (error) {
       if (!(error instanceof BackendUnreachableError) && !(error instanceof NaoError)) throw error;
-      return {
-        config,
-        session: null,
-        status: {
-          state: 'unavailable',
-          reason: 'no-backend',
-          backendUrl,
-          message: `No nao backend answers at ${backendUrl}. Start it in ${options.projectDir}, then check again:`,
-          command: 'nao chat',
-        },
-      };
+      return unavailable(
+        'no-backend',
+        `No nao backend answers at ${backendUrl}. Start it in ${options.projectDir}, then check again:`,
+        'nao chat',
+      );
     }
     if (health.project !== config.projectName) {
-      return {
-        config,
-        session: null,
-        status: {
-          state: 'unavailable',
-          reason: 'other-project',
-          backendUrl,
-          message: `The backend at ${backendUrl} serves project "${health.project}", not "${config.projectName}". Start the backend of this project in ${options.projectDir}, or start this viewer with --backend and the URL of its backend:`,
-          command: 'nao chat',
-        },
-      };
+      return unavailable(
+        'other-project',
+        `The backend at ${backendUrl} serves project "${health.project}", not "${config.projectName}". Start the backend of this project in ${options.projectDir}, or start this viewer with --backend and the URL of its backend:`,
+        'nao chat',
+      );
     }
     const current = await session();
     if (current === null) {
-      return {
-        config,
-        session: null,
-        status: {
-          state: 'unavailable',
-          reason: 'not-logged-in',
-          backendUrl,
-          message: `Not logged in to ${backendUrl}: the viewer runs tests under the CLI's session. Log in once in a terminal, then check again:`,
-          command: loginCommand,
-        },
-      };
+      return unavailable(
+        'not-logged-in',
+        `Not logged in to ${backendUrl}: the viewer runs tests under the CLI's session. Log in once in a terminal, then check again:`,
+        loginCommand,
+      );
     }
     return {
       config,
@@ -176,7 +165,7 @@ export function createBackendRunner(options: {
     },
     async start(request) {
       const { status, config, session: current } = await check();
-      if (status.state !== 'ready' || config === null || current === null) {
+      if (status.state !== 'ready' || current === null) {
         return {
           success: false,
           status: 503,
@@ -214,8 +203,9 @@ export function createBackendRunner(options: {
         },
       });
       const client = createBackendClient({ backendUrl, session: backendSession });
+      const names = tests.map((test) => test.name);
       const started = jobs.start({
-        tests: tests.map((test) => test.name),
+        tests: names,
         models: request.models,
         total: tests.length * request.models.length,
         projectDir: config.projectDir,
@@ -227,11 +217,7 @@ export function createBackendRunner(options: {
             client,
             settings: config.test,
             testsDir: path.join(config.projectDir, 'tests'),
-            command: equivalentCommand({
-              tests: tests.map((test) => test.name),
-              models: request.models,
-              local: false,
-            }),
+            command: equivalentCommand({ tests: names, models: request.models, local: false }),
             startedFrom: 'viewer',
             naoVersion: options.naoVersion,
             signal,

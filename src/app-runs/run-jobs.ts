@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { ResultsFile, RunResult } from '../report/index.js';
-import type { AppRunJob } from './app-run-types.js';
+import type { AppRunJob, AppRunOutcome } from './app-run-types.js';
 
 /** Finished jobs kept for their pages to read; older ones are forgotten. */
 const KEPT_JOBS = 20;
@@ -29,6 +29,10 @@ export interface RunJobs {
   get(id: string, owner?: string): AppRunJob | null;
   /** Aborts the running job and waits for it to save what finished. */
   close(): Promise<void>;
+}
+
+function outcomeOf(result: RunResult): AppRunOutcome {
+  return { name: result.name, model: result.model, status: result.status, message: result.message };
 }
 
 /** The in-memory jobs of one server (the viewer's or the backend's). */
@@ -66,23 +70,13 @@ export function createRunJobs(options: { log?: (line: string) => void } = {}): R
           signal: controller.signal,
           onRunFinished: (result) => {
             job.finished++;
-            job.runs.push({
-              name: result.name,
-              model: result.model,
-              status: result.status,
-              message: result.message,
-            });
+            job.runs.push(outcomeOf(result));
           },
         })
         .then(
           ({ file, savedPath }) => {
             // Plan order, with the runs that never ran (Ctrl-C) as the file has them.
-            job.runs = file.results.map((result) => ({
-              name: result.name,
-              model: result.model,
-              status: result.status,
-              message: result.message,
-            }));
+            job.runs = file.results.map(outcomeOf);
             job.file = path.basename(savedPath);
             job.path = path.relative(request.projectDir, savedPath).split(path.sep).join('/');
             job.state = 'done';

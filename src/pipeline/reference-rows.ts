@@ -130,7 +130,7 @@ function pickDatabase(
     };
   }
   const list = [...databases, ...unavailable].map((database) => `"${database.name}"`).join(', ');
-  if (databases.length === 0 && unavailable.length === 0) {
+  if (configured === 0) {
     return {
       success: false,
       code: 'NO_DATABASE',

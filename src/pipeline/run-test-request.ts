@@ -1,7 +1,7 @@
 import { runAgent } from '../agent/index.js';
 import { type AnswerJudgement, judgeAnswer } from '../answer-judge/index.js';
 import { NaoError } from '../errors/index.js';
-import { captureDataSnapshots, extractAnswer, runReferenceQuery, unchangedSince } from '../extract/index.js';
+import { extractAnswer } from '../extract/index.js';
 import {
   addUsage,
   costOf,
@@ -11,9 +11,16 @@ import {
   type ResolvedModel,
   type TokenUsage,
 } from '../llm/index.js';
+import { captureDataSnapshots, unchangedSince } from './data-snapshot.js';
 import type { ProjectRuntime } from './project-runtime.js';
-import { unavailableReferenceDatabase } from './reference-rows.js';
-import type { RunSpending, TestRunRequest, TestRunResponse, Verification } from './test-run-types.js';
+import { runReferenceQuery, unavailableReferenceDatabase } from './reference-rows.js';
+import type {
+  RunSpending,
+  TableData,
+  TestRunRequest,
+  TestRunResponse,
+  Verification,
+} from './test-run-types.js';
 
 /** The model with the caller's prices, bucket by bucket, when the request brings some. */
 function withCallerPrices(model: ResolvedModel, request: TestRunRequest): ResolvedModel {
@@ -98,8 +105,12 @@ export async function runTestRequest(options: {
     ...(options.generateQueryId === undefined ? {} : { generateQueryId: options.generateQueryId }),
   });
 
-  const extract = (expectedColumns: readonly string[]) =>
-    extractAnswer({
+  /** Extracts the answer's data, compared with `expected` (the reference's rows) when there is one. */
+  const verify = async (
+    expected: (TableData & { snapshotConsistent: boolean }) | null,
+  ): Promise<Verification> => {
+    const expectedColumns = expected?.columns ?? [];
+    const extraction = await extractAnswer({
       model: spent?.extraction ?? resolved,
       question: request.prompt,
       responseMessages: agent.responseMessages,
@@ -110,32 +121,27 @@ export async function runTestRequest(options: {
         : { queryTimeoutMs: runtime.agentContext.limits.queryTimeoutMs }),
       ...(signal === undefined ? {} : { signal }),
     });
-
-  let verification: Verification | null = null;
-  if (pendingReference === null && request.extractAnswer === true) {
-    // No reference: the answer's data is extracted for the assertions that read it, with its own columns.
-    const extraction = await extract([]);
-    verification = {
+    return {
       data: extraction.data,
       sql: extraction.sql,
       error: extraction.error,
       errorKind: extraction.errorKind,
-      expectedData: null,
-      expectedColumns: [],
+      expectedData: expected === null ? null : { columns: expectedColumns, rows: expected.rows },
+      expectedColumns,
       referenceError: null,
-      snapshotConsistent: null,
+      snapshotConsistent: expected?.snapshotConsistent ?? null,
       attempts: extraction.attempts,
       usage: extraction.usage,
       cost: extraction.cost,
     };
-  }
-  if (pendingReference !== null) {
+  };
+
+  let verification: Verification | null = null;
+  if (pendingReference === null) {
+    // No reference: the answer's data is extracted for the assertions that read it, with its own columns.
+    if (request.extractAnswer === true) verification = await verify(null);
+  } else {
     const reference = await pendingReference;
-    if (reference.success && reference.snapshotConsistent) {
-      // Checked when the reference finished, which may have been before the agent's last query.
-      const snapshot = snapshots?.get(reference.databaseName);
-      reference.snapshotConsistent = snapshot !== undefined && unchangedSince(snapshot);
-    }
     if (!reference.success) {
       verification = {
         data: null,
@@ -151,21 +157,11 @@ export async function runTestRequest(options: {
         cost: null,
       };
     } else {
-      const expectedColumns = reference.columns;
-      const extraction = await extract(expectedColumns);
-      verification = {
-        data: extraction.data,
-        sql: extraction.sql,
-        error: extraction.error,
-        errorKind: extraction.errorKind,
-        expectedData: { columns: expectedColumns, rows: reference.rows },
-        expectedColumns,
-        referenceError: null,
-        snapshotConsistent: reference.snapshotConsistent,
-        attempts: extraction.attempts,
-        usage: extraction.usage,
-        cost: extraction.cost,
-      };
+      // Checked when the reference finished, which may have been before the agent's last query.
+      const snapshot = snapshots?.get(reference.databaseName);
+      const snapshotConsistent =
+        reference.snapshotConsistent && snapshot !== undefined && unchangedSince(snapshot);
+      verification = await verify({ columns: reference.columns, rows: reference.rows, snapshotConsistent });
     }
   }
 

@@ -17,6 +17,7 @@ import type { ModelSummary, RunResult, RunStatus, Summary } from '../report/resu
 import { STATUS_MARK, statusOf } from '../report/run-status.js';
 import { failedRuns, orderedModels, summarize, summarizeByModel } from '../report/summarize.js';
 import { type BoxTable, type CellColor, paint, renderBoxTable, type TableCell } from './box-table.js';
+import { hasRepeats } from './has-repeats.js';
 
 export interface ConsoleOptions {
   /** Terminal columns; wide content (messages first) is cut to fit. Default 120. */
@@ -35,16 +36,14 @@ const STATUS_COLOR: Record<RunStatus, CellColor | undefined> = {
   skipped: undefined,
 };
 
-const STATUS_WORD: Record<RunStatus, string> = {
-  passed: 'passed',
-  failed: 'failed',
-  error: 'error',
-  unverified: 'unverified',
-  skipped: 'skipped',
-};
-
 function text(...lines: string[]): TableCell {
   return { lines };
+}
+
+/** One line in the status's color (a skipped run has none). */
+function statusText(line: string, status: RunStatus): TableCell {
+  const color = STATUS_COLOR[status];
+  return color ? { lines: [line], color } : text(line);
 }
 
 /** Marks a verdict that rests on a judge model's grading, not on data, wherever a status is shown. */
@@ -60,16 +59,6 @@ function resolve(options: ConsoleOptions): { width: number; color: boolean } {
   return { width: width > 0 ? width : DEFAULT_WIDTH, color: options.color ?? false };
 }
 
-function hasRepeats(results: readonly RunResult[]): boolean {
-  const seen = new Set<string>();
-  for (const result of results) {
-    const key = JSON.stringify([result.name, result.model]);
-    if (seen.has(key)) return true;
-    seen.add(key);
-  }
-  return false;
-}
-
 /** One row per run in the order given, with a totals row; messages are cut first to fit `width`. */
 export function renderTestResultsTable(results: readonly RunResult[], options: ConsoleOptions = {}): string {
   const { width, color } = resolve(options);
@@ -78,31 +67,20 @@ export function renderTestResultsTable(results: readonly RunResult[], options: C
     const status = statusOf(result);
     const name = repeated ? `${result.name} #${result.attempt}` : result.name;
     const judged = isJudged(result) ? JUDGED_MARK : '';
-    const statusCell: TableCell = { lines: [`${STATUS_MARK[status]} ${STATUS_WORD[status]}${judged}`] };
-    const color = STATUS_COLOR[status];
-    if (color) statusCell.color = color;
-    if (status === 'skipped') {
-      // A run that never ran has no tokens, cost or time: blank, not a misleading 0 or "—".
-      return [
-        text(name),
-        text(result.model),
-        statusCell,
-        text(result.message),
-        text(),
-        text(),
-        text(),
-        text(),
-      ];
-    }
     return [
       text(name),
       text(result.model),
-      statusCell,
+      statusText(`${STATUS_MARK[status]} ${status}${judged}`, status),
       text(result.message),
-      text(formatInteger(result.tokens)),
-      text(formatCost(result.cost)),
-      text(formatSeconds(result.duration_ms)),
-      text(formatInteger(result.tool_call_count)),
+      // A run that never ran has no tokens, cost or time: blank, not a misleading 0 or "—".
+      ...(status === 'skipped'
+        ? [text(), text(), text(), text()]
+        : [
+            text(formatInteger(result.tokens)),
+            text(formatCost(result.cost)),
+            text(formatSeconds(result.duration_ms)),
+            text(formatInteger(result.tool_call_count)),
+          ]),
     ];
   });
   const summary = summarize(results);
@@ -193,9 +171,7 @@ function gridCell(attempts: readonly RunResult[], repeated: boolean): TableCell 
   const judged = attempts.some(isJudged) ? JUDGED_MARK : '';
   if (!repeated) {
     const status = statuses[0] ?? 'skipped';
-    const color = STATUS_COLOR[status];
-    const mark = `${STATUS_MARK[status]}${judged}`;
-    return color ? { lines: [mark], color } : text(mark);
+    return statusText(`${STATUS_MARK[status]}${judged}`, status);
   }
   const ran = statuses.filter((status) => status !== 'skipped');
   if (ran.length === 0) return text(STATUS_MARK.skipped);

@@ -5,6 +5,7 @@
 import type { ResultsFile, RunResult, RunStatus } from '../report/results-file.js';
 import { statusOf } from '../report/run-status.js';
 import { orderedModels } from '../report/summarize.js';
+import { hasRepeats } from './has-repeats.js';
 
 /** Response text kept in `<system-out>`; CI pages choke on megabytes of agent prose. */
 export const MAX_SYSTEM_OUT_CHARS = 20_000;
@@ -69,24 +70,18 @@ function attributes(values: Record<string, string | number | undefined>): string
     .join('');
 }
 
-interface Counts {
-  tests: number;
-  failures: number;
-  errors: number;
-  skipped: number;
-  ms: number;
-}
-
-function countOf(runs: readonly RunResult[]): Counts {
-  const counts: Counts = { tests: runs.length, failures: 0, errors: 0, skipped: 0, ms: 0 };
+/** The count attributes of `<testsuites>` and `<testsuite>`, in the order both print them. */
+function countAttributes(runs: readonly RunResult[]) {
+  const counts = { tests: runs.length, failures: 0, errors: 0, skipped: 0 };
+  let ms = 0;
   for (const run of runs) {
     const status = statusOf(run);
     if (status === 'failed') counts.failures++;
     else if (status === 'error') counts.errors++;
     else if (status === 'unverified' || status === 'skipped') counts.skipped++;
-    counts.ms += Number.isFinite(run.duration_ms) ? run.duration_ms : 0;
+    ms += Number.isFinite(run.duration_ms) ? run.duration_ms : 0;
   }
-  return counts;
+  return { ...counts, time: seconds(ms) };
 }
 
 function failureBody(run: RunResult): string {
@@ -163,34 +158,15 @@ function testcase(run: RunResult, repeated: boolean): string {
 export function toJUnitXml(options: { file: ResultsFile; suiteName?: string }): string {
   const { file } = options;
   const suiteName = options.suiteName ?? 'nao test';
-  const keys = new Set<string>();
-  let repeated = false;
-  for (const run of file.results) {
-    const key = JSON.stringify([run.name, run.model]);
-    if (keys.has(key)) repeated = true;
-    keys.add(key);
-  }
-  const total = countOf(file.results);
+  const repeated = hasRepeats(file.results);
   let xml = '<?xml version="1.0" encoding="UTF-8"?>\n';
-  xml += `<testsuites${attributes({
-    name: suiteName,
-    tests: total.tests,
-    failures: total.failures,
-    errors: total.errors,
-    skipped: total.skipped,
-    time: seconds(total.ms),
-  })}>\n`;
+  xml += `<testsuites${attributes({ name: suiteName, ...countAttributes(file.results) })}>\n`;
   orderedModels(file.results, file.models ?? []).forEach((model, index) => {
     const runs = file.results.filter((run) => run.model === model);
-    const counts = countOf(runs);
     xml += `  <testsuite${attributes({
       name: model,
       id: index,
-      tests: counts.tests,
-      failures: counts.failures,
-      errors: counts.errors,
-      skipped: counts.skipped,
-      time: seconds(counts.ms),
+      ...countAttributes(runs),
       timestamp: junitTimestamp(file.timestamp),
     })}>\n`;
     for (const run of runs) xml += testcase(run, repeated);

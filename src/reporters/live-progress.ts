@@ -1,4 +1,5 @@
 import type { RunResult, RunStatus } from '../report/index.js';
+import { STATUS_MARK } from '../report/run-status.js';
 
 export interface ProgressOptions {
   out: NodeJS.WritableStream;
@@ -11,13 +12,6 @@ export interface ProgressOptions {
   now?: () => number;
 }
 
-const SYMBOLS: Record<RunStatus, string> = {
-  passed: '✓',
-  failed: '✗',
-  error: '!',
-  unverified: '?',
-  skipped: '–',
-};
 const COLORS: Record<RunStatus, string> = {
   passed: '\x1b[32m',
   failed: '\x1b[31m',
@@ -66,7 +60,7 @@ export class LiveProgress {
 
   private runLine(result: RunResult): string {
     const width = String(this.options.total).length;
-    const symbol = this.paint(result.status, `${SYMBOLS[result.status]} ${result.status.padEnd(10)}`);
+    const symbol = this.paint(result.status, `${STATUS_MARK[result.status]} ${result.status.padEnd(10)}`);
     const cost = result.cost === null ? '' : `  $${result.cost.toFixed(4)}`;
     const attempt = result.attempt > 1 ? ` #${result.attempt}` : '';
     const replayed = result.details.replayed ? '  (replayed)' : '';

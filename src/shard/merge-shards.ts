@@ -113,15 +113,9 @@ function shardRuns(options: { read: ReadShard; shardOf: Map<string, number> }): 
   return runs;
 }
 
-function earliest(values: readonly (string | undefined)[]): string | undefined {
-  return values.filter((value) => value !== undefined).sort()[0];
-}
-
-function latest(values: readonly (string | undefined)[]): string | undefined {
-  return values
-    .filter((value) => value !== undefined)
-    .sort()
-    .at(-1);
+/** The timestamps that are set, in order (nao's timestamps sort as text). */
+function sortedTimes(values: readonly (string | undefined)[]): string[] {
+  return values.filter((value) => value !== undefined).sort();
 }
 
 /**
@@ -227,8 +221,8 @@ export function mergeShardFiles(options: {
       : { priceTableVersion: first.file.price_table_version }),
     interrupted: ordered.some((read) => read.file.interrupted === true),
   });
-  const startedAt = earliest(ordered.map((read) => read.file.started_at));
-  const finishedAt = latest(ordered.map((read) => read.file.finished_at));
+  const startedAt = sortedTimes(ordered.map((read) => read.file.started_at))[0];
+  const finishedAt = sortedTimes(ordered.map((read) => read.file.finished_at)).at(-1);
   if (startedAt !== undefined) file.started_at = startedAt;
   if (finishedAt !== undefined) file.finished_at = finishedAt;
   const merged: MergedRecord = {

@@ -53,6 +53,11 @@ function errorCode(error: unknown): string | undefined {
   return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 }
 
+/** The path, or a folder on it, does not exist. */
+function isMissing(error: unknown): boolean {
+  return errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR';
+}
+
 function pad(value: number): string {
   return String(value).padStart(2, '0');
 }
@@ -101,7 +106,7 @@ export function createResultsStore(options: { outputsDir: string; maxCachedFiles
       const info = await stat(filePath);
       return info.isFile() ? { mtimeMs: info.mtimeMs, size: info.size } : null;
     } catch (error) {
-      if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return null;
+      if (isMissing(error)) return null;
       throw error;
     }
   }
@@ -167,16 +172,17 @@ export function createResultsStore(options: { outputsDir: string; maxCachedFiles
     try {
       names = await readdir(outputsDir);
     } catch (error) {
-      if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return [];
+      if (isMissing(error)) return [];
       throw error;
     }
     const entries: (ResultsFileEntry & { key: string })[] = [];
     for (const name of names) {
       if (fileNameProblem(name) !== null) continue;
+      const filePath = path.join(outputsDir, name);
       let info: Awaited<ReturnType<typeof stat>>;
       try {
-        if (!(await staysInside(path.join(outputsDir, name)))) continue;
-        info = await stat(path.join(outputsDir, name));
+        if (!(await staysInside(filePath))) continue;
+        info = await stat(filePath);
       } catch (error) {
         // Deleted between readdir and stat.
         if (errorCode(error) === 'ENOENT') continue;

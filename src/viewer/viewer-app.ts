@@ -5,8 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Context, Hono } from 'hono';
-import type { AppRunnerStatus } from '../app-runs/app-run-types.js';
-import type { AppRunner } from '../app-runs/index.js';
+import { type AppRunner, disabledRunner } from '../app-runs/backend-runner.js';
 import { runRequestSchema } from '../app-runs/index.js';
 import type { ApiError, FileListResponse, RunDetailResponse } from './api-types.js';
 import { compareForViewer } from './compare-files.js';
@@ -60,13 +59,8 @@ export interface ViewerAppOptions {
   runner?: AppRunner;
 }
 
-const NO_RUNNER: Extract<AppRunnerStatus, { state: 'unavailable' }> = {
-  state: 'unavailable',
-  reason: 'disabled',
-  backendUrl: null,
-  message: 'This viewer cannot run tests: start it with nao test server in the project folder.',
-  command: null,
-};
+const NO_RUNNER_MESSAGE =
+  'This viewer cannot run tests: start it with nao test server in the project folder.';
 
 /**
  * Requests that change something (start a run, which costs money) must come from the viewer's
@@ -114,6 +108,7 @@ function hostName(hostHeader: string): string {
 
 export function createViewerApp(options: ViewerAppOptions): Hono<{ Bindings: Bindings }> {
   const { store, assetsDir } = options;
+  const runner = options.runner ?? disabledRunner(NO_RUNNER_MESSAGE);
   const app = new Hono<{ Bindings: Bindings }>();
 
   app.use('*', async (c, next) => {
@@ -196,9 +191,7 @@ export function createViewerApp(options: ViewerAppOptions): Hono<{ Bindings: Bin
 
   app.get('/api/history', async (c) => c.json(await store.history()));
 
-  app.get('/api/app-runs/status', async (c) =>
-    c.json(options.runner ? await options.runner.status() : NO_RUNNER),
-  );
+  app.get('/api/app-runs/status', async (c) => c.json(await runner.status()));
 
   app.post('/api/app-runs', async (c) => {
     const refused = crossSiteWrite(c);
@@ -217,14 +210,13 @@ export function createViewerApp(options: ViewerAppOptions): Hono<{ Bindings: Bin
         `Invalid run request: ${parsed.error.issues.map((issue) => issue.message).join('; ')}.`,
       );
     }
-    if (!options.runner) return apiError(c, 503, NO_RUNNER.message);
-    const started = await options.runner.start(parsed.data);
+    const started = await runner.start(parsed.data);
     if (!started.success) return c.json({ error: started.error } satisfies ApiError, started.status);
     return c.json({ job: started.job }, 202);
   });
 
   app.get('/api/app-runs/:id', (c) => {
-    const job = options.runner?.job(c.req.param('id')) ?? null;
+    const job = runner.job(c.req.param('id'));
     return job === null ? apiError(c, 404, `No run ${c.req.param('id')} here.`) : c.json({ job });
   });
 
