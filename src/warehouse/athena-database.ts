@@ -5,7 +5,8 @@ import { quietAwsSdkNodeNotice } from './aws-sdk-notice.js';
 import { redactSecrets } from './connection-target.js';
 import type { Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import { loadOptionalDriver } from './optional-driver.js';
-import { type QueryLimits, startQuery, stoppedError, watchQuery } from './query-control.js';
+import { type QueryLimits, startQuery, stoppedError, stopRace, watchQuery } from './query-control.js';
+import { quoteLiteral } from './sql-literal.js';
 import { tablesOfColumns } from './table-list.js';
 import { refusalOfPlan, TRINO_EXPLAIN_PREFIX, trinoStatementText } from './trino-statement-check.js';
 import {
@@ -168,18 +169,14 @@ class AthenaDatabase implements Database {
     if (this.closed) throw databaseClosed(this.context);
     const text = trinoStatementText(sql);
     let stopError: unknown;
-    let stop: (() => void) | undefined;
-    const stopped = new Promise<never>((_resolve, reject) => {
-      stop = () => reject(stopError);
-    });
-    stopped.catch(() => {});
+    const stop = stopRace();
     // Athena has no per-query limit a client can set: nao stops the query itself when the time is up.
     const watch = watchQuery({
       limits,
       cancel: (reason) => {
         stopError = stoppedError({ ...this.context, reason, limits });
         if (current !== undefined) this.stopExecution(current);
-        stop?.();
+        stop.reject(stopError);
       },
     });
     const isStopped = () => stopError;
@@ -193,7 +190,7 @@ class AthenaDatabase implements Database {
       try {
         plan = await Promise.race([
           this.run(`${TRINO_EXPLAIN_PREFIX}${text}`, { maxRows: 1, isStopped, onStart }),
-          stopped,
+          stop.promise,
         ]);
       } catch (error) {
         if (error instanceof AthenaQueryFailed && !QUERY_LEAD.test(text)) {
@@ -208,7 +205,7 @@ class AthenaDatabase implements Database {
       if (refusal !== undefined) throw readOnlyViolation({ ...this.context, engineMessage: refusal });
       const result = await Promise.race([
         this.run(text, { maxRows: limits.maxRows, isStopped, onStart }),
-        stopped,
+        stop.promise,
       ]);
       const converters = result.columns.map(athenaCellConverter);
       return {
@@ -365,8 +362,4 @@ class AthenaDatabase implements Database {
     // A refused request (credentials, work group) or a network failure: Athena could not take the query.
     return this.connectionError(error);
   }
-}
-
-function quoteLiteral(text: string): string {
-  return `'${text.replaceAll("'", "''")}'`;
 }

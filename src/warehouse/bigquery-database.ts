@@ -10,7 +10,14 @@ import { type BigQueryCell, type BigQueryField, bigQueryCell, bigQueryTypeName }
 import { redactSecrets } from './connection-target.js';
 import type { CellValue, Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import { loadOptionalDriver } from './optional-driver.js';
-import { type QueryLimits, startQuery, stoppedError, watchQuery } from './query-control.js';
+import {
+  ENGINE_LIMIT_GRACE_MS,
+  type QueryLimits,
+  startQuery,
+  stoppedError,
+  stopRace,
+  watchQuery,
+} from './query-control.js';
 import { type CatalogColumn, tablesOfColumns } from './table-list.js';
 import {
   databaseClosed,
@@ -24,8 +31,6 @@ import {
 
 /** Rows asked for per results page; BigQuery caps a page at 10 MB whatever this says. */
 const PAGE_ROWS = 10_000;
-/** How long past `timeoutMs` nao waits for BigQuery's own job timeout before cancelling the job itself. */
-const CLIENT_GRACE_MS = 2000;
 const GIB = 1024 ** 3;
 
 export interface OpenBigQueryOptions {
@@ -106,21 +111,18 @@ class BigQueryDatabase implements Database {
     const started = performance.now();
     let job: Job | undefined;
     let final: { error: unknown } | undefined;
-    let reject: (error: unknown) => void = () => {};
-    const stopped = new Promise<never>((_, rejectStopped) => {
-      reject = rejectStopped;
-    });
+    const stop = stopRace();
     const running: RunningQuery = {
       stop: (error) => {
         if (final !== undefined) return;
         final = { error };
-        reject(error);
+        stop.reject(error);
         if (job !== undefined) this.cancel(job);
       },
     };
     const watch = watchQuery({
       limits,
-      graceMs: CLIENT_GRACE_MS,
+      graceMs: ENGINE_LIMIT_GRACE_MS,
       cancel: (reason) => running.stop(stoppedError({ ...this.context, reason, limits })),
     });
     this.running.add(running);
@@ -136,7 +138,7 @@ class BigQueryDatabase implements Database {
           if (final !== undefined) this.cancel(created);
         },
       });
-      return await Promise.race([work, stopped]);
+      return await Promise.race([work, stop.promise]);
     } catch (error) {
       if (final !== undefined) throw final.error;
       throw this.queryError(error, limits);

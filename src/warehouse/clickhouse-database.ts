@@ -7,9 +7,9 @@ import { type ClickHouseCellConverter, clickHouseCellConverter } from './clickho
 import { describeServerTarget } from './connection-target.js';
 import type { CellValue, ColumnInfo, Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import { loadOptionalDriver } from './optional-driver.js';
-import { type QueryLimits, startQuery } from './query-control.js';
+import { NO_LIMITS, type QueryLimits, startQuery } from './query-control.js';
 import { ServerConnection, type ServerErrorVerdict } from './server-connection.js';
-import { tablesOfColumns } from './table-list.js';
+import { type CatalogRow, tablesOfRows } from './table-list.js';
 import { queryFailed, queryOutOfMemory, WarehouseError } from './warehouse-error.js';
 
 export type ClickHouseDatabaseConfig = Extract<DatabaseConfig, { type: 'clickhouse' }>;
@@ -132,11 +132,7 @@ class ClickHouseDatabase implements Database {
     await this.server.open(
       async () => {
         try {
-          await this.collect(
-            'SELECT version()',
-            { maxRows: 1, timeoutMs: undefined, signal: undefined },
-            signal,
-          );
+          await this.collect('SELECT version()', { ...NO_LIMITS, maxRows: 1 }, signal);
         } catch (error) {
           if (signal.aborted) throw new Error(`no answer within ${seconds} s (connect_timeout)`);
           throw error;
@@ -174,19 +170,13 @@ class ClickHouseDatabase implements Database {
     // The configured database's tables: the other databases of the server stay reachable by qualified name.
     const result = await this.collect(
       `SELECT database, table, name, type FROM system.columns WHERE database = currentDatabase()${FORMAT_CLAUSE}`,
-      { maxRows: Number.POSITIVE_INFINITY, timeoutMs: undefined, signal: undefined },
+      NO_LIMITS,
       new AbortController().signal,
     ).catch((error: unknown) => {
       throw this.server.queryError(error, undefined);
     });
     // system.columns lists a table's columns in their order (18.x has no `position` to sort by), the tables in none.
-    const tables = tablesOfColumns(
-      (result.rows as string[][]).map(([schema, table, name, type]) => ({
-        schema: schema!,
-        table: table!,
-        column: { name: name!, type: type! },
-      })),
-    );
+    const tables = tablesOfRows(result.rows as CatalogRow[]);
     return tables.sort((a, b) =>
       a.schema === b.schema ? compare(a.name, b.name) : compare(a.schema ?? '', b.schema ?? ''),
     );
@@ -206,8 +196,7 @@ class ClickHouseDatabase implements Database {
     try {
       const result = await this.collect(query, limits, running.controller.signal, running.queryId);
       capped = result.truncated;
-      const stopped = watch.stopped();
-      if (stopped !== undefined) throw stopped;
+      watch.throwIfStopped();
       return result;
     } catch (error) {
       const stopped = watch.stopped(error);

@@ -17,6 +17,7 @@ import { mssqlCellConverter, mssqlTypeName } from './mssql-value.js';
 import { loadOptionalDriver } from './optional-driver.js';
 import { startQuery } from './query-control.js';
 import { ServerConnection, type ServerErrorVerdict } from './server-connection.js';
+import { quoteLiteral } from './sql-literal.js';
 import { tablesOfColumns } from './table-list.js';
 import { connectionFailed } from './warehouse-error.js';
 
@@ -181,14 +182,12 @@ class TdsDatabase implements Database {
     try {
       await session.run(`SET TRANSACTION ISOLATION LEVEL ${isolation}; BEGIN TRANSACTION`);
       started = true;
-      const stopped = watch.stopped();
-      if (stopped !== undefined) throw stopped;
+      watch.throwIfStopped();
       const result = await session.stream(sql, {
         maxRows: limits.maxRows,
         timeoutMs: deadline === undefined ? undefined : deadline - performance.now(),
       });
-      const stoppedLater = watch.stopped();
-      if (stoppedLater !== undefined) throw stoppedLater;
+      watch.throwIfStopped();
       const converters = result.columns.map(mssqlCellConverter);
       return {
         columns: result.columns.map((column) => ({ name: column.colName, type: mssqlTypeName(column) })),
@@ -208,9 +207,7 @@ class TdsDatabase implements Database {
     let healthy = true;
     try {
       const schemaFilter =
-        this.schemaName === undefined
-          ? ''
-          : ` AND c.TABLE_SCHEMA = N'${this.schemaName.replaceAll("'", "''")}'`;
+        this.schemaName === undefined ? '' : ` AND c.TABLE_SCHEMA = N${quoteLiteral(this.schemaName)}`;
       const { rows } = await session.stream(
         `SELECT c.TABLE_SCHEMA, c.TABLE_NAME, c.COLUMN_NAME, c.DATA_TYPE, c.CHARACTER_MAXIMUM_LENGTH,
                 c.NUMERIC_PRECISION, c.NUMERIC_SCALE, c.DATETIME_PRECISION

@@ -7,7 +7,7 @@ import type { CellValue, Database, QueryOptions, QueryResult, TableInfo } from '
 import { type MysqlField, mysqlCellConverter, mysqlTypeName } from './mysql-value.js';
 import { type QueryLimits, startQuery } from './query-control.js';
 import { ServerConnection, type ServerErrorVerdict } from './server-connection.js';
-import { tablesOfColumns } from './table-list.js';
+import { type CatalogRow, tablesOfRows } from './table-list.js';
 
 export type MysqlDatabaseConfig = Extract<DatabaseConfig, { type: 'mysql' }>;
 
@@ -135,8 +135,7 @@ class MysqlDatabase implements Database {
       started = true;
       const result = await streamRows(streaming, sql, limits.maxRows);
       // A killed SLEEP() returns 1 instead of failing: once nao stopped a query, its rows mean nothing.
-      const stopped = watch.stopped();
-      if (stopped !== undefined) throw stopped;
+      watch.throwIfStopped();
       capped = result.truncated;
       const converters = result.fields.map(mysqlCellConverter);
       return {
@@ -176,13 +175,7 @@ class MysqlDatabase implements Database {
                ORDER BY c.TABLE_SCHEMA, c.TABLE_NAME, c.ORDINAL_POSITION`,
         rowsAsArray: true,
       });
-      return tablesOfColumns(
-        (rows as unknown as string[][]).map(([schema, table, name, type]) => ({
-          schema: schema!,
-          table: table!,
-          column: { name: name!, type: type! },
-        })),
-      );
+      return tablesOfRows(rows as unknown as CatalogRow[]);
     } catch (error) {
       throw this.server.queryError(error, undefined);
     } finally {

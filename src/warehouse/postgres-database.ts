@@ -6,7 +6,7 @@ import { type PortalField, PortalQuery } from './postgres-portal-query.js';
 import { postgresCellConverter } from './postgres-value.js';
 import { type QueryLimits, startQuery } from './query-control.js';
 import { ServerConnection, type ServerErrorVerdict } from './server-connection.js';
-import { tablesOfColumns } from './table-list.js';
+import { type CatalogRow, tablesOfRows } from './table-list.js';
 
 export type PostgresDatabaseConfig = Extract<DatabaseConfig, { type: 'postgres' }>;
 
@@ -156,19 +156,13 @@ class PostgresDatabase implements Database {
   async listTables(): Promise<TableInfo[]> {
     const client = await this.server.acquire(() => this.pool.connect());
     try {
-      const result = await client.query<[string, string, string | null, string | null]>({
+      const result = await client.query<CatalogRow>({
         rowMode: 'array',
         text: this.dialect === 'redshift' ? REDSHIFT_TABLES : POSTGRES_TABLES,
         values: [this.schema ?? null],
       });
       // A table without columns comes back once, with a null column (the catalog query's outer join).
-      return tablesOfColumns(
-        result.rows.map(([schema, table, name, type]) => ({
-          schema,
-          table,
-          ...(name === null ? {} : { column: { name, type: type ?? '' } }),
-        })),
-      );
+      return tablesOfRows(result.rows);
     } catch (error) {
       throw this.server.queryError(error, undefined);
     } finally {

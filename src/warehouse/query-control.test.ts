@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { QueryOptions } from './database.js';
-import { startQuery, stoppedError, watchQuery } from './query-control.js';
+import { startQuery, stoppedError, stopRace, watchQuery } from './query-control.js';
 import { WarehouseError } from './warehouse-error.js';
 
 const context = { database: 'wh', dialect: 'duckdb' as const };
@@ -99,5 +99,16 @@ describe('watchQuery', () => {
     vi.advanceTimersByTime(1000);
     expect(cancel).not.toHaveBeenCalled();
     expect(stoppedError({ ...context, reason: watch.reason, limits })).toBeUndefined();
+  });
+});
+
+describe('stopRace', () => {
+  it('ends a race with the first error it is given', async () => {
+    const stop = stopRace();
+    const work = new Promise<string>(() => {});
+    const first = new Error('first');
+    stop.reject(first);
+    stop.reject(new Error('second'));
+    await expect(Promise.race([work, stop.promise])).rejects.toBe(first);
   });
 });

@@ -8,6 +8,13 @@ export interface QueryLimits {
   signal: AbortSignal | undefined;
 }
 
+/** The limits of nao's own requests (checks, listings): every row, no time limit, no signal. */
+export const NO_LIMITS: Readonly<QueryLimits> = {
+  maxRows: Number.POSITIVE_INFINITY,
+  timeoutMs: undefined,
+  signal: undefined,
+};
+
 /**
  * Checks one query call before any engine work: an already aborted signal rejects with its
  * reason, empty SQL and malformed limits are refused with a message naming the value.
@@ -43,6 +50,9 @@ export function startQuery(options: {
 }
 
 export type StopReason = 'timeout' | 'abort';
+
+/** The `graceMs` of engines that enforce nao's time limit themselves: how long nao waits for theirs before cancelling. */
+export const ENGINE_LIMIT_GRACE_MS = 2000;
 
 export interface QueryWatch {
   /** Why the query was stopped, once the timer or the signal fired. */
@@ -110,4 +120,17 @@ export function stoppedError(options: {
     });
   }
   return undefined;
+}
+
+/**
+ * A promise that only rejects, with the error given to `reject`: raced against a query's work,
+ * it ends the wait as soon as nao stops the query. It never counts as an unhandled rejection.
+ */
+export function stopRace(): { promise: Promise<never>; reject: (error: unknown) => void } {
+  let reject: (error: unknown) => void = () => {};
+  const promise = new Promise<never>((_resolve, rejectPromise) => {
+    reject = rejectPromise;
+  });
+  promise.catch(() => {});
+  return { promise, reject };
 }

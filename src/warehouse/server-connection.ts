@@ -11,7 +11,7 @@ import {
   secretsOf,
 } from './connection-target.js';
 import type { DatabaseDialect } from './database.js';
-import { type QueryLimits, stoppedError, watchQuery } from './query-control.js';
+import { ENGINE_LIMIT_GRACE_MS, type QueryLimits, stoppedError, watchQuery } from './query-control.js';
 import {
   connectionFailed,
   databaseClosed,
@@ -22,9 +22,6 @@ import {
   type WarehouseError,
   withErrorCode,
 } from './warehouse-error.js';
-
-/** How long past `timeoutMs` nao waits for the server's own statement limit before cancelling the query itself. */
-const CLIENT_GRACE_MS = 2000;
 
 /** What an engine's error code says about a failed query (its message already without secrets). */
 export interface ServerErrorVerdict {
@@ -49,6 +46,8 @@ export interface ServerQueryWatch {
   readonly cancelled: boolean;
   /** The error of a query nao stopped (the signal's reason, QUERY_TIMEOUT); undefined otherwise. */
   stopped(cause?: unknown): unknown;
+  /** Throws `stopped()` once nao stopped the query: what the engine answered after that means nothing. */
+  throwIfStopped(): void;
   /** The error a failed query rejects with. */
   failure(error: unknown): unknown;
   /** Disarms the watch and waits for a cancel already sent: the session must outlive the cancel aimed at it. */
@@ -94,14 +93,14 @@ export class ServerConnection {
 
   /**
    * Arms the time limit and the abort signal of one query on server session `sessionId`. The
-   * server enforces the limit itself; nao cancels only `CLIENT_GRACE_MS` later, or at once on abort.
+   * server enforces the limit itself; nao cancels only `ENGINE_LIMIT_GRACE_MS` later, or at once on abort.
    */
   watch(limits: QueryLimits, sessionId: number | null): ServerQueryWatch {
     if (sessionId !== null) this.running.add(sessionId);
     let cancelling: Promise<void> | undefined;
     const watch = watchQuery({
       limits,
-      graceMs: CLIENT_GRACE_MS,
+      graceMs: ENGINE_LIMIT_GRACE_MS,
       cancel: () => {
         if (sessionId !== null) cancelling = this.cancel(sessionId);
       },
@@ -113,6 +112,10 @@ export class ServerConnection {
         return watch.reason !== undefined;
       },
       stopped,
+      throwIfStopped: () => {
+        const error = stopped();
+        if (error !== undefined) throw error;
+      },
       failure: (error) => stopped(error) ?? this.queryError(error, limits),
       finish: async () => {
         watch.dispose();

@@ -7,6 +7,7 @@ import { type QueryLimits, startQuery } from './query-control.js';
 import { ServerConnection, type ServerErrorVerdict } from './server-connection.js';
 import { describeStatementType, isReadOnlyStatementType } from './snowflake-statement-type.js';
 import { snowflakeCellConverter, snowflakeTypeName } from './snowflake-value.js';
+import { quoteLiteral } from './sql-literal.js';
 import { tablesOfColumns } from './table-list.js';
 import { readOnlyViolation, WarehouseError } from './warehouse-error.js';
 
@@ -144,13 +145,11 @@ class SnowflakeDatabase implements Database {
     const watch = this.server.watch(limits, id);
     try {
       await this.refuseWrites(sql, limits, id);
-      const stopped = watch.stopped();
-      if (stopped !== undefined) throw stopped;
+      watch.throwIfStopped();
       const statement = await this.execute({ sqlText: sql, parameters: statementParameters(limits) }, id);
       const result = await readRows(statement, limits.maxRows);
       // Stopped while its rows streamed: the caller asked for no result.
-      const late = watch.stopped();
-      if (late !== undefined) throw late;
+      watch.throwIfStopped();
       return result;
     } catch (error) {
       // A refusal of nao's own stands, unless nao stopped the query meanwhile.
@@ -165,7 +164,7 @@ class SnowflakeDatabase implements Database {
   async listTables(): Promise<TableInfo[]> {
     await this.server.acquire(async () => this.connection);
     const schemaFilter =
-      this.config.schema === undefined ? '' : `AND c.table_schema = ${sqlText(this.config.schema)}`;
+      this.config.schema === undefined ? '' : `AND c.table_schema = ${quoteLiteral(this.config.schema)}`;
     try {
       const rows = await this.select(
         `SELECT c.table_schema, c.table_name, c.column_name, c.data_type, c.numeric_precision, c.numeric_scale
@@ -368,10 +367,6 @@ async function readRows(statement: RowStatement, maxRows: number): Promise<Query
 function columnType(type: CellValue, precision: CellValue, scale: CellValue): string {
   const name = String(type);
   return name === 'NUMBER' && precision !== null ? `NUMBER(${precision},${scale ?? 0})` : name;
-}
-
-function sqlText(value: string): string {
-  return `'${value.replaceAll("'", "''")}'`;
 }
 
 /**

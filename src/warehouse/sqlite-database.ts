@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { Database, QueryOptions, QueryResult, TableInfo } from './database.js';
-import { type QueryLimits, startQuery, stoppedError, watchQuery } from './query-control.js';
+import { NO_LIMITS, type QueryLimits, startQuery, stoppedError, watchQuery } from './query-control.js';
 import { SqliteOpenError, SqliteProcess, SqliteProcessExit } from './sqlite-process.js';
 import { REFUSED_CODE, type SqliteFailure, type SqliteReply } from './sqlite-protocol.js';
 import {
@@ -61,6 +61,10 @@ class SqliteDatabase implements Database {
     private process: SqliteProcess | undefined,
   ) {}
 
+  private get context() {
+    return { database: this.name, dialect: this.dialect };
+  }
+
   async query(sql: string, options?: QueryOptions): Promise<QueryResult> {
     const limits = startQuery({ database: this.name, dialect: this.dialect, sql, query: options });
     const maxRows = limits.maxRows === Number.POSITIVE_INFINITY ? null : limits.maxRows;
@@ -70,12 +74,7 @@ class SqliteDatabase implements Database {
   }
 
   async listTables(): Promise<TableInfo[]> {
-    const limits: QueryLimits = {
-      maxRows: Number.POSITIVE_INFINITY,
-      timeoutMs: undefined,
-      signal: undefined,
-    };
-    const reply = await this.exclusive(limits, { kind: 'tables' });
+    const reply = await this.exclusive(NO_LIMITS, { kind: 'tables' });
     if (reply.kind === 'tables') return reply.tables;
     throw this.unexpected(reply);
   }
@@ -125,22 +124,11 @@ class SqliteDatabase implements Database {
       if (reply.kind === 'failed') throw this.failureError(reply.failure);
       return reply;
     } catch (error) {
-      const stopped = stoppedError({
-        database: this.name,
-        dialect: this.dialect,
-        reason: watch.reason,
-        limits,
-        cause: error,
-      });
+      const stopped = stoppedError({ ...this.context, reason: watch.reason, limits, cause: error });
       if (stopped !== undefined) throw stopped;
-      if (this.closed) throw databaseClosed({ database: this.name, dialect: this.dialect });
+      if (this.closed) throw databaseClosed(this.context);
       if (error instanceof SqliteProcessExit) {
-        throw queryFailed({
-          database: this.name,
-          dialect: this.dialect,
-          engineMessage: error.message,
-          cause: error,
-        });
+        throw queryFailed({ ...this.context, engineMessage: error.message, cause: error });
       }
       throw error;
     } finally {
@@ -151,19 +139,19 @@ class SqliteDatabase implements Database {
 
   /** The running process, or a new one when the last was killed for a time limit. */
   private async ensureProcess(): Promise<SqliteProcess> {
-    if (this.closed) throw databaseClosed({ database: this.name, dialect: this.dialect });
+    if (this.closed) throw databaseClosed(this.context);
     if (this.process?.alive) return this.process;
     const process = await startProcess(this.name, this.file);
     if (this.closed) {
       await process.close();
-      throw databaseClosed({ database: this.name, dialect: this.dialect });
+      throw databaseClosed(this.context);
     }
     this.process = process;
     return process;
   }
 
   private failureError(failure: SqliteFailure): WarehouseError {
-    const context = { database: this.name, dialect: this.dialect, engineMessage: failure.message };
+    const context = { ...this.context, engineMessage: failure.message };
     // SQLITE_READONLY and its extended codes (SQLITE_READONLY_DBMOVED…), and what the query
     // process refused before running it (VACUUM, ATTACH).
     const code = failure.code ?? '';
@@ -174,8 +162,7 @@ class SqliteDatabase implements Database {
 
   private unexpected(reply: SqliteReply): WarehouseError {
     return queryFailed({
-      database: this.name,
-      dialect: this.dialect,
+      ...this.context,
       engineMessage: `unexpected reply from the SQLite query process: ${reply.kind}`,
     });
   }

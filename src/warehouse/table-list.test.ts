@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tablesOfColumns } from './table-list.js';
+import { tablesOfColumns, tablesOfRows } from './table-list.js';
 
 describe('tablesOfColumns', () => {
   it('gathers the columns of each table in row order, tables in the order they first appear', () => {
@@ -33,6 +33,28 @@ describe('tablesOfColumns', () => {
     ).toEqual([
       { schema: 'a.b', name: 'c', columns: [] },
       { schema: 'a', name: 'b.c', columns: [{ name: 'x', type: 'INT' }] },
+    ]);
+  });
+});
+
+describe('tablesOfRows', () => {
+  it('reads [schema, table, name, type] rows, a null name as a table without columns', () => {
+    expect(
+      tablesOfRows([
+        ['public', 'empty', null, null],
+        ['public', 'orders', 'id', 'bigint'],
+        ['public', 'orders', 'total', 'numeric(10,2)'],
+      ]),
+    ).toEqual([
+      { schema: 'public', name: 'empty', columns: [] },
+      {
+        schema: 'public',
+        name: 'orders',
+        columns: [
+          { name: 'id', type: 'bigint' },
+          { name: 'total', type: 'numeric(10,2)' },
+        ],
+      },
     ]);
   });
 });

@@ -25,3 +25,17 @@ export function tablesOfColumns(rows: Iterable<CatalogColumn>): TableInfo[] {
   }
   return [...tables.values()];
 }
+
+/** [schema, table, column name, column type] as the catalog queries answer; a null name is a table with no columns. */
+export type CatalogRow = [schema: string | null, table: string, name: string | null, type: string | null];
+
+/** `tablesOfColumns` of catalog rows. */
+export function tablesOfRows(rows: readonly CatalogRow[]): TableInfo[] {
+  return tablesOfColumns(
+    rows.map(([schema, table, name, type]) => ({
+      schema,
+      table,
+      ...(name === null ? {} : { column: { name, type: type ?? '' } }),
+    })),
+  );
+}

@@ -2,8 +2,16 @@ import type { DatabaseConfig } from '../config/schema.js';
 import { redactSecrets } from './connection-target.js';
 import type { Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import { loadOptionalDriver } from './optional-driver.js';
-import { type QueryLimits, startQuery, stoppedError, watchQuery } from './query-control.js';
-import { tablesOfColumns } from './table-list.js';
+import {
+  ENGINE_LIMIT_GRACE_MS,
+  type QueryLimits,
+  startQuery,
+  stoppedError,
+  stopRace,
+  watchQuery,
+} from './query-control.js';
+import { quoteLiteral } from './sql-literal.js';
+import { type CatalogRow, tablesOfRows } from './table-list.js';
 import { type TrinoDriver, TrinoStatement, TrinoStatementError } from './trino-statement.js';
 import { refusalOfPlan, TRINO_EXPLAIN_PREFIX, trinoStatementText } from './trino-statement-check.js';
 import { trinoCellConverter } from './trino-value.js';
@@ -24,9 +32,6 @@ export interface TrinoOpenOptions {
   /** Loads trino-client; injectable so the missing-driver message can be tested. */
   importDriver?: () => Promise<TrinoDriver>;
 }
-
-/** How long past `timeoutMs` nao waits for Trino's own `query_max_run_time` before cancelling itself. */
-const CLIENT_GRACE_MS = 2000;
 
 /** Trino's error of a write in a read-only transaction. */
 const READ_ONLY_ERRORS = new Set(['READ_ONLY_VIOLATION']);
@@ -116,17 +121,13 @@ class TrinoDatabase implements Database {
     const text = trinoStatementText(sql);
     const deadline = limits.timeoutMs === undefined ? undefined : performance.now() + limits.timeoutMs;
     let current: TrinoStatement | undefined;
-    let stop: ((error: unknown) => void) | undefined;
-    const stopped = new Promise<never>((_resolve, reject) => {
-      stop = reject;
-    });
-    stopped.catch(() => {});
+    const stop = stopRace();
     const watch = watchQuery({
       limits,
-      graceMs: CLIENT_GRACE_MS,
+      graceMs: ENGINE_LIMIT_GRACE_MS,
       cancel: (reason) => {
         current?.cancel();
-        stop?.(stoppedError({ ...this.context, reason, limits }));
+        stop.reject(stoppedError({ ...this.context, reason, limits }));
       },
     });
     const run = async (statementSql: string, maxRows: number) => {
@@ -134,7 +135,7 @@ class TrinoDatabase implements Database {
       current = this.statement(statementSql, deadline);
       this.running.add(current);
       try {
-        return await Promise.race([current.run(maxRows), stopped]);
+        return await Promise.race([current.run(maxRows), stop.promise]);
       } finally {
         this.running.delete(current);
       }
@@ -172,13 +173,7 @@ class TrinoDatabase implements Database {
     this.running.add(statement);
     try {
       const result = await statement.run(Number.POSITIVE_INFINITY);
-      return tablesOfColumns(
-        (result.rows as [string, string, string, string][]).map(([schema, table, name, type]) => ({
-          schema,
-          table,
-          column: { name, type },
-        })),
-      );
+      return tablesOfRows(result.rows as CatalogRow[]);
     } catch (error) {
       throw this.queryError(error, undefined);
     } finally {
@@ -226,8 +221,4 @@ class TrinoDatabase implements Database {
     }
     return queryFailed(context);
   }
-}
-
-function quoteLiteral(text: string): string {
-  return `'${text.replaceAll("'", "''")}'`;
 }
