@@ -1,17 +1,14 @@
 /**
- * DuckDB SQL text: quoting names and values into statements, and DuckDB's own parse of a
+ * DuckDB SQL text: quoting names into statements, and DuckDB's own parse of a
  * statement (json_serialize_sql), which the warehouse and the extraction sandbox both use to
  * decide what a query is without matching its text.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { runSmallQuery } from './duckdb-result.js';
+import { quoteLiteral } from './sql-literal.js';
 
 export function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
-}
-
-export function quoteLiteral(text: string): string {
-  return `'${text.replaceAll("'", "''")}'`;
 }
 
 /**

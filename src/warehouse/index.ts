@@ -9,7 +9,8 @@ export type {
 } from './database.js';
 export { readDuckDbQuery, readStoredRows } from './duckdb-query.js';
 export { runSmallQuery } from './duckdb-result.js';
-export { parseDuckDbSql, quoteIdentifier, quoteLiteral } from './duckdb-sql-text.js';
+export { parseDuckDbSql, quoteIdentifier } from './duckdb-sql-text.js';
 export { FreshConnections } from './fresh-connections.js';
 export { openDatabase } from './open-database.js';
+export { quoteLiteral } from './sql-literal.js';
 export { WarehouseError } from './warehouse-error.js';

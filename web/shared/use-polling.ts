@@ -4,7 +4,7 @@ import { useEffect } from 'preact/hooks';
 const POLL_MS = 400;
 
 /**
- * While `id` is not null, calls `poll(id)` every 400 ms and hands each answer to `onAnswer`,
+ * While `id` is not null, calls `poll(id)` every `POLL_MS` and hands each answer to `onAnswer`,
  * until `id` changes or the component goes away; a failed call is simply tried again next time.
  */
 export function usePolling<T>(options: {
