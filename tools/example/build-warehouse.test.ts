@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -82,5 +83,21 @@ describe('example warehouse', () => {
     const target = path.join(dir, 'ensure.duckdb');
     expect(await ensureExampleWarehouse({ path: target })).toBe(true);
     expect(await ensureExampleWarehouse({ path: target })).toBe(false);
+  });
+
+  it('builds the same file from two test workers at once, both ending with the whole warehouse', async () => {
+    // Test files of a fresh checkout each ensure the example warehouse, in parallel.
+    const target = path.join(dir, 'raced.duckdb');
+    await Promise.all([ensureExampleWarehouse({ path: target }), ensureExampleWarehouse({ path: target })]);
+    const instance = await DuckDBInstance.create(target, { access_mode: 'READ_ONLY' });
+    const connection = await instance.connect();
+    try {
+      const reader = await connection.runAndReadAll('SELECT count(*)::INTEGER FROM orders');
+      expect(reader.getRowsJson()[0]![0]).toBeGreaterThan(0);
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+    expect(readdirSync(dir).filter((name) => name.startsWith('raced'))).toEqual(['raced.duckdb']);
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -46,15 +47,25 @@ function literal(value: string | number): string {
 }
 
 /**
- * Writes the example shop into a DuckDB file. The file is built beside the target and renamed
- * into place, so an interrupted build never leaves a half-filled warehouse behind.
+ * Writes the example shop into a DuckDB file. The file is built beside the target under a name
+ * of its own and renamed into place, so an interrupted build never leaves a half-filled
+ * warehouse behind, and builds racing for one target (test files of a fresh checkout) each
+ * end with a whole one.
  */
 export async function buildExampleWarehouse(options: { path: string; data?: ShopData }): Promise<void> {
   const data = options.data ?? generateShopData();
-  const partial = `${options.path}.building`;
-  await rm(partial, { force: true });
-  await rm(`${partial}.wal`, { force: true });
-  const instance = await DuckDBInstance.create(partial);
+  const partial = `${options.path}.building-${randomUUID()}`;
+  try {
+    await writeShop(partial, data);
+    await rename(partial, options.path);
+  } finally {
+    await rm(partial, { force: true });
+    await rm(`${partial}.wal`, { force: true });
+  }
+}
+
+async function writeShop(file: string, data: ShopData): Promise<void> {
+  const instance = await DuckDBInstance.create(file);
   const connection = await instance.connect();
   try {
     await connection.run(DDL);
@@ -76,8 +87,6 @@ export async function buildExampleWarehouse(options: { path: string; data?: Shop
     connection.closeSync();
     instance.closeSync();
   }
-  await rm(`${partial}.wal`, { force: true });
-  await rename(partial, options.path);
 }
 
 /** Builds the example warehouse only when it is missing; returns whether it built it. */
