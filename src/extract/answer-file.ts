@@ -7,14 +7,24 @@
  * sent as rows. A longer one is run again straight into the file, capped one row past the row
  * cap (so an answer of unknown size is never held whole), by nao's statement around the
  * checked SQL; the file is attached only for that statement. A large sandbox's answers go
- * to the file at once. nao reads the stored table as it is, as the warehouse layer reads a
- * long result it stored itself (`readStoredRows`).
+ * to the file at once, except a loaded table returned whole as it stands (`SELECT * FROM
+ * query_x`, the usual answer when the agent's last result was it): that one is not copied,
+ * the answer file is a second name of the load file. nao reads the stored table as it is, as
+ * the warehouse layer reads a long result it stored itself (`readStoredRows`).
  */
-import { rm } from 'node:fs/promises';
+import { link, rm } from 'node:fs/promises';
 import { type DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
 import { readDuckDbResult } from '../warehouse/duckdb-result.js';
 import { asSubquery } from '../warehouse/duckdb-sql-text.js';
-import { type CellValue, type ColumnInfo, quoteLiteral, readStoredRows } from '../warehouse/index.js';
+import {
+  type CellValue,
+  type ColumnInfo,
+  parseDuckDbSql,
+  quoteIdentifier,
+  quoteLiteral,
+  readStoredRows,
+  runSmallQuery,
+} from '../warehouse/index.js';
 import { readAnswer } from './read-answer.js';
 
 /** Rows of an answer sent over the channel at most; a longer one goes through a file. */
@@ -22,8 +32,8 @@ export const CHANNEL_ANSWER_ROWS = 16_384;
 
 export type SandboxAnswer =
   | { kind: 'rows'; columns: ColumnInfo[]; rows: CellValue[][] }
-  /** The answer is table `answer` of database `file` (its columns named c0, c1…), `rowCount` rows. */
-  | { kind: 'file'; columns: ColumnInfo[]; file: string; rowCount: number }
+  /** The answer is table `table` of database `file` (its columns in the answer's order), `rowCount` rows. */
+  | { kind: 'file'; columns: ColumnInfo[]; file: string; table: string; rowCount: number }
   | { kind: 'too-many-rows' };
 
 /**
@@ -31,7 +41,7 @@ export type SandboxAnswer =
  * written: a path in the folder the engine may write. `large` is for an engine of its own
  * (a large sandbox): its answers go straight to the file, so that the query runs once (a
  * query that sorts a million rows would otherwise sort them twice, once to find its answer
- * is long).
+ * is long). `loaded` is the load file a large sandbox's tables are attached from.
  */
 export async function readSandboxAnswer(options: {
   connection: DuckDBConnection;
@@ -40,13 +50,19 @@ export async function readSandboxAnswer(options: {
   checkpoint: () => void;
   file: string;
   large: boolean;
+  loaded?: LoadFile | undefined;
 }): Promise<SandboxAnswer> {
-  const { connection, sql, maxRows, checkpoint } = options;
+  const { connection, sql, maxRows, checkpoint, loaded } = options;
   // Whether the SQL can be wrapped as a subquery: once it could not, it is not tried again.
   let wrappable = true;
   if (options.large) {
     const columns = await describeAnswer(connection, sql);
     checkpoint();
+    const whole =
+      columns === null || loaded === undefined
+        ? undefined
+        : await linkLoadedTable({ ...options, loaded, columns });
+    if (whole !== undefined) return whole;
     const written = columns === null ? undefined : await writeAnswerFile({ ...options, columns });
     if (written !== undefined) return written;
     wrappable = false;
@@ -88,6 +104,45 @@ async function describeAnswer(connection: DuckDBConnection, sql: string): Promis
   }
 }
 
+export interface LoadFile {
+  /** The file, attached as `__nao_load`; each table is in its `main` schema, named by its id. */
+  file: string;
+  tableIds: readonly string[];
+}
+
+/**
+ * The answer file as a second name of the load file, when the SQL returns one of its tables
+ * whole, as it stands: DuckDB's parse of it is the parse of `SELECT * FROM "<id>"`. Undefined
+ * for any other SQL.
+ */
+async function linkLoadedTable(options: {
+  connection: DuckDBConnection;
+  sql: string;
+  maxRows: number;
+  file: string;
+  loaded: LoadFile;
+  columns: ColumnInfo[];
+}): Promise<SandboxAnswer | undefined> {
+  const { connection, loaded } = options;
+  const tree = (await parseDuckDbSql(connection, options.sql)) as {
+    statements?: { node?: { from_table?: { table_name?: unknown } } }[];
+  };
+  const id = loaded.tableIds.find((each) => each === tree.statements?.[0]?.node?.from_table?.table_name);
+  if (id === undefined) return undefined;
+  const plain = await parseDuckDbSql(connection, `SELECT * FROM ${quoteIdentifier(id)}`);
+  if (JSON.stringify(tree, withoutPositions) !== JSON.stringify(plain, withoutPositions)) return undefined;
+  const [count] = await runSmallQuery(connection, `SELECT count(*) FROM ${quoteIdentifier(id)}`);
+  const rowCount = Number(count?.[0]);
+  if (rowCount > options.maxRows) return { kind: 'too-many-rows' };
+  await link(loaded.file, options.file);
+  return { kind: 'file', columns: options.columns, file: options.file, table: id, rowCount };
+}
+
+/** Where in the text each part stands is not what the query does. */
+function withoutPositions(key: string, value: unknown): unknown {
+  return key === 'query_location' ? undefined : value;
+}
+
 /**
  * Runs the query again straight into the answer file, capped one row past the row cap;
  * undefined when the SQL cannot be wrapped as a subquery.
@@ -125,7 +180,7 @@ async function writeAnswerFile(options: {
     await connection.run(`DETACH ${out}`);
     attached = false;
     written = true;
-    return { kind: 'file', columns, file: options.file, rowCount };
+    return { kind: 'file', columns, file: options.file, table: 'answer', rowCount };
   } finally {
     create?.destroySync();
     if (attached) await connection.run(`DETACH ${out}`).catch(() => undefined);
@@ -157,10 +212,12 @@ async function streamQuery(connection: DuckDBConnection, sql: string, checkpoint
 /** Reads an answer file in nao (it was moved out of the sandbox process's folder first), and removes it. */
 export async function readAnswerFile(options: {
   file: string;
+  table: string;
   columns: ColumnInfo[];
   rowCount: number;
   threads: number;
 }): Promise<CellValue[][]> {
+  const aliases = options.columns.map((_, index) => `c${index}`).join(', ');
   try {
     const instance = await DuckDBInstance.create(':memory:', {
       autoinstall_known_extensions: 'false',
@@ -175,7 +232,7 @@ export async function readAnswerFile(options: {
       );
       const rows = await readStoredRows({
         connection,
-        table: '__nao_answer.main.answer',
+        table: `__nao_answer.main.${quoteIdentifier(options.table)} AS answer(${aliases})`,
         width: options.columns.length,
         // The stored table has the answer's columns and types, as the process read them.
         text: options.columns.flatMap((column, index) => (column.type === 'VARCHAR' ? [index] : [])),

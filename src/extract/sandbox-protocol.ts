@@ -33,8 +33,8 @@ export type PackedTable = Omit<SourceTable, 'rows'> & { rows: PackedRows };
 /** What a query ended with, in the process. */
 export type ProcessQueryOutcome =
   | { success: true; columns: ColumnInfo[]; rows: PackedRows }
-  /** A long answer, written to `file` in the process's folder (answer-file.ts). */
-  | { success: true; columns: ColumnInfo[]; file: string; rowCount: number }
+  /** A long answer: table `table` of `file`, in the process's folder (answer-file.ts). */
+  | { success: true; columns: ColumnInfo[]; file: string; table: string; rowCount: number }
   | {
       success: false;
       kind: 'unsafe' | 'failed' | 'timeout' | 'too-many-rows' | 'out-of-memory';

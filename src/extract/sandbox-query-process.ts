@@ -35,6 +35,8 @@ interface Entry {
   hosted: HostedSandbox;
   dedicated: boolean;
   tableIds: string[];
+  /** The file a large sandbox's tables are attached from (openFile); null for tables loaded here. */
+  loadFile: string | null;
   /** Stops the query in flight; set while one runs. */
   stop: (() => void) | null;
   /** Closed while a query ran: released once it returns. */
@@ -63,7 +65,10 @@ async function open(sandbox: number, packed: readonly PackedTable[], engine: Eng
   let loaded: LoadedTable[] = [];
   await place(sandbox, engine, async (hosted) => {
     loaded = await loadTables({ connection: hosted.connection, tables, scratchFile: hosted.scratchFile });
-    return loaded.filter((table) => table.columns.length > 0).map((table) => table.id);
+    return {
+      tableIds: loaded.filter((table) => table.columns.length > 0).map((table) => table.id),
+      loadFile: null,
+    };
   });
   return loaded;
 }
@@ -88,7 +93,7 @@ async function openFile(request: Extract<SandboxRequest, { kind: 'open-file' }>)
       await hosted.connection.run(
         `ATTACH ${quoteLiteral(readable)} AS __nao_load (READ_ONLY)${views.join('')}`,
       );
-      return [...tableIds];
+      return { tableIds: [...tableIds], loadFile: readable };
     });
   } finally {
     await rm(file, { force: true });
@@ -96,17 +101,17 @@ async function openFile(request: Extract<SandboxRequest, { kind: 'open-file' }>)
   return null;
 }
 
-/** Connects a sandbox, fills it with `load` (which returns the ids of its tables) and keeps it. */
+/** Connects a sandbox, fills it with `load` (which says where its tables are) and keeps it. */
 async function place(
   sandbox: number,
   engine: EngineSettings,
-  load: (hosted: HostedSandbox) => Promise<string[]>,
+  load: (hosted: HostedSandbox) => Promise<Pick<Entry, 'tableIds' | 'loadFile'>>,
 ): Promise<void> {
   const host = await engineOf(engine);
   let hosted: HostedSandbox | undefined;
   try {
     hosted = await host.connect();
-    const tableIds = await load(hosted);
+    const { tableIds, loadFile } = await load(hosted);
     if (engine.dedicated) {
       const used = await host.memoryInUse(hosted.connection);
       await host.lock(used + engine.memoryLimitBytes);
@@ -116,6 +121,7 @@ async function place(
       hosted,
       dedicated: engine.dedicated,
       tableIds,
+      loadFile,
       stop: null,
       closing: false,
     });
@@ -151,6 +157,7 @@ async function query(request: Extract<SandboxRequest, { kind: 'query' }>): Promi
       },
       file: entry.hosted.scratchFile(`answer_${request.id}.duckdb`),
       large: entry.dedicated,
+      loaded: entry.loadFile === null ? undefined : { file: entry.loadFile, tableIds: entry.tableIds },
     });
     if (answer.kind === 'too-many-rows') {
       return {
@@ -160,7 +167,8 @@ async function query(request: Extract<SandboxRequest, { kind: 'query' }>): Promi
       };
     }
     if (answer.kind === 'file') {
-      return { success: true, columns: answer.columns, file: answer.file, rowCount: answer.rowCount };
+      const { columns, file, table, rowCount } = answer;
+      return { success: true, columns, file, table, rowCount };
     }
     return { success: true, columns: answer.columns, rows: packRows(answer.rows, answer.columns.length) };
   } catch (error) {

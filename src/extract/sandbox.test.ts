@@ -570,6 +570,22 @@ describe('sandboxes sharing an engine', () => {
     expect(large.loaded.columns).toEqual(small.loaded.columns);
     expect(large.loaded.rowCount).toBe(SHARED_HOST_MAX_CELLS);
     expect(large.result).toEqual(small.result);
+
+    // A whole table is read where it was loaded; the same SQL with a clause is copied first.
+    const tables = [table(columns, rowsOf(SHARED_HOST_MAX_CELLS))];
+    await withSandbox({ tables }, async (sandbox) => {
+      const whole = await sandbox.query(`SELECT * FROM ${ID}`);
+      if (!whole.success) throw new Error(whole.error);
+      expect(whole.rows).toHaveLength(SHARED_HOST_MAX_CELLS);
+      expect(whole.rows.slice(0, 10)).toEqual(small.result.success ? small.result.rows : null);
+      expect(whole).toEqual(await sandbox.query(`SELECT * FROM ${ID} WHERE true`));
+    });
+    await withSandbox({ tables, maxResultRows: SHARED_HOST_MAX_CELLS - 1 }, async (sandbox) => {
+      expect(await sandbox.query(`SELECT * FROM ${ID}`)).toMatchObject({
+        success: false,
+        kind: 'too-many-rows',
+      });
+    });
   });
 
   it('prepareSandboxes starts the shared process ahead: the first sandbox finds it ready', async () => {

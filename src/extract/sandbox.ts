@@ -204,6 +204,7 @@ export class Sandbox {
         if (file === null) continue;
         const rows = await readAnswerFile({
           file,
+          table: outcome.table,
           columns: outcome.columns,
           rowCount: outcome.rowCount,
           threads: this.options.threads,
