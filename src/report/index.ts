@@ -6,7 +6,6 @@ export type {
   DataRow,
   DiffRecord,
   JudgeRecord,
-  MergedRecord,
   ModelSummary,
   RepeatStats,
   ResultsFile,
@@ -25,6 +24,7 @@ export { statusOf } from './run-status.js';
 export { ensureByModel, failedRuns, orderedModels, passRate, summarize } from './summarize.js';
 export {
   listResultsFiles,
+  resultsFileName,
   resultsFileSortKey,
   writeResultsFile,
   writeResultsFileAt,

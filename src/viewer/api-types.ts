@@ -84,17 +84,15 @@ export interface ViewerComparedPair extends ComparedPair {
   afterRun: number | null;
 }
 
+/** The comparison's lists of pairs. */
+export type PairCategory = 'regressions' | 'fixes' | 'unchanged' | 'added' | 'removed' | 'notRun';
+
 /** GET /api/compare?before=&after= */
 export interface CompareResponse
-  extends Omit<RunComparison, 'regressions' | 'fixes' | 'unchanged' | 'added' | 'removed' | 'notRun'> {
+  extends Omit<RunComparison, PairCategory>,
+    Record<PairCategory, ViewerComparedPair[]> {
   beforeFile: string;
   afterFile: string;
-  regressions: ViewerComparedPair[];
-  fixes: ViewerComparedPair[];
-  unchanged: ViewerComparedPair[];
-  added: ViewerComparedPair[];
-  removed: ViewerComparedPair[];
-  notRun: ViewerComparedPair[];
 }
 
 /** The numbers of one model (or of the whole file) that the history chart plots. */

@@ -1,5 +1,5 @@
 import { type ComparedPair, compareRunFiles, type ResultsFile, statusOf } from '../report/index.js';
-import type { CompareResponse, ViewerComparedPair } from './api-types.js';
+import type { CompareResponse, PairCategory, ViewerComparedPair } from './api-types.js';
 
 /**
  * Where each (test, model) pair's representative run sits in `results`: the first attempt
@@ -40,15 +40,12 @@ export function compareForViewer(options: {
       beforeRun: locateBefore(pair, 'before'),
       afterRun: locateAfter(pair, 'after'),
     }));
+  const categories: PairCategory[] = ['regressions', 'fixes', 'unchanged', 'added', 'removed', 'notRun'];
+  const lists = Object.fromEntries(categories.map((category) => [category, withRuns(comparison[category])]));
   return {
     ...comparison,
     beforeFile: before.name,
     afterFile: after.name,
-    regressions: withRuns(comparison.regressions),
-    fixes: withRuns(comparison.fixes),
-    unchanged: withRuns(comparison.unchanged),
-    added: withRuns(comparison.added),
-    removed: withRuns(comparison.removed),
-    notRun: withRuns(comparison.notRun),
+    ...(lists as Record<PairCategory, ViewerComparedPair[]>),
   };
 }

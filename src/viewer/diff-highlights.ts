@@ -50,8 +50,10 @@ function isIndex(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
-function isCell(value: unknown): value is CellValue {
-  return value === null || ['string', 'number', 'boolean'].includes(typeof value);
+/** A saved cell as it is, anything else (an object, an array) as its JSON. */
+function cell(value: unknown): CellValue {
+  const plain = value === null || ['string', 'number', 'boolean'].includes(typeof value);
+  return plain ? (value as CellValue) : JSON.stringify(value ?? null);
 }
 
 function strings(value: unknown): string[] {
@@ -59,7 +61,7 @@ function strings(value: unknown): string[] {
 }
 
 function cells(value: unknown): CellValue[] {
-  return Array.isArray(value) ? value.map((item) => (isCell(item) ? item : JSON.stringify(item))) : [];
+  return Array.isArray(value) ? value.map(cell) : [];
 }
 
 function unmatchedRows(value: unknown): UnmatchedRow[] {
@@ -74,15 +76,9 @@ function rowDifferences(value: unknown): RowDifference[] {
   return value.flatMap((row) => {
     if (!isRecord(row) || !isIndex(row.actualRowIndex) || !isIndex(row.expectedRowIndex)) return [];
     const differing = Array.isArray(row.cells)
-      ? row.cells.flatMap((cell) =>
-          isRecord(cell) && typeof cell.column === 'string'
-            ? [
-                {
-                  column: cell.column,
-                  actual: isCell(cell.actual) ? cell.actual : JSON.stringify(cell.actual ?? null),
-                  expected: isCell(cell.expected) ? cell.expected : JSON.stringify(cell.expected ?? null),
-                },
-              ]
+      ? row.cells.flatMap((item) =>
+          isRecord(item) && typeof item.column === 'string'
+            ? [{ column: item.column, actual: cell(item.actual), expected: cell(item.expected) }]
             : [],
         )
       : [];

@@ -5,8 +5,6 @@
  */
 import { formatCost, formatSeconds, UNKNOWN } from '../report/format-values.js';
 
-export { UNKNOWN };
-
 /** "$0.0125"; "—" when the model has no price. */
 export function costText(cost: number | null): string {
   const text = formatCost(cost);
@@ -33,6 +31,11 @@ export function secondsText(ms: number): string {
   const hours = Math.floor(seconds / 3600);
   const minutes = Math.floor((seconds % 3600) / 60);
   return hours > 0 ? `${hours} h ${minutes} min` : `${minutes} min ${seconds % 60} s`;
+}
+
+/** "1 run", "3 runs". */
+export function countText(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** A rate already in percent: "66.7%". */

@@ -15,10 +15,8 @@ export interface HistorySeries {
 
 /** Series per model, the models in the order they first appear from the newest file back. */
 export function historySeries(files: readonly HistoryPoint[], metric: HistoryMetric): HistorySeries[] {
-  const models: string[] = [];
-  for (const file of [...files].reverse()) {
-    for (const entry of file.by_model) if (!models.includes(entry.model)) models.push(entry.model);
-  }
+  const newestFirst = [...files].reverse();
+  const models = [...new Set(newestFirst.flatMap((file) => file.by_model.map((entry) => entry.model)))];
   return models.map((model) => ({
     model,
     values: files.map((file) => {

@@ -7,7 +7,7 @@
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { NaoError } from '../errors/index.js';
-import { type ResultsFile, readResultsFile, resultsFileSortKey } from '../report/index.js';
+import { type ResultsFile, readResultsFile, resultsFileName, resultsFileSortKey } from '../report/index.js';
 import type { FileOverview, HistoryPoint, HistoryResponse, ResultsFileEntry } from './api-types.js';
 import { fileNameProblem, resolveResultsFileName } from './file-name.js';
 import { buildHistoryPoint, buildOverview } from './file-overview.js';
@@ -58,21 +58,13 @@ function isMissing(error: unknown): boolean {
   return errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR';
 }
 
-function pad(value: number): string {
-  return String(value).padStart(2, '0');
-}
-
 /**
  * The run time as it sorts: `results_20250209_143022_2.json` → "20250209_143022_000002".
- * A file named otherwise sorts by its modification time, in the same local-time format.
+ * A file named otherwise sorts by its modification time, as nao would have named it.
  */
 function sortKey(name: string, modified: Date): string {
-  const key = resultsFileSortKey(name);
-  if (key !== null) return key;
-  const stamp =
-    `${modified.getFullYear()}${pad(modified.getMonth() + 1)}${pad(modified.getDate())}_` +
-    `${pad(modified.getHours())}${pad(modified.getMinutes())}${pad(modified.getSeconds())}`;
-  return `${stamp}_000000`;
+  const stamp = resultsFileName(modified).slice('results_'.length, -'.json'.length);
+  return resultsFileSortKey(name) ?? `${stamp}_000000`;
 }
 
 function memo<T>(build: () => T): () => T {

@@ -5,16 +5,19 @@
 import type { RunStatus } from '../report/index.js';
 import type { RunRow } from './api-types.js';
 
-export type RunColumn =
-  | 'status'
-  | 'name'
-  | 'model'
-  | 'message'
-  | 'tokens'
-  | 'cost'
-  | 'duration_ms'
-  | 'tool_call_count'
-  | 'attempt';
+const RUN_COLUMNS = [
+  'status',
+  'name',
+  'model',
+  'message',
+  'tokens',
+  'cost',
+  'duration_ms',
+  'tool_call_count',
+  'attempt',
+] as const;
+
+export type RunColumn = (typeof RUN_COLUMNS)[number];
 
 export interface RunSort {
   column: RunColumn;
@@ -29,25 +32,7 @@ export interface RunFilter {
 }
 
 /** Ascending status order: the worst outcomes first, so a sort by status shows them at the top. */
-const STATUS_ORDER: Record<RunStatus, number> = {
-  failed: 0,
-  error: 1,
-  unverified: 2,
-  passed: 3,
-  skipped: 4,
-};
-
-const RUN_COLUMNS: readonly RunColumn[] = [
-  'status',
-  'name',
-  'model',
-  'message',
-  'tokens',
-  'cost',
-  'duration_ms',
-  'tool_call_count',
-  'attempt',
-];
+const STATUS_ORDER: Record<RunStatus, number> = { failed: 0, error: 1, unverified: 2, passed: 3, skipped: 4 };
 
 export function isRunColumn(value: unknown): value is RunColumn {
   return typeof value === 'string' && (RUN_COLUMNS as readonly string[]).includes(value);

@@ -68,7 +68,6 @@ const NO_RUNNER_MESSAGE =
  * server never grants) and, when the browser says where it comes from, from this origin.
  */
 function crossSiteWrite(c: Context): Response | null {
-  if (c.req.method === 'GET' || c.req.method === 'HEAD') return null;
   if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) {
     return apiError(c, 415, 'Send the body as JSON (Content-Type: application/json).');
   }
@@ -223,20 +222,14 @@ export function createViewerApp(options: ViewerAppOptions): Hono<{ Bindings: Bin
   app.all('/api/*', (c) => apiError(c, 404, `No API route ${c.req.method} ${c.req.path}.`));
 
   const serveAsset = async (c: Context, relative: string, cache: string) => {
-    const extension = path.extname(relative);
-    const type = CONTENT_TYPES[extension];
+    const type = CONTENT_TYPES[path.extname(relative)];
     if (type === undefined) return c.text('Not found', 404);
-    let body: Buffer;
-    try {
-      body = await readFile(path.join(assetsDir, relative));
-    } catch {
-      return c.text('Not found', 404);
-    }
+    const body = await readFile(path.join(assetsDir, relative)).catch(() => null);
+    if (body === null) return c.text('Not found', 404);
     return c.body(new Uint8Array(body), 200, { 'content-type': type, 'cache-control': cache });
   };
 
-  app.get('/', (c) => serveAsset(c, 'index.html', 'no-cache'));
-  app.get('/index.html', (c) => serveAsset(c, 'index.html', 'no-cache'));
+  app.on('GET', ['/', '/index.html'], (c) => serveAsset(c, 'index.html', 'no-cache'));
   app.get('/assets/:file', (c) => {
     const file = c.req.param('file');
     if (!ASSET_NAME.test(file)) return c.text('Not found', 404);

@@ -3,6 +3,7 @@
  * 127.0.0.1 unless told otherwise. The web UI is the prebuilt bundle in `dist/web/viewer/`,
  * so the viewer works without any network.
  */
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -57,50 +58,38 @@ function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
-function listen(server: Server, options: { port: number; host: string }): Promise<AddressInfo> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      server.off('listening', onListening);
-      reject(listenError(error, options));
-    };
-    const onListening = () => {
-      server.off('error', onError);
-      resolve(server.address() as AddressInfo);
-    };
-    server.once('error', onError);
-    server.once('listening', onListening);
-    server.listen(options.port, options.host);
+async function listen(server: Server, options: { port: number; host: string }): Promise<AddressInfo> {
+  // `once` rejects with the server's 'error' event if it comes before 'listening'.
+  const listening = once(server, 'listening');
+  server.listen(options.port, options.host);
+  await listening.catch((error: NodeJS.ErrnoException) => {
+    throw listenError(error, options);
   });
+  return server.address() as AddressInfo;
 }
 
 function listenError(error: NodeJS.ErrnoException, options: { port: number; host: string }): NaoError {
-  const where = `${options.host}:${options.port}`;
+  const { port, host } = options;
+  const fail = (code: string, message: string) => new NaoError({ code, message, cause: error });
   if (error.code === 'EADDRINUSE') {
-    return new NaoError({
-      code: 'VIEWER_PORT_IN_USE',
-      message: `Port ${options.port} is already in use on ${options.host} (another \`nao test server\`?). Stop that process or choose another port with --port, e.g. --port ${options.port === 65535 ? 8766 : options.port + 1}.`,
-      cause: error,
-    });
+    return fail(
+      'VIEWER_PORT_IN_USE',
+      `Port ${port} is already in use on ${host} (another \`nao test server\`?). Stop that process or choose another port with --port, e.g. --port ${port === 65535 ? 8766 : port + 1}.`,
+    );
   }
   if (error.code === 'EACCES') {
-    return new NaoError({
-      code: 'VIEWER_PORT_FORBIDDEN',
-      message: `Not allowed to listen on ${where}. Choose a port above 1023 with --port.`,
-      cause: error,
-    });
+    return fail(
+      'VIEWER_PORT_FORBIDDEN',
+      `Not allowed to listen on ${host}:${port}. Choose a port above 1023 with --port.`,
+    );
   }
   if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
-    return new NaoError({
-      code: 'VIEWER_HOST_UNAVAILABLE',
-      message: `Cannot listen on host "${options.host}": it is not an address of this machine. Use --host 127.0.0.1 (default) or --host 0.0.0.0.`,
-      cause: error,
-    });
+    return fail(
+      'VIEWER_HOST_UNAVAILABLE',
+      `Cannot listen on host "${host}": it is not an address of this machine. Use --host 127.0.0.1 (default) or --host 0.0.0.0.`,
+    );
   }
-  return new NaoError({
-    code: 'VIEWER_LISTEN_FAILED',
-    message: `Cannot listen on ${where}: ${error.message}.`,
-    cause: error,
-  });
+  return fail('VIEWER_LISTEN_FAILED', `Cannot listen on ${host}:${port}: ${error.message}.`);
 }
 
 /** Starts the viewer; the returned `close()` stops it and drops open connections. */

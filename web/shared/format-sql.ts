@@ -1,7 +1,7 @@
 /**
  * web/shared/ holds the browser code both pages (the results viewer and the chat) use: pure
- * functions over plain values and Preact hooks, no Node APIs and no server modules, since
- * whatever it imports is bundled into both pages.
+ * functions over plain values, Preact hooks and components; no Node APIs and no server
+ * modules, since whatever it imports is bundled into both pages.
  */
 import { duckdb, formatDialect } from 'sql-formatter';
 

@@ -1,5 +1,5 @@
-import { cellText } from '../../../src/viewer/display-format.js';
 import { formatSql } from '../../shared/format-sql.js';
+import { ResultTable } from '../../shared/result-table.js';
 import type { ChatMessage } from './api.js';
 import { SaveAsTest } from './save-as-test.js';
 
@@ -60,21 +60,20 @@ export function Answer(props: {
         <SaveAsTest
           model={message.model}
           question={props.question}
-          queries={sqlCalls.map((call) => ({ sql: sqlOf(call), database: databaseOf(call) }))}
+          queries={sqlCalls.map((call) => ({ sql: sqlOf(call), database: stringArg(call, 'database_id') }))}
         />
       )}
     </div>
   );
 }
 
-function sqlOf(call: ToolCall): string {
-  const args = call.args as { sql_query?: unknown } | null;
-  return typeof args?.sql_query === 'string' ? args.sql_query : '';
+function stringArg(call: ToolCall, name: 'sql_query' | 'database_id'): string | undefined {
+  const value = (call.args as Record<string, unknown> | null)?.[name];
+  return typeof value === 'string' ? value : undefined;
 }
 
-function databaseOf(call: ToolCall): string | undefined {
-  const args = call.args as { database_id?: unknown } | null;
-  return typeof args?.database_id === 'string' ? args.database_id : undefined;
+function sqlOf(call: ToolCall): string {
+  return stringArg(call, 'sql_query') ?? '';
 }
 
 function ToolCallView(props: { call: ToolCall }) {
@@ -105,24 +104,11 @@ function ToolCallView(props: { call: ToolCall }) {
         {typeof result?.error === 'string' && <p class="error">{result.error}</p>}
         {result?.columns && result.rows && (
           <div class="table-wrap">
-            <table data-testid="result-table">
-              <thead>
-                <tr>
-                  {result.columns.map((column, index) => (
-                    <th key={index}>{column.name}</th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {result.rows.map((row, rowIndex) => (
-                  <tr key={rowIndex}>
-                    {row.map((cell, cellIndex) => (
-                      <td key={cellIndex}>{cellText(cell)}</td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <ResultTable
+              columns={result.columns.map((column) => column.name)}
+              rows={result.rows}
+              testId="result-table"
+            />
             {result.has_more === true && (
               <p class="muted">
                 Showing {result.rows.length} of {result.row_count} rows.

@@ -62,13 +62,9 @@ export async function sendMessage(options: {
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
-    buffer += value;
-    let newline = buffer.indexOf('\n');
-    while (newline !== -1) {
-      const line = buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
-      if (line.trim() !== '') options.onEvent(JSON.parse(line) as ChatEvent);
-      newline = buffer.indexOf('\n');
-    }
+    const lines = (buffer + value).split('\n');
+    // The last part is a line still being written.
+    buffer = lines.pop() ?? '';
+    for (const line of lines) if (line.trim() !== '') options.onEvent(JSON.parse(line) as ChatEvent);
   }
 }

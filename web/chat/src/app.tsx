@@ -87,6 +87,8 @@ export function App() {
         const shown = answer;
         setMessages((list) => [...list.filter((message) => message.id !== 'pending'), shown]);
       };
+      const replace = (id: string, stored: ChatMessage) =>
+        setMessages((list) => list.map((message) => (message.id === id ? stored : message)));
       setMessages((list) => [...list, { id: 'pending-user', createdAt: '', role: 'user', text }]);
       await sendMessage({
         conversationId,
@@ -96,9 +98,7 @@ export function App() {
         onEvent: (event: ChatEvent) => {
           switch (event.type) {
             case 'user-message':
-              setMessages((list) =>
-                list.map((message) => (message.id === 'pending-user' ? event.message : message)),
-              );
+              replace('pending-user', event.message);
               update({});
               break;
             case 'text-delta':
@@ -121,9 +121,7 @@ export function App() {
               update({ error: event.error });
               break;
             case 'done':
-              setMessages((list) =>
-                list.map((message) => (message.id === 'pending' ? event.message : message)),
-              );
+              replace('pending', event.message);
               break;
           }
         },
@@ -155,13 +153,8 @@ export function App() {
     setCurrentId(null);
   }
 
-  const lastUserPrompt = (index: number) => {
-    for (let i = index - 1; i >= 0; i--) {
-      const message = messages[i];
-      if (message?.role === 'user') return message.text;
-    }
-    return '';
-  };
+  const lastUserPrompt = (index: number) =>
+    messages.slice(0, index).findLast((message) => message.role === 'user')?.text ?? '';
 
   return (
     <div class="layout">

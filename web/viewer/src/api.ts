@@ -17,14 +17,11 @@ async function getJson<T>(url: string, init: RequestInit = {}): Promise<T> {
     throw new Error('The viewer server does not answer. Is `nao test server` still running?');
   }
   if (!response.ok) {
-    let message = `${response.status} ${response.statusText}`;
-    try {
-      const body = (await response.json()) as Partial<ApiError>;
-      if (typeof body.error === 'string') message = body.error;
-    } catch {
-      // Not JSON: keep the status line.
-    }
-    throw new Error(message);
+    // A body that is not JSON, or has no error, leaves the status line.
+    const body = (await response.json().catch(() => null)) as Partial<ApiError> | null;
+    throw new Error(
+      typeof body?.error === 'string' ? body.error : `${response.status} ${response.statusText}`,
+    );
   }
   return (await response.json()) as T;
 }

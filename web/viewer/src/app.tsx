@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { FileListResponse } from '../../../src/viewer/api-types.js';
+import { countText } from '../../../src/viewer/display-format.js';
 import { api, errorMessage } from './api.js';
 import { CompareView } from './compare-view.js';
 import { Dashboard } from './dashboard.js';
@@ -81,9 +82,7 @@ function useFileList(route: Route): Loaded<FileListResponse> {
             : { state: 'ready', data },
         );
       },
-      (error: unknown) => {
-        if (current) setFiles({ state: 'failed', error: errorMessage(error) });
-      },
+      (error: unknown) => current && setFiles({ state: 'failed', error: errorMessage(error) }),
     );
     return () => {
       current = false;
@@ -111,8 +110,7 @@ export function App() {
       <footer class="foot">
         {list ? (
           <>
-            Serving <code>{list.outputsDir}</code> · {list.files.length} results file
-            {list.files.length === 1 ? '' : 's'}
+            Serving <code>{list.outputsDir}</code> · {countText(list.files.length, 'results file')}
           </>
         ) : null}
       </footer>

@@ -1,5 +1,5 @@
 import type { PairOutcome } from '../../../src/report/index.js';
-import type { CompareResponse, ResultsFileEntry } from '../../../src/viewer/api-types.js';
+import type { CompareResponse, PairCategory, ResultsFileEntry } from '../../../src/viewer/api-types.js';
 import { percentText, timestampText } from '../../../src/viewer/display-format.js';
 import { api } from './api.js';
 import { Card } from './card.js';
@@ -13,8 +13,9 @@ import { VirtualList } from './virtual-list.js';
 const COLUMNS = 'minmax(180px, 2fr) minmax(140px, 1.4fr) minmax(150px, 1fr) minmax(150px, 1fr)';
 
 interface Category {
-  key: 'regressions' | 'fixes' | 'unchanged' | 'added' | 'removed' | 'notRun';
-  id: string;
+  key: PairCategory;
+  /** Its data-category and card id, when not the key. */
+  id?: string;
   title: string;
   /** On the count's card, when shorter than the title. */
   cardLabel?: string;
@@ -26,23 +27,11 @@ interface Category {
 
 /** The comparison's categories of pairs, in the order the page shows them. */
 const CATEGORIES: readonly Category[] = [
-  {
-    key: 'regressions',
-    id: 'regressions',
-    title: 'Regressions',
-    tone: 'bad',
-    hint: 'passed before, not now',
-  },
-  { key: 'fixes', id: 'fixes', title: 'Fixes', tone: 'good', hint: 'did not pass before, pass now' },
-  {
-    key: 'unchanged',
-    id: 'unchanged',
-    title: 'Unchanged',
-    tone: 'plain',
-    hint: 'same outcome on both sides',
-  },
-  { key: 'added', id: 'added', title: 'Added', tone: 'plain', hint: 'only in the newer file' },
-  { key: 'removed', id: 'removed', title: 'Removed', tone: 'plain', hint: 'only in the older file' },
+  { key: 'regressions', title: 'Regressions', tone: 'bad', hint: 'passed before, not now' },
+  { key: 'fixes', title: 'Fixes', tone: 'good', hint: 'did not pass before, pass now' },
+  { key: 'unchanged', title: 'Unchanged', tone: 'plain', hint: 'same outcome on both sides' },
+  { key: 'added', title: 'Added', tone: 'plain', hint: 'only in the newer file' },
+  { key: 'removed', title: 'Removed', tone: 'plain', hint: 'only in the older file' },
   {
     key: 'notRun',
     id: 'not-run',
@@ -75,7 +64,10 @@ function PairList(props: { category: Category; comparison: CompareResponse }) {
   const { category, comparison } = props;
   const pairs = comparison[category.key];
   return (
-    <section class={`panel compare-section tone-${category.tone}`} data-category={category.id}>
+    <section
+      class={`panel compare-section tone-${category.tone}`}
+      data-category={category.id ?? category.key}
+    >
       <div class="panel-head">
         <h2>
           {category.title} <span class="count">{pairs.length}</span>
@@ -169,8 +161,8 @@ function Comparison(props: { before: string; after: string }) {
           const count = comparison[category.key].length;
           return (
             <Card
-              key={category.id}
-              id={category.id}
+              key={category.key}
+              id={category.id ?? category.key}
               label={category.cardLabel ?? category.title}
               value={String(count)}
               tone={count > 0 && category.tone !== 'plain' ? category.tone : undefined}
@@ -215,7 +207,7 @@ function Comparison(props: { before: string; after: string }) {
       ) : null}
       {CATEGORIES.map((category) =>
         category.hiddenWhenEmpty && comparison[category.key].length === 0 ? null : (
-          <PairList key={category.id} category={category} comparison={comparison} />
+          <PairList key={category.key} category={category} comparison={comparison} />
         ),
       )}
     </>

@@ -2,11 +2,9 @@ import type { DataRow, RunDetails } from '../../../src/report/index.js';
 import type { DiffHighlights } from '../../../src/viewer/diff-highlights.js';
 import { cellText, integerText } from '../../../src/viewer/display-format.js';
 
+/** The saved columns, or those of the rows in order of first appearance. */
 function columnsOf(columns: string[] | null, rows: DataRow[]): string[] {
-  if (columns !== null) return columns;
-  const seen: string[] = [];
-  for (const row of rows) for (const key of Object.keys(row)) if (!seen.includes(key)) seen.push(key);
-  return seen;
+  return columns ?? [...new Set(rows.flatMap((row) => Object.keys(row)))];
 }
 
 function DataTable(props: {

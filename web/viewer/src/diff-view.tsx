@@ -1,5 +1,5 @@
 import type { DiffHighlights, UnmatchedRow } from '../../../src/viewer/diff-highlights.js';
-import { cellText } from '../../../src/viewer/display-format.js';
+import { cellText, countText } from '../../../src/viewer/display-format.js';
 
 const KIND_LABEL: Record<string, string> = {
   missing_columns: 'Missing columns',
@@ -104,8 +104,7 @@ export function DiffView(props: { diff: DiffHighlights }) {
       />
       {diff.truncated !== null ? (
         <p class="muted">
-          {diff.truncated.total - diff.truncated.shown} more difference
-          {diff.truncated.total - diff.truncated.shown === 1 ? '' : 's'} not kept (the diff keeps{' '}
+          {countText(diff.truncated.total - diff.truncated.shown, 'more difference')} not kept (the diff keeps{' '}
           {diff.truncated.shown}).
         </p>
       ) : null}

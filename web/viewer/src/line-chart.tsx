@@ -1,8 +1,7 @@
-import type { HistorySeries } from '../../../src/viewer/history-series.js';
-import { niceTicks } from '../../../src/viewer/history-series.js';
+import { type HistorySeries, niceTicks } from '../../../src/viewer/history-series.js';
 
 /** Distinct on white and for the common colour blindnesses (Okabe–Ito, then a few more). */
-export const SERIES_COLORS = [
+const SERIES_COLORS = [
   '#0072b2',
   '#d55e00',
   '#009e73',
@@ -78,22 +77,17 @@ export function LineChart(props: {
         )}
         {props.series.map((entry) => {
           const color = props.colors.get(entry.model) ?? '#333';
-          const segments: string[] = [];
-          let current = '';
-          entry.values.forEach((value, index) => {
-            if (value === null) {
-              if (current !== '') segments.push(current);
-              current = '';
-              return;
-            }
-            current += `${current === '' ? 'M' : 'L'}${x(index).toFixed(1)},${y(value).toFixed(1)} `;
-          });
-          if (current !== '') segments.push(current);
+          // One path; a missing value ends a subpath and the next value starts one ("M"), leaving a gap.
+          const line = entry.values
+            .map((value, index) =>
+              value === null
+                ? ''
+                : `${entry.values[index - 1] == null ? 'M' : 'L'}${x(index).toFixed(1)},${y(value).toFixed(1)} `,
+            )
+            .join('');
           return (
             <g key={entry.model} class="series" data-series={entry.model}>
-              {segments.map((segment) => (
-                <path key={segment} d={segment} stroke={color} fill="none" stroke-width="2" />
-              ))}
+              {line === '' ? null : <path d={line} stroke={color} fill="none" stroke-width="2" />}
               {entry.values.map((value, index) =>
                 value === null ? null : (
                   <a key={index} href={props.hrefs[index]}>

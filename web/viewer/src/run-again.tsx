@@ -5,6 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import type { AppRunJob, AppRunnerStatus } from '../../../src/app-runs/app-run-types.js';
+import { countText } from '../../../src/viewer/display-format.js';
 import { usePolling } from '../../shared/use-polling.js';
 import { api, errorMessage } from './api.js';
 import { dashboardHref, runHref } from './route.js';
@@ -143,8 +144,7 @@ export function RunAgain(props: {
               data-testid="run-again-start"
               disabled={state.chosen.length === 0}
             >
-              Run {props.tests.length * state.chosen.length} run
-              {props.tests.length * state.chosen.length === 1 ? '' : 's'}
+              Run {countText(props.tests.length * state.chosen.length, 'run')}
             </button>
             <button type="button" class="button secondary" onClick={close}>
               Cancel
@@ -154,7 +154,7 @@ export function RunAgain(props: {
       ) : null}
       {state.step === 'running' ? (
         <p class="notice" role="status" data-testid="run-again-progress">
-          Running… {state.job.finished} of {state.job.total} run{state.job.total === 1 ? '' : 's'} finished.
+          Running… {state.job.finished} of {countText(state.job.total, 'run')} finished.
         </p>
       ) : null}
       {state.step === 'finished' ? <Finished job={state.job} onClose={close} /> : null}

@@ -3,7 +3,7 @@ import { useMemo } from 'preact/hooks';
 import type { JudgeRecord, RunDetails, UsageRecord } from '../../../src/report/index.js';
 import type { RunDetailResponse } from '../../../src/viewer/api-types.js';
 import { diffHighlights } from '../../../src/viewer/diff-highlights.js';
-import { costText, integerText, secondsText } from '../../../src/viewer/display-format.js';
+import { costText, countText, integerText, secondsText } from '../../../src/viewer/display-format.js';
 import { formatSql } from '../../shared/format-sql.js';
 import { api } from './api.js';
 import { Card, type CardProps } from './card.js';
@@ -66,16 +66,23 @@ function Metric(props: Omit<CardProps, 'idAttribute'>) {
   return <Card {...props} idAttribute="data-metric" />;
 }
 
-function usageDetail(usage: UsageRecord | null): string | null {
+function usageDetail(usage: UsageRecord | null): CardProps['detail'] {
   if (usage === null) return null;
-  const parts = [
+  return [
     `${integerText(usage.input_total_tokens)} in`,
     `${integerText(usage.output_total_tokens)} out`,
+    usage.input_cache_read_tokens > 0 ? `${integerText(usage.input_cache_read_tokens)} cached` : null,
+    usage.output_reasoning_tokens > 0 ? `${integerText(usage.output_reasoning_tokens)} reasoning` : null,
   ];
-  if (usage.input_cache_read_tokens > 0) parts.push(`${integerText(usage.input_cache_read_tokens)} cached`);
-  if (usage.output_reasoning_tokens > 0)
-    parts.push(`${integerText(usage.output_reasoning_tokens)} reasoning`);
-  return parts.join(' · ');
+}
+
+/** A link to the previous or next run, greyed out at either end. */
+function StepLink(props: { href: string | null; label: string }) {
+  return props.href === null ? (
+    <span class="muted">{props.label}</span>
+  ) : (
+    <a href={props.href}>{props.label}</a>
+  );
 }
 
 function RunView(props: { response: RunDetailResponse }) {
@@ -89,19 +96,11 @@ function RunView(props: { response: RunDetailResponse }) {
       <nav class="crumbs" aria-label="Run navigation">
         <a href={dashboardHref({ file })}>← {file}</a>
         <span class="crumb-nav">
-          {index > 0 ? (
-            <a href={runHref(file, index - 1)}>‹ Previous run</a>
-          ) : (
-            <span class="muted">‹ Previous run</span>
-          )}
+          <StepLink href={index > 0 ? runHref(file, index - 1) : null} label="‹ Previous run" />
           <span class="muted">
             run {index + 1} of {total}
           </span>
-          {index + 1 < total ? (
-            <a href={runHref(file, index + 1)}>Next run ›</a>
-          ) : (
-            <span class="muted">Next run ›</span>
-          )}
+          <StepLink href={index + 1 < total ? runHref(file, index + 1) : null} label="Next run ›" />
         </span>
       </nav>
       <header class="run-head">
@@ -150,9 +149,7 @@ function RunView(props: { response: RunDetailResponse }) {
           value={extractionTokens === null ? '—' : integerText(extractionTokens)}
           detail={[
             details.extraction_cost === null ? null : costText(details.extraction_cost),
-            details.extraction_attempts > 0
-              ? `${details.extraction_attempts} attempt${details.extraction_attempts === 1 ? '' : 's'}`
-              : null,
+            details.extraction_attempts > 0 ? countText(details.extraction_attempts, 'attempt') : null,
           ]}
         />
         <Metric id="finish" label="Finish reason" value={details.finish_reason ?? '—'} />
@@ -191,11 +188,7 @@ function RunView(props: { response: RunDetailResponse }) {
           </pre>
         )}
       </Section>
-      <Section
-        id="tool-calls"
-        title="Tool calls"
-        aside={`${details.tool_calls.length} call${details.tool_calls.length === 1 ? '' : 's'}`}
-      >
+      <Section id="tool-calls" title="Tool calls" aside={countText(details.tool_calls.length, 'call')}>
         {details.tool_calls.length === 0 ? <p class="notice">The agent called no tool.</p> : null}
         {details.tool_calls.map((call, position) => (
           <ToolCallView key={call.tool_call_id || position} call={call} position={position + 1} />

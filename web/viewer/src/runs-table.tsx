@@ -84,17 +84,10 @@ export function RunsTable(props: {
   }, [runs, state.model, state.search]);
 
   const toggleSort = (column: RunColumn) => {
-    const current = state.sort;
     const numeric = columns.find((spec) => spec.column === column)?.numeric ?? false;
     // Numbers start with the largest: the slowest or most expensive runs are what one looks for.
-    const first = numeric ? 'desc' : 'asc';
-    const direction =
-      current?.column === column
-        ? current.direction === 'asc'
-          ? 'desc'
-          : 'asc'
-        : (first as RunSort['direction']);
-    props.onChange({ ...state, sort: { column, direction } });
+    const descending = state.sort?.column === column ? state.sort.direction === 'asc' : numeric;
+    props.onChange({ ...state, sort: { column, direction: descending ? 'desc' : 'asc' } });
   };
 
   return (

@@ -3,6 +3,7 @@ import type { FileOverview } from '../../../src/viewer/api-types.js';
 import {
   costText,
   costTotalText,
+  countText,
   elapsedMs,
   integerText,
   percentText,
@@ -29,9 +30,7 @@ export function SummaryCards(props: {
   // The file's `failed` counts every run that did not pass (errors and unverified ones too).
   const judgedFailed = summary.failed - summary.errors - summary.unverified;
   const costDetails = [
-    summary.runs_without_cost > 0
-      ? `${summary.runs_without_cost} run${summary.runs_without_cost === 1 ? '' : 's'} without a price`
-      : null,
+    summary.runs_without_cost > 0 ? `${countText(summary.runs_without_cost, 'run')} without a price` : null,
     summary.total_extraction_cost !== null ? `+ ${costText(summary.total_extraction_cost)} extraction` : null,
     summary.total_judge_cost != null ? `+ ${costText(summary.total_judge_cost)} judge` : null,
   ];

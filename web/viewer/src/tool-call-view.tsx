@@ -1,6 +1,7 @@
 import type { ToolCallRecord } from '../../../src/report/index.js';
 import { cellText, integerText } from '../../../src/viewer/display-format.js';
 import { formatSql } from '../../shared/format-sql.js';
+import { ResultTable } from '../../shared/result-table.js';
 
 /** Longest JSON shown for a tool result before it is cut (the file keeps it whole). */
 const MAX_JSON_CHARS = 20_000;
@@ -43,9 +44,7 @@ function ArgumentList(props: { args: Record<string, unknown> }) {
 }
 
 function columnName(column: unknown): string {
-  if (typeof column === 'string') return column;
-  if (isRecord(column) && typeof column.name === 'string') return column.name;
-  return cellText(column);
+  return isRecord(column) && typeof column.name === 'string' ? column.name : cellText(column);
 }
 
 /** An `execute_sql` result ({id, columns, rows, row_count, note…}) as a small table. */
@@ -66,26 +65,7 @@ function QueryResultView(props: { result: Record<string, unknown> }) {
       </p>
       {typeof result.note === 'string' ? <p class="note">{result.note}</p> : null}
       <div class="table-scroll">
-        <table class="data">
-          <thead>
-            <tr>
-              {columns.map((column, index) => (
-                <th key={index}>{column}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row, rowIndex) => (
-              <tr key={rowIndex}>
-                {(row as unknown[]).map((cell, cellIndex) => (
-                  <td key={cellIndex} class={cell === null ? 'null' : ''}>
-                    {cellText(cell)}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ResultTable columns={columns} rows={rows} class="data" />
       </div>
     </div>
   );

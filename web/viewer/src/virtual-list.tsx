@@ -39,10 +39,9 @@ export function VirtualList<T>(props: {
   const last = Math.min(items.length, Math.ceil((scrollTop + viewHeight) / rowHeight) + overscan);
   const rows: VNode[] = [];
   for (let index = first; index < last; index++) {
-    const row = props.renderRow(items[index]!, index);
     rows.push(
       <div class="vrow" key={index} style={{ top: `${index * rowHeight}px`, height: `${rowHeight}px` }}>
-        {row}
+        {props.renderRow(items[index]!, index)}
       </div>,
     );
   }
