@@ -4,7 +4,6 @@
  * `nao login` saved, or NAO_USERNAME / NAO_PASSWORD), judged here, saved to tests/outputs/.
  * The page never holds a backend credential: it talks to its own server only.
  */
-import path from 'node:path';
 import {
   BackendUnreachableError,
   callBackend,
@@ -19,9 +18,8 @@ import {
 import { loadConfig, type NaoConfig } from '../config/index.js';
 import { NaoError } from '../errors/index.js';
 import type { AppRunJob, AppRunnerStatus, AppRunRequest } from './app-run-types.js';
-import { equivalentCommand } from './equivalent-command.js';
 import { createRunJobs } from './run-jobs.js';
-import { readRunTests } from './run-tests.js';
+import { startAppRun } from './start-app-run.js';
 
 export type StartOutcome =
   | { success: true; job: AppRunJob }
@@ -68,25 +66,18 @@ export function createBackendRunner(options: {
   const jobs = createRunJobs();
   const loginCommand = options.defaultBackend ? 'nao login' : `nao login --backend ${backendUrl}`;
 
-  const credentials = () =>
-    env.NAO_USERNAME && env.NAO_PASSWORD ? { email: env.NAO_USERNAME, password: env.NAO_PASSWORD } : null;
-
   async function passwordLogin(): Promise<StoredLogin | null> {
-    const given = credentials();
-    if (given === null) return null;
-    const result = await loginWithPassword({ backendUrl, ...given });
+    const { NAO_USERNAME: email, NAO_PASSWORD: password } = env;
+    if (!email || !password) return null;
+    const result = await loginWithPassword({ backendUrl, email, password });
     if (!result.success) return null;
     await store.save(backendUrl, result.login);
     return result.login;
   }
 
   async function accepted(login: StoredLogin): Promise<Session | null> {
-    const reply = await callBackend({
-      backendUrl,
-      method: 'GET',
-      path: '/api/auth/session',
-      token: login.token,
-    });
+    const { token } = login;
+    const reply = await callBackend({ backendUrl, method: 'GET', path: '/api/auth/session', token });
     const email = (reply.body as { user?: { email?: unknown } } | null)?.user?.email;
     return reply.status === 200 && typeof email === 'string' ? { login, user: email } : null;
   }
@@ -166,11 +157,8 @@ export function createBackendRunner(options: {
     async start(request) {
       const { status, config, session: current } = await check();
       if (status.state !== 'ready' || current === null) {
-        return {
-          success: false,
-          status: 503,
-          error: status.state === 'ready' ? 'not ready' : status.message,
-        };
+        const error = status.state === 'ready' ? 'not ready' : status.message;
+        return { success: false, status: 503, error };
       }
       const unknown = request.models.filter((model) => !status.models.includes(model));
       if (unknown.length > 0) {
@@ -179,13 +167,6 @@ export function createBackendRunner(options: {
           status: 400,
           error: `Model ${unknown.join(', ')} is not configured on the backend; pick one of ${status.models.join(', ')}.`,
         };
-      }
-      let tests: Awaited<ReturnType<typeof readRunTests>>;
-      try {
-        tests = await readRunTests({ config, names: request.tests });
-      } catch (error) {
-        if (!(error instanceof NaoError)) throw error;
-        return { success: false, status: 400, error: error.message };
       }
       const backendSession = createBackendSession({
         backendUrl,
@@ -202,29 +183,15 @@ export function createBackendRunner(options: {
           return login;
         },
       });
-      const client = createBackendClient({ backendUrl, session: backendSession });
-      const names = tests.map((test) => test.name);
-      const started = jobs.start({
-        tests: names,
+      return startAppRun({
+        jobs,
+        config,
+        tests: request.tests,
         models: request.models,
-        total: tests.length * request.models.length,
-        projectDir: config.projectDir,
-        // The engines and the SDK load with the first run, not with the viewer.
-        run: async ({ signal, onRunFinished }) =>
-          (await import('./run-and-save.js')).runAndSave({
-            tests,
-            models: request.models,
-            client,
-            settings: config.test,
-            testsDir: path.join(config.projectDir, 'tests'),
-            command: equivalentCommand({ tests: names, models: request.models, local: false }),
-            startedFrom: 'viewer',
-            naoVersion: options.naoVersion,
-            signal,
-            onRunFinished,
-          }),
+        client: createBackendClient({ backendUrl, session: backendSession }),
+        startedFrom: 'viewer',
+        naoVersion: options.naoVersion,
       });
-      return started.success ? started : { success: false, status: 409, error: started.error };
     },
     job: (id) => jobs.get(id),
     close: () => jobs.close(),

@@ -4,47 +4,46 @@ import type { TestRunClient } from '../pipeline/index.js';
 import { type ResultsFile, type RunResult, writeResultsFile } from '../report/index.js';
 import { runTestSuite } from '../suite/index.js';
 import type { TestCase } from '../test-files/index.js';
+import { equivalentCommand } from './equivalent-command.js';
 
 /**
  * Runs tests as `nao test` does (`runTestSuite`: planned, scheduled, each answer judged by
- * `judgeRun`) and writes the results file into tests/outputs/, like a CLI run, for the
- * runs the apps start.
+ * `judgeRun`, with the `test:` settings of nao_config.yaml) and writes the results file into
+ * tests/outputs/, like a CLI run, for the runs the apps start.
  */
 export async function runAndSave(options: {
+  config: NaoConfig;
   tests: readonly TestCase[];
   models: readonly string[];
   client: TestRunClient;
-  /** The `test:` block of nao_config.yaml: tolerances, threads, run time limit and the judge model, as for `nao test`. */
-  settings: NaoConfig['test'];
-  /** The project's tests/ folder; the file goes to its outputs/. */
-  testsDir: string;
-  /** The `nao test` command line that does the same run, for the file's `command`. */
-  command: string;
   startedFrom: 'viewer' | 'chat';
   naoVersion: string;
-  signal?: AbortSignal;
-  onRunFinished?: (result: RunResult) => void;
-  now?: () => Date;
+  signal: AbortSignal;
+  onRunFinished: (result: RunResult) => void;
 }): Promise<{ file: ResultsFile; savedPath: string }> {
+  const { config, tests, models, startedFrom } = options;
+  const settings = config.test;
+  // The chat's runs are the backend's own (`--local` there); the viewer's go through a backend.
+  const local = startedFrom === 'chat';
+  const command = equivalentCommand({ tests: tests.map((test) => test.name), models, local });
   const { file, finishedAt } = await runTestSuite({
-    tests: options.tests,
-    models: options.models,
+    tests,
+    models,
     repeat: 1,
     client: options.client,
-    comparison: options.settings.comparison,
-    judgeModel: options.settings.judgeModel ?? null,
-    threads: options.settings.threads,
-    timeoutMs: options.settings.timeoutMs,
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    comparison: settings.comparison,
+    judgeModel: settings.judgeModel ?? null,
+    threads: settings.threads,
+    timeoutMs: settings.timeoutMs,
+    signal: options.signal,
     onEvent: (event) => {
-      if (event.type === 'finish') options.onRunFinished?.(event.result);
+      if (event.type === 'finish') options.onRunFinished(event.result);
     },
-    record: { command: options.command, naoVersion: options.naoVersion },
-    ...(options.now === undefined ? {} : { now: options.now }),
+    record: { command, naoVersion: options.naoVersion },
   });
-  file.started_from = options.startedFrom;
+  file.started_from = startedFrom;
   const savedPath = await writeResultsFile({
-    outputsDir: path.join(options.testsDir, 'outputs'),
+    outputsDir: path.join(config.projectDir, 'tests', 'outputs'),
     file,
     now: finishedAt,
   });

@@ -42,8 +42,7 @@ export function createRunJobs(options: { log?: (line: string) => void } = {}): R
 
   const forgetOld = () => {
     const finished = [...jobs.values()].filter((entry) => entry.job.state !== 'running');
-    for (const entry of finished.slice(0, Math.max(0, finished.length - KEPT_JOBS)))
-      jobs.delete(entry.job.id);
+    for (const entry of finished.slice(0, -KEPT_JOBS)) jobs.delete(entry.job.id);
   };
 
   return {

@@ -90,14 +90,11 @@ export async function callBackend(
       response.on('error', (error) => request.destroy(error));
       response.on('end', () => {
         settle();
-        const text = Buffer.concat(chunks).toString('utf8');
         let body: unknown = null;
-        if (text !== '') {
-          try {
-            body = JSON.parse(text);
-          } catch {
-            body = null;
-          }
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          // An empty or non-JSON body reads as null.
         }
         const cookies = (response.headers['set-cookie'] ?? []).map((line) => line.split(';')[0]!.trim());
         resolve({ status: response.statusCode ?? 0, body, cookies });
@@ -215,7 +212,7 @@ export function postTestRun(
     method: 'POST',
     path: '/api/test/run',
     token: options.token,
-    ...(options.cookie === undefined ? {} : { cookie: options.cookie }),
+    cookie: options.cookie,
     body: { ...request, sql: request.sql ?? '' },
     signal: options.signal,
   });

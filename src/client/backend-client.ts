@@ -20,17 +20,11 @@ export const UNAUTHORIZED_MESSAGE = 'Unauthorized. Please check your credentials
 export function createBackendClient(
   options: BackendCallOptions & { session: BackendSession },
 ): BackendTestRunClient {
-  const { session } = options;
+  const { backendUrl, session } = options;
   return {
     async runTest({ request, signal }) {
       const send = (token: string) =>
-        postTestRun({
-          backendUrl: options.backendUrl,
-          token,
-          cookie: session.cookieFor(token),
-          request,
-          signal,
-        });
+        postTestRun({ backendUrl, token, cookie: session.cookieFor(token), request, signal });
       let token = await session.token();
       let reply = await send(token);
       if (reply.status === 401) {

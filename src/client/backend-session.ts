@@ -45,16 +45,9 @@ export function createBackendSession(options: {
   }
 
   return {
-    token() {
-      if (current !== null) return Promise.resolve(current);
-      return loginReplacing(null);
-    },
-    renew(staleToken) {
-      if (current !== null && current !== staleToken) return Promise.resolve(current);
-      return loginReplacing(staleToken);
-    },
-    cookieFor(token) {
-      return cookies.get(token);
-    },
+    token: () => (current !== null ? Promise.resolve(current) : loginReplacing(null)),
+    renew: (staleToken) =>
+      current !== null && current !== staleToken ? Promise.resolve(current) : loginReplacing(staleToken),
+    cookieFor: (token) => cookies.get(token),
   };
 }

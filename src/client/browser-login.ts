@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NaoError } from '../errors/index.js';
@@ -39,14 +40,8 @@ export async function browserLogin(options: BrowserLoginOptions): Promise<Stored
   const verifier = randomBytes(48).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
 
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
   const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
   const authorizeUrl = `${backendEndpoint(backendUrl, '/cli/authorize')}?${new URLSearchParams({
     state,
@@ -117,13 +112,7 @@ export async function browserLogin(options: BrowserLoginOptions): Promise<Stored
           return;
         }
         exchanging = true;
-        exchangeCliCode({
-          backendUrl,
-          code,
-          codeVerifier: verifier,
-          redirectUri,
-          ...(options.now === undefined ? {} : { now: options.now }),
-        }).then(
+        exchangeCliCode({ backendUrl, code, codeVerifier: verifier, redirectUri, now: options.now }).then(
           (result) => {
             if (result.success) {
               page(
@@ -153,19 +142,8 @@ export async function browserLogin(options: BrowserLoginOptions): Promise<Stored
       options.openBrowser(authorizeUrl).then(
         (opened) => {
           if (opened || finished || options.promptCredentials === undefined) return;
-          passwordFallback({ ...options, backendUrl, signal: stop.signal }).then(
-            (outcome) => {
-              if (outcome !== 'no-input') finish(outcome);
-              else
-                finish({
-                  error: new NaoError({
-                    code: 'LOGIN_REQUIRED',
-                    message:
-                      'No browser could be opened and no email and password could be read. Pass -u/--username and --password (or set NAO_USERNAME / NAO_PASSWORD), or run `nao login` in a terminal.',
-                  }),
-                });
-            },
-            (error: unknown) => finish({ error }),
+          passwordFallback({ ...options, backendUrl, signal: stop.signal }).then(finish, (error: unknown) =>
+            finish({ error }),
           );
         },
         (error: unknown) => finish({ error }),
@@ -183,17 +161,16 @@ export async function browserLogin(options: BrowserLoginOptions): Promise<Stored
 
 async function passwordFallback(
   options: BrowserLoginOptions & { backendUrl: string; signal: AbortSignal },
-): Promise<{ login: StoredLogin } | { error: unknown } | 'no-input'> {
+): Promise<{ login: StoredLogin } | { error: unknown }> {
   const prompt = options.promptCredentials!;
   options.out.write('No browser could be opened. Open the link above on this computer, or log in here.\n');
   for (let attempt = 1; attempt <= PASSWORD_ATTEMPTS; attempt++) {
     const credentials = await prompt(options.signal);
-    if (credentials === null) return options.signal.aborted ? { error: options.signal.reason } : 'no-input';
+    if (credentials === null) return { error: options.signal.aborted ? options.signal.reason : noInput() };
     const result = await loginWithPassword({
       backendUrl: options.backendUrl,
-      ...(options.now === undefined ? {} : { now: options.now }),
-      email: credentials.email,
-      password: credentials.password,
+      now: options.now,
+      ...credentials,
     });
     if (result.success) return { login: result.login };
     options.out.write(`Log-in failed: ${result.error}\n`);
@@ -201,7 +178,15 @@ async function passwordFallback(
       return { error: new NaoError({ code: 'LOGIN_FAILED', message: `Log-in failed: ${result.error}` }) };
     }
   }
-  return 'no-input';
+  return { error: noInput() };
+}
+
+function noInput(): NaoError {
+  return new NaoError({
+    code: 'LOGIN_REQUIRED',
+    message:
+      'No browser could be opened and no email and password could be read. Pass -u/--username and --password (or set NAO_USERNAME / NAO_PASSWORD), or run `nao login` in a terminal.',
+  });
 }
 
 function page(response: ServerResponse, status: number, title: string, message: string): void {

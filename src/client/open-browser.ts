@@ -19,8 +19,7 @@ export function systemBrowserOpener(options: {
   const platform = options.platform ?? process.platform;
   return async (url) => {
     const command = commandFor({ url, env, platform });
-    if (command === null) return false;
-    return launch(command, env);
+    return command === null ? false : launch(command, env);
   };
 }
 

@@ -27,47 +27,27 @@ export function promptCredentials(
   lines.setPrompt('');
 
   return new Promise((resolve, reject) => {
-    const queued: string[] = [];
-    let waiting: ((line: string | null) => void) | null = null;
-    let closed = false;
     let cancelled = false;
-
     const finish = () => {
-      signal?.removeEventListener('abort', onAbort);
+      signal?.removeEventListener('abort', finish);
       lines.close();
     };
-    const onAbort = () => finish();
     if (signal?.aborted) {
       finish();
       resolve(null);
       return;
     }
-    signal?.addEventListener('abort', onAbort, { once: true });
-
-    lines.on('line', (line) => {
-      if (waiting === null) queued.push(line);
-      else {
-        const deliver = waiting;
-        waiting = null;
-        deliver(line);
-      }
-    });
-    lines.on('close', () => {
-      closed = true;
-      waiting?.(null);
-      waiting = null;
-    });
+    signal?.addEventListener('abort', finish, { once: true });
     lines.on('SIGINT', () => {
       cancelled = true;
       finish();
     });
 
-    const next = (): Promise<string | null> => {
-      if (queued.length > 0) return Promise.resolve(queued.shift()!);
-      if (closed) return Promise.resolve(null);
-      return new Promise((deliver) => {
-        waiting = deliver;
-      });
+    // Buffers lines that arrive before they are asked for (piped input); ends when the input closes.
+    const typed = lines[Symbol.asyncIterator]();
+    const next = async (): Promise<string | null> => {
+      const line = await typed.next();
+      return line.done ? null : line.value;
     };
 
     (async () => {

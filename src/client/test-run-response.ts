@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Cost, EMPTY_USAGE, type TokenUsage } from '../llm/usage.js';
+import { type Cost, EMPTY_USAGE } from '../llm/usage.js';
 import type { TableData, TestRunResponse, Verification } from '../pipeline/index.js';
 
 const count = z.number().finite().nonnegative();
@@ -14,27 +14,19 @@ const usageSchema = z.object({
   outputReasoningTokens: count.default(0),
   totalTokens: count.default(0),
 });
+const bucket = z.number().finite().default(0);
 /** A cost object; one without `totalCost` (`{}`: an unpriced model) reads as no known cost. */
 const costSchema = z
   .object({
-    inputNoCache: z.number().finite().optional(),
-    inputCacheRead: z.number().finite().optional(),
-    inputCacheWrite: z.number().finite().optional(),
-    output: z.number().finite().optional(),
-    totalCost: z.number().finite().nullable().optional(),
+    inputNoCache: bucket,
+    inputCacheRead: bucket,
+    inputCacheWrite: bucket,
+    output: bucket,
+    totalCost: z.number().finite().nullish(),
   })
-  .nullable()
-  .optional()
+  .nullish()
   .transform((cost): Cost | null =>
-    cost === null || cost === undefined || typeof cost.totalCost !== 'number'
-      ? null
-      : {
-          inputNoCache: cost.inputNoCache ?? 0,
-          inputCacheRead: cost.inputCacheRead ?? 0,
-          inputCacheWrite: cost.inputCacheWrite ?? 0,
-          output: cost.output ?? 0,
-          totalCost: cost.totalCost,
-        },
+    typeof cost?.totalCost === 'number' ? { ...cost, totalCost: cost.totalCost } : null,
   );
 const cellSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const tableSchema = z.object({ columns: z.array(z.string()), rows: z.array(z.array(cellSchema)) });
@@ -99,7 +91,7 @@ function asTable(
   return { columns: keys, rows: data.map((row) => keys.map((key) => row[key] ?? null)) };
 }
 
-function readVerification(raw: z.infer<typeof verificationSchema>, usage: TokenUsage): Verification {
+function readVerification(raw: z.infer<typeof verificationSchema>): Verification {
   const expectedColumns = raw.expectedColumns;
   const error = raw.error ?? null;
   return {
@@ -113,7 +105,7 @@ function readVerification(raw: z.infer<typeof verificationSchema>, usage: TokenU
     referenceError: raw.referenceError ?? null,
     snapshotConsistent: raw.snapshotConsistent ?? null,
     attempts: raw.attempts ?? 1,
-    usage: raw.usage ?? usage,
+    usage: raw.usage ?? { ...EMPTY_USAGE },
     cost: raw.cost,
   };
 }
@@ -134,22 +126,13 @@ export function parseTestRunResponse(body: unknown): ParsedTestRunResponse {
       error: `The backend's answer is not a test run result (${where}: ${first?.message ?? 'invalid'}). Are the CLI and \`nao chat\` the same version?`,
     };
   }
-  const data = parsed.data;
-  const { verification, ...rest } = data;
+  const { verification, ...rest } = parsed.data;
   return {
     success: true,
     response: {
       ...rest,
-      verification:
-        verification === null || verification === undefined
-          ? null
-          : readVerification(verification, { ...EMPTY_USAGE }),
-      toolCalls: data.toolCalls.map((call) => ({
-        toolName: call.toolName,
-        toolCallId: call.toolCallId,
-        args: call.args,
-        result: call.result ?? null,
-      })),
+      verification: verification == null ? null : readVerification(verification),
+      toolCalls: rest.toolCalls.map((call) => ({ ...call, args: call.args, result: call.result ?? null })),
     },
   };
 }

@@ -52,6 +52,7 @@ export interface Accounts {
 }
 
 const INVALID_CREDENTIALS = 'Invalid email or password.';
+const ACCOUNT_EXISTS = 'An account with this email already exists. Log in instead.';
 
 /**
  * The account operations nao's routes need, over the authentication library: it hashes
@@ -90,21 +91,12 @@ export function createAccounts(options: {
         if (response.token === null)
           return { success: false, status: 400, error: 'The account was created but not signed in; log in.' };
         log(`signed up ${response.user.email}`);
-        return {
-          success: true,
-          token: response.token,
-          user: publicUser(response.user),
-          cookies: headers.getSetCookie(),
-        };
+        return signedIn(response.token, response.user, headers);
       } catch (error) {
         if (!isAPIError(error)) throw error;
         const code = (error.body as { code?: string } | undefined)?.code;
         if (code === 'USER_ALREADY_EXISTS' || code === 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL') {
-          return {
-            success: false,
-            status: 409,
-            error: 'An account with this email already exists. Log in instead.',
-          };
+          return { success: false, status: 409, error: ACCOUNT_EXISTS };
         }
         return { success: false, status: 400, error: sentence(messageOf(error)) };
       }
@@ -112,11 +104,10 @@ export function createAccounts(options: {
 
     async signIn({ email, password, origin }) {
       const attempt = { email, address: origin.address };
+      const from = origin.address ?? 'unknown address';
       const allowance = await limiter.check(attempt);
       if (!allowance.allowed) {
-        log(
-          `log-in refused for ${email.trim()} from ${origin.address ?? 'unknown address'}: too many failed log-ins (${allowance.scope})`,
-        );
+        log(`log-in refused for ${email.trim()} from ${from}: too many failed log-ins (${allowance.scope})`);
         return tooMany(
           `failed log-ins ${allowance.scope === 'account' ? 'for this account' : 'from this address'}`,
           allowance.retryAfterSeconds,
@@ -129,19 +120,14 @@ export function createAccounts(options: {
           returnHeaders: true,
         });
         await limiter.recordSuccess(attempt);
-        log(`logged in ${response.user.email} with a password from ${origin.address ?? 'unknown address'}`);
-        return {
-          success: true,
-          token: response.token,
-          user: publicUser(response.user),
-          cookies: headers.getSetCookie(),
-        };
+        log(`logged in ${response.user.email} with a password from ${from}`);
+        return signedIn(response.token, response.user, headers);
       } catch (error) {
         if (!isAPIError(error)) throw error;
         const status = error.statusCode;
         if (status === 401 || status === 403) {
           await limiter.recordFailure(attempt);
-          log(`failed log-in for ${email.trim()} from ${origin.address ?? 'unknown address'}`);
+          log(`failed log-in for ${email.trim()} from ${from}`);
           return { success: false, status: 401, error: INVALID_CREDENTIALS };
         }
         return { success: false, status: 400, error: sentence(messageOf(error)) };
@@ -197,6 +183,10 @@ function tooMany(what: string, retryAfterSeconds: number): AccountResult {
     error: `Too many ${what}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
     retryAfterSeconds,
   };
+}
+
+function signedIn(token: string, user: PublicUser, headers: Headers): AccountResult {
+  return { success: true, token, user: publicUser(user), cookies: headers.getSetCookie() };
 }
 
 function publicUser(user: { id: string; email: string; name: string }): PublicUser {

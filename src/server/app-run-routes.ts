@@ -1,13 +1,5 @@
-import path from 'node:path';
 import type { Hono } from 'hono';
-import {
-  equivalentCommand,
-  type RunJobs,
-  readRunTests,
-  runAndSave,
-  runRequestSchema,
-} from '../app-runs/index.js';
-import { NaoError } from '../errors/index.js';
+import { type RunJobs, runRequestSchema, startAppRun } from '../app-runs/index.js';
 import { type ProjectRuntime, runTestRequest, type TestRunClient } from '../pipeline/index.js';
 import type { SessionEnv } from './accounts.js';
 import { chatModels } from './chat-routes.js';
@@ -27,8 +19,7 @@ export function registerAppRunRoutes(
   const { runtime, jobs, log } = options;
   // The runtime is the server's: a job must never close it.
   const client: TestRunClient = {
-    runTest: ({ request, signal, onSpending }) =>
-      runTestRequest({ runtime, request, signal, ...(onSpending === undefined ? {} : { onSpending }) }),
+    runTest: ({ request, signal, onSpending }) => runTestRequest({ runtime, request, signal, onSpending }),
     close: async () => {},
   };
 
@@ -44,40 +35,21 @@ export function registerAppRunRoutes(
       const resolved = runtimeModel(runtime, model);
       if (!resolved.success) return c.json({ error: resolved.error }, 400);
     }
-    let tests: Awaited<ReturnType<typeof readRunTests>>;
-    try {
-      tests = await readRunTests({ config: runtime.config, names });
-    } catch (error) {
-      if (!(error instanceof NaoError)) throw error;
-      return c.json({ error: error.message }, 400);
-    }
     const user = c.get('session').user;
-    const testNames = tests.map((test) => test.name);
-    const started = jobs.start({
-      tests: testNames,
+    const started = await startAppRun({
+      jobs,
+      config: runtime.config,
+      tests: names,
       models,
-      total: tests.length * models.length,
+      client,
+      startedFrom: 'chat',
+      naoVersion: options.version,
       owner: user.id,
-      projectDir: runtime.config.projectDir,
-      run: ({ signal, onRunFinished }) =>
-        runAndSave({
-          tests,
-          models,
-          client,
-          settings: runtime.config.test,
-          testsDir: path.join(runtime.config.projectDir, 'tests'),
-          command: equivalentCommand({ tests: testNames, models, local: true }),
-          startedFrom: 'chat',
-          naoVersion: options.version,
-          signal,
-          onRunFinished,
-        }),
     });
-    if (!started.success) return c.json({ error: started.error }, 409);
-    log(
-      `${user.email} started ${started.job.total} test run(s): ${testNames.join(', ')} on ${models.join(', ')}`,
-    );
-    return c.json({ job: started.job }, 202);
+    if (!started.success) return c.json({ error: started.error }, started.status);
+    const { job } = started;
+    log(`${user.email} started ${job.total} test run(s): ${job.tests.join(', ')} on ${models.join(', ')}`);
+    return c.json({ job }, 202);
   });
 
   app.get('/api/tests/runs/:id', (c) => {

@@ -21,7 +21,7 @@ import {
   safeNext,
   signupPage,
 } from './pages.js';
-import { invalidBody, type JsonBody, readJson } from './request-body.js';
+import { parseJsonBody, readJson } from './request-body.js';
 import { runtimeModel } from './runtime-model.js';
 import { parseTestRunBody } from './test-run-body.js';
 import { testRunWire } from './test-run-wire.js';
@@ -173,12 +173,12 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
   // Sign-up and log-in with a JSON body; `answer` shapes the reply (nao's own or better-auth's).
   type Answer = (c: Context<SessionEnv>, result: AccountResult) => Response;
   const signUpRoute = (answer: Answer) => async (c: Context<SessionEnv>) => {
-    const body = await jsonBody(c, credentialsSchema);
+    const body = await parseJsonBody(c, credentialsSchema, { fields: true });
     if (!body.success) return body.response;
     return answer(c, await accounts.signUp({ ...body.data, origin: originOf(c) }));
   };
   const signInRoute = (answer: Answer) => async (c: Context<SessionEnv>) => {
-    const body = await jsonBody(c, credentialsSchema);
+    const body = await parseJsonBody(c, credentialsSchema, { fields: true });
     if (!body.success) return body.response;
     const { email, password } = body.data;
     return answer(c, await accounts.signIn({ email, password, origin: originOf(c) }));
@@ -204,7 +204,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
   });
 
   app.post('/api/cli/token', async (c) => {
-    const body = await jsonBody(c, tokenRequestSchema);
+    const body = await parseJsonBody(c, tokenRequestSchema, { fields: true });
     if (!body.success) return body.response;
     const redeemed = await cliCodes.redeem(body.data);
     if (!redeemed.success) {
@@ -229,29 +229,25 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
       const judge = runtimeModel(runtime, `${request.judgeModel.provider}:${request.judgeModel.modelId}`);
       if (!judge.success) return c.json({ error: judge.error, fields: { judgeModel: [judge.error] } }, 400);
     }
-    const user = c.get('session').user.email;
     const signal = c.req.raw.signal;
     const started = Date.now();
+    const elapsed = () => `${Date.now() - started} ms`;
+    const logRun = (what: string) =>
+      log(`test run for ${c.get('session').user.email}: ${modelString}${what}`);
     try {
       const response = await runTestRequest({ runtime, request, signal });
-      log(
-        `test run for ${user}: ${modelString}, ${response.toolCalls.length} tool call(s), ${Date.now() - started} ms`,
-      );
+      logRun(`, ${response.toolCalls.length} tool call(s), ${elapsed()}`);
       return c.json(testRunWire(response));
     } catch (error) {
       if (signal.aborted) {
-        log(
-          `test run for ${user}: ${modelString} aborted after ${Date.now() - started} ms (the client disconnected)`,
-        );
+        logRun(` aborted after ${elapsed()} (the client disconnected)`);
         // Nobody reads this answer; 499 (client closed request) keeps the access logs honest.
         return new Response(JSON.stringify({ error: 'The client disconnected; the run was aborted.' }), {
           status: 499,
           headers: { 'content-type': 'application/json' },
         });
       }
-      log(
-        `test run for ${user}: ${modelString} failed after ${Date.now() - started} ms: ${messageOf(error)}`,
-      );
+      logRun(` failed after ${elapsed()}: ${messageOf(error)}`);
       return c.json({ error: messageOf(error) }, 500);
     }
   });
@@ -287,10 +283,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
     return c.redirect(next, 303);
   });
 
-  app.get('/signup', async (c) => {
-    const next = safeNext(c.req.query('next'));
-    return c.html(signupPage({ next }));
-  });
+  app.get('/signup', (c) => c.html(signupPage({ next: safeNext(c.req.query('next')) })));
 
   app.post('/signup', async (c) => {
     const form = await c.req.parseBody();
@@ -348,9 +341,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
     return c.redirect(withQuery(redirectUri, { code, state }), 303);
   });
 
-  if (options.chat) {
-    registerChatPage(app, options.chat.assetsDir === undefined ? {} : { assetsDir: options.chat.assetsDir });
-  }
+  if (options.chat) registerChatPage(app, { assetsDir: options.chat.assetsDir });
 
   app.all('*', (c) => c.html(messagePage({ title: 'Not found', message: `Nothing at ${c.req.path}.` }), 404));
 
@@ -383,15 +374,6 @@ function betterAuthResponse(c: Context<SessionEnv>, result: AccountResult): Resp
   if (result.success) return c.json({ redirect: false, token: result.token, user: result.user });
   const code = BETTER_AUTH_CODES[result.status];
   return c.json({ code, message: result.error, error: result.error }, result.status);
-}
-
-/** The JSON body checked against `schema`; a bad one is answered 400 with its problems per field. */
-async function jsonBody<T>(c: Context<SessionEnv>, schema: z.ZodType<T>): Promise<JsonBody<T>> {
-  const raw = await readJson(c);
-  if (!raw.success) return raw;
-  const parsed = schema.safeParse(raw.data);
-  if (parsed.success) return { success: true, data: parsed.data };
-  return { success: false, response: c.json(invalidBody(parsed.error.issues), 400) };
 }
 
 function authorizeParams(input: {

@@ -63,26 +63,14 @@ function authOptions(options: CreateAuthOptions) {
     baseURL: options.baseUrl,
     telemetry: { enabled: false },
     user: { modelName: 'nao_user' },
-    session: {
-      modelName: 'nao_session',
-      expiresIn: SESSION_DAYS * 24 * 60 * 60,
-      updateAge: 24 * 60 * 60,
-    },
+    session: { modelName: 'nao_session', expiresIn: SESSION_DAYS * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
     account: { modelName: 'nao_account' },
     verification: { modelName: 'nao_verification' },
-    emailAndPassword: {
-      enabled: true,
-      autoSignIn: true,
-      minPasswordLength: 8,
-      maxPasswordLength: 128,
-    },
+    emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 128 },
     // nao limits failed log-ins itself, per account and per address (login-limiter.ts); the
     // library's limiter is per path and address only, and our routes call its API directly.
     rateLimit: { enabled: false },
-    advanced: {
-      cookiePrefix: COOKIE_PREFIX,
-      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
-    },
+    advanced: { cookiePrefix: COOKIE_PREFIX, ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
     logger: {
       level: 'error',
       log: (level: string, message: string) => options.log?.(`auth ${level}: ${message}`),

@@ -1,10 +1,12 @@
+import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { getRequestListener } from '@hono/node-server';
 import { createRunJobs } from '../app-runs/index.js';
 import type { NaoConfig } from '../config/index.js';
 import { NaoError } from '../errors/index.js';
-import { openProjectRuntime, type ProjectRuntime } from '../pipeline/index.js';
+import { openProjectRuntime } from '../pipeline/index.js';
 import { createAccounts } from './accounts.js';
 import { createBackendApp } from './app.js';
 import { createAuth, migrateAuthStore } from './auth.js';
@@ -67,10 +69,10 @@ export async function startBackend(options: StartBackendOptions): Promise<Runnin
     });
     cleanups.push(() => store.close());
     const secret = await loadAuthSecret({ projectDir: options.config.projectDir, env: options.env });
-    const runtime: ProjectRuntime = await openProjectRuntime({
+    const runtime = await openProjectRuntime({
       config: options.config,
       env: options.env,
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      fetch: options.fetch,
     });
     cleanups.push(() => runtime.close());
 
@@ -89,7 +91,7 @@ export async function startBackend(options: StartBackendOptions): Promise<Runnin
     cleanups.push(async () => {
       server.close();
       server.closeAllConnections();
-      await Promise.race([Promise.allSettled([...inflight]), delay(DRAIN_MS)]);
+      await Promise.race([Promise.allSettled([...inflight]), sleep(DRAIN_MS, undefined, { ref: false })]);
     });
 
     // Test runs started from the chat page stop, and save what finished, before the runtime closes.
@@ -102,23 +104,14 @@ export async function startBackend(options: StartBackendOptions): Promise<Runnin
     const createdTables = [...(await migrateAuthStore(authOptions)), ...(await chatStore.migrate())];
     const auth = createAuth(authOptions);
     const adapter = (await auth.$context).adapter;
-    const now = options.now ?? (() => new Date());
     const accounts = createAccounts({
       auth,
-      limiter: createLoginLimiter({
-        adapter,
-        now,
-        ...(options.loginLimits === undefined ? {} : { limits: options.loginLimits }),
-      }),
+      limiter: createLoginLimiter({ adapter, now: options.now, limits: options.loginLimits }),
       log,
     });
     const app = createBackendApp({
       accounts,
-      cliCodes: createCliLoginCodes({
-        adapter,
-        now,
-        ...(options.cliCodeTtlMs === undefined ? {} : { ttlMs: options.cliCodeTtlMs }),
-      }),
+      cliCodes: createCliLoginCodes({ adapter, now: options.now, ttlMs: options.cliCodeTtlMs }),
       runtime,
       projectName: options.config.projectName,
       version: options.version,
@@ -145,43 +138,32 @@ export async function startBackend(options: StartBackendOptions): Promise<Runnin
   }
 }
 
-function listen(server: Server, host: string, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      server.off('listening', onListening);
-      if (error.code === 'EADDRINUSE') {
-        reject(
-          new NaoError({
-            code: 'PORT_IN_USE',
-            message: `Port ${port} on ${host} is already in use: stop the other server, or pick another port with --port.`,
-            cause: error,
-          }),
-        );
-      } else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND' || error.code === 'EACCES') {
-        reject(
-          new NaoError({
-            code: 'CANNOT_LISTEN',
-            message: `Cannot listen on ${host}:${port} (${error.code}): pass a local address with --host (e.g. 127.0.0.1) and a free port above 1024 with --port.`,
-            cause: error,
-          }),
-        );
-      } else reject(error);
-    };
-    const onListening = () => {
-      server.off('error', onError);
-      resolve((server.address() as AddressInfo).port);
-    };
-    server.once('error', onError);
-    server.once('listening', onListening);
-    server.listen(port, host);
-  });
+async function listen(server: Server, host: string, port: number): Promise<number> {
+  server.listen(port, host);
+  try {
+    await once(server, 'listening');
+  } catch (caught) {
+    const error = caught as NodeJS.ErrnoException;
+    if (error.code === 'EADDRINUSE') {
+      throw new NaoError({
+        code: 'PORT_IN_USE',
+        message: `Port ${port} on ${host} is already in use: stop the other server, or pick another port with --port.`,
+        cause: error,
+      });
+    }
+    if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND' || error.code === 'EACCES') {
+      throw new NaoError({
+        code: 'CANNOT_LISTEN',
+        message: `Cannot listen on ${host}:${port} (${error.code}): pass a local address with --host (e.g. 127.0.0.1) and a free port above 1024 with --port.`,
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  return (server.address() as AddressInfo).port;
 }
 
 function displayHost(host: string): string {
   if (host === '0.0.0.0' || host === '::' || host === '') return 'localhost';
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -17,8 +17,6 @@ import { runtimeModel } from './runtime-model.js';
 export interface ChatRoutesOptions {
   store: ChatStore;
   runtime: ProjectRuntime;
-  /** The built page (`dist/web/chat/`); default: this package's. */
-  assetsDir?: string;
   log: (line: string) => void;
 }
 
@@ -137,6 +135,8 @@ export function registerChatApi(app: Hono<SessionEnv>, options: ChatRoutesOption
         let modelMessages: ModelMessage[] = [];
         send({ type: 'user-message', message: userMessage });
         const started = Date.now();
+        const elapsed = () => `${Date.now() - started} ms`;
+        const logChat = (what: string) => log(`chat for ${user.email}: ${what}`);
         try {
           // Text streams as the model writes it; tool calls and results arrive when their step ends.
           let newStep = false;
@@ -174,19 +174,15 @@ export function registerChatApi(app: Hono<SessionEnv>, options: ChatRoutesOption
             answer.error = `The agent reached its limit of ${runtime.config.agent.maxSteps} steps without a final answer.`;
             send({ type: 'error', error: answer.error });
           }
-          log(
-            `chat for ${user.email}: ${modelString}, ${result.toolCalls.length} tool call(s), ${Date.now() - started} ms`,
-          );
+          logChat(`${modelString}, ${result.toolCalls.length} tool call(s), ${elapsed()}`);
         } catch (error) {
           if (signal.aborted) {
             answer.stopped = true;
-            log(`chat for ${user.email}: ${modelString} stopped after ${Date.now() - started} ms`);
+            logChat(`${modelString} stopped after ${elapsed()}`);
           } else {
             answer.error = messageOf(error);
             send({ type: 'error', error: answer.error });
-            log(
-              `chat for ${user.email}: ${modelString} failed after ${Date.now() - started} ms: ${answer.error}`,
-            );
+            logChat(`${modelString} failed after ${elapsed()}: ${answer.error}`);
           }
         }
         try {
@@ -197,7 +193,7 @@ export function registerChatApi(app: Hono<SessionEnv>, options: ChatRoutesOption
           });
           send({ type: 'done', message: stored });
         } catch (error) {
-          log(`chat for ${user.email}: cannot store the answer: ${messageOf(error)}`);
+          logChat(`cannot store the answer: ${messageOf(error)}`);
           send({ type: 'error', error: `The answer could not be saved: ${messageOf(error)}` });
         }
         if (open) controller.close();
@@ -224,7 +220,10 @@ export function registerChatApi(app: Hono<SessionEnv>, options: ChatRoutesOption
 
 /** Serves the built chat page at `/chat` and its files at `/chat/assets/*`. */
 export function registerChatPage(app: Hono<SessionEnv>, options: { assetsDir?: string }): void {
-  const assetsDir = path.resolve(options.assetsDir ?? defaultChatAssetsDir());
+  // Default: dist/web/chat/ of this package, whether running from dist/server or src/server.
+  const assetsDir = path.resolve(
+    options.assetsDir ?? fileURLToPath(new URL('../../dist/web/chat/', import.meta.url)),
+  );
   const index = path.join(assetsDir, 'index.html');
   const notBuilt = `The chat page is not built: ${index} is missing. Run \`npx vite build --config web/chat/vite.config.ts\` in the nao package.`;
   app.get('/chat', (c) => {
@@ -254,12 +253,6 @@ export function registerChatPage(app: Hono<SessionEnv>, options: { assetsDir?: s
       return c.text('Not found', 404);
     }
   });
-}
-
-/** dist/web/chat/ of this package, whether running from dist/server or src/server. */
-function defaultChatAssetsDir(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  return path.resolve(here, '..', '..', 'dist', 'web', 'chat');
 }
 
 function messageOf(error: unknown): string {

@@ -30,63 +30,59 @@ export async function saveChatTest(options: {
   const prompt = options.prompt.trim();
   const sql = options.sql.trim();
   if (!TEST_NAME_PATTERN.test(name) || name.length > 100) {
-    return {
-      success: false,
-      status: 400,
-      error: `Invalid test name "${name}": use lower-case letters, digits, "_" and "-" (not first), at most 100 characters.`,
-    };
+    return refused(
+      400,
+      `Invalid test name "${name}": use lower-case letters, digits, "_" and "-" (not first), at most 100 characters.`,
+    );
   }
-  if (prompt === '') return { success: false, status: 400, error: 'The question (prompt) is empty.' };
-  if (sql === '')
-    return { success: false, status: 400, error: 'The SQL is empty; pick or write the reference query.' };
+  if (prompt === '') return refused(400, 'The question (prompt) is empty.');
+  if (sql === '') return refused(400, 'The SQL is empty; pick or write the reference query.');
 
   const database = options.database?.trim() || undefined;
   if (database === undefined && options.databaseNames.length > 1) {
-    return {
-      success: false,
-      status: 400,
-      error: `Several databases are configured (${options.databaseNames.join(', ')}); name the one the SQL runs on.`,
-    };
+    return refused(
+      400,
+      `Several databases are configured (${options.databaseNames.join(', ')}); name the one the SQL runs on.`,
+    );
   }
 
   const testsDir = path.join(options.projectDir, 'tests');
   const existing = await testNamed(testsDir, name);
   if (existing !== undefined) {
-    return {
-      success: false,
-      status: 409,
-      error: `A test named "${name}" already exists in tests/${existing}; pick another name (test names are unique in a suite).`,
-    };
+    return refused(
+      409,
+      `A test named "${name}" already exists in tests/${existing}; pick another name (test names are unique in a suite).`,
+    );
   }
   const filePath = path.join(testsDir, `${name}.yml`);
   const relativePath = `${name}.yml`;
-  const text = stringify(
-    { name, prompt, ...(database === undefined ? {} : { database }), sql },
-    { lineWidth: 0, blockQuote: 'literal' },
-  );
+  // yaml leaves out a key whose value is undefined.
+  const text = stringify({ name, prompt, database, sql }, { lineWidth: 0, blockQuote: 'literal' });
   await mkdir(testsDir, { recursive: true });
   try {
     await writeFile(filePath, text, { flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-      return {
-        success: false,
-        status: 409,
-        error: `tests/${relativePath} already exists; pick another name (existing tests are never overwritten).`,
-      };
+      return refused(
+        409,
+        `tests/${relativePath} already exists; pick another name (existing tests are never overwritten).`,
+      );
     }
     throw error;
   }
   const parsed = parseTestFile({ text, filePath, relativePath, databaseNames: options.databaseNames });
   if (!parsed.success) {
     await unlink(filePath).catch(() => {});
-    return {
-      success: false,
-      status: 400,
-      error: `The test would not be valid, so it was not saved: ${formatProblems(parsed.problems)}`,
-    };
+    return refused(
+      400,
+      `The test would not be valid, so it was not saved: ${formatProblems(parsed.problems)}`,
+    );
   }
   return { success: true, relativePath: `tests/${relativePath}` };
+}
+
+function refused(status: 400 | 409, error: string): SaveTestResult {
+  return { success: false, status, error };
 }
 
 /** The file (relative to tests/) of the suite's test named `name`, if there is one. */

@@ -149,8 +149,7 @@ export function createChatStore(options: { database: AuthDatabase; now?: () => D
         'SELECT MAX(position) AS position FROM nao_chat_message WHERE conversation_id = ?',
         [conversationId],
       );
-      const position =
-        last?.position === null || last?.position === undefined ? 0 : Number(last.position) + 1;
+      const position = last?.position == null ? 0 : Number(last.position) + 1;
       await query(
         'INSERT INTO nao_chat_message (id, conversation_id, position, display, model_messages, created_at) VALUES (?, ?, ?, ?, ?, ?)',
         [id, conversationId, position, JSON.stringify(display), JSON.stringify(modelMessages), stamp],

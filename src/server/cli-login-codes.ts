@@ -72,27 +72,25 @@ export function createCliLoginCodes(options: {
         model,
         where: [{ field: 'codeHash', value: hashOf(code) }],
       });
-      if (stored === null) {
-        return {
-          success: false,
-          error: 'This log-in code is unknown or was already used. Run `nao login` again.',
-        };
-      }
+      if (stored === null)
+        return refused('This log-in code is unknown or was already used. Run `nao login` again.');
       if (new Date(stored.expiresAt).getTime() <= now().getTime()) {
-        return {
-          success: false,
-          error: `This log-in code has expired (codes are valid ${Math.round(ttlMs / 60_000)} minutes). Run \`nao login\` again.`,
-        };
+        return refused(
+          `This log-in code has expired (codes are valid ${Math.round(ttlMs / 60_000)} minutes). Run \`nao login\` again.`,
+        );
       }
-      if (stored.redirectUri !== redirectUri) {
-        return { success: false, error: 'This log-in code was issued to another nao login.' };
-      }
+      if (stored.redirectUri !== redirectUri)
+        return refused('This log-in code was issued to another nao login.');
       if (!VERIFIER.test(codeVerifier) || !sameText(codeChallengeOf(codeVerifier), stored.codeChallenge)) {
-        return { success: false, error: 'The code verifier does not match the approved log-in.' };
+        return refused('The code verifier does not match the approved log-in.');
       }
       return { success: true, userId: stored.userId };
     },
   };
+}
+
+function refused(error: string): RedeemResult {
+  return { success: false, error };
 }
 
 function hashOf(code: string): string {

@@ -51,8 +51,7 @@ export function createLoginLimiter(options: {
   const addresses = createAddressLimiter({ max: limits.maxAddressFailures, windowMs: limits.windowMs, now });
 
   const accountKey = (attempt: LoginAttempt) => `account:${normalizeEmail(attempt.email)}`;
-  const addressOf = (attempt: LoginAttempt) =>
-    attempt.address === null || attempt.address === '' ? null : attempt.address;
+  const addressOf = (attempt: LoginAttempt) => attempt.address || null;
 
   return {
     async check(attempt) {

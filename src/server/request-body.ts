@@ -12,14 +12,21 @@ export async function readJson(c: Context): Promise<JsonBody<unknown>> {
   }
 }
 
-/** The JSON body checked against `schema`; a bad one is answered with every problem in one sentence. */
-export async function parseJsonBody<T>(c: Context, schema: z.ZodType<T>): Promise<JsonBody<T>> {
+/**
+ * The JSON body checked against `schema`; a bad one is answered 400 with every problem in one
+ * sentence, and with `fields: true` also per field.
+ */
+export async function parseJsonBody<T>(
+  c: Context,
+  schema: z.ZodType<T>,
+  options: { fields?: boolean } = {},
+): Promise<JsonBody<T>> {
   const raw = await readJson(c);
   if (!raw.success) return raw;
   const parsed = schema.safeParse(raw.data);
   if (parsed.success) return { success: true, data: parsed.data };
-  const summary = parsed.error.issues.map((issue) => issue.message).join('; ');
-  return { success: false, response: c.json({ error: `Invalid request body: ${summary}.` }, 400) };
+  const { error, fields } = invalidBody(parsed.error.issues);
+  return { success: false, response: c.json(options.fields ? { error, fields } : { error }, 400) };
 }
 
 type Issues = readonly { path: readonly PropertyKey[]; message: string }[];

@@ -64,40 +64,28 @@ export type ParsedTestRunBody =
 /** Validates a request body; a bad one comes back with messages per field (`model.provider`, …). */
 export function parseTestRunBody(body: unknown): ParsedTestRunBody {
   const parsed = testRunBodySchema.safeParse(body);
-  if (parsed.success) {
-    const {
-      prompt,
-      model,
-      sql,
-      databaseId,
-      extractAnswer,
-      expectedAnswer,
-      judgeModel,
-      allowClarification,
-      meta,
-    } = parsed.data;
-    const costs = meta?.costs;
-    return {
-      success: true,
-      request: {
-        prompt,
-        model: { provider: model.provider.trim(), modelId: model.modelId.trim() },
-        sql: sql === undefined || sql === null || sql.trim() === '' ? null : sql,
-        databaseId: databaseId ?? null,
-        ...(extractAnswer === true ? { extractAnswer } : {}),
-        ...(expectedAnswer == null
-          ? {}
-          : {
-              expectedAnswer,
-              judgeModel:
-                judgeModel == null
-                  ? null
-                  : { provider: judgeModel.provider.trim(), modelId: judgeModel.modelId.trim() },
-            }),
-        ...(allowClarification === true ? { allowClarification } : {}),
-        ...(costs === undefined ? {} : { costs }),
-      },
-    };
-  }
-  return { success: false, ...invalidBody(parsed.error.issues) };
+  if (!parsed.success) return { success: false, ...invalidBody(parsed.error.issues) };
+  const { model, sql, extractAnswer, expectedAnswer, judgeModel, allowClarification } = parsed.data;
+  const costs = parsed.data.meta?.costs;
+  return {
+    success: true,
+    request: {
+      prompt: parsed.data.prompt,
+      model: { provider: model.provider.trim(), modelId: model.modelId.trim() },
+      sql: sql?.trim() ? sql : null,
+      databaseId: parsed.data.databaseId ?? null,
+      ...(extractAnswer === true ? { extractAnswer } : {}),
+      ...(expectedAnswer == null
+        ? {}
+        : {
+            expectedAnswer,
+            judgeModel:
+              judgeModel == null
+                ? null
+                : { provider: judgeModel.provider.trim(), modelId: judgeModel.modelId.trim() },
+          }),
+      ...(allowClarification === true ? { allowClarification } : {}),
+      ...(costs === undefined ? {} : { costs }),
+    },
+  };
 }
