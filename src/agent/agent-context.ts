@@ -136,15 +136,13 @@ async function realProjectDir(projectDir: string): Promise<string> {
 }
 
 function checkDatabaseNames(databases: readonly Database[]): void {
-  const seen = new Set<string>();
-  for (const database of databases) {
-    if (seen.has(database.name)) {
-      throw new NaoError({
-        code: 'AGENT_DUPLICATE_DATABASE',
-        message: `Two databases are named "${database.name}"; give each database in nao_config.yaml a unique name (it is the agent's database_id).`,
-      });
-    }
-    seen.add(database.name);
+  const names = databases.map((database) => database.name);
+  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  if (repeated !== undefined) {
+    throw new NaoError({
+      code: 'AGENT_DUPLICATE_DATABASE',
+      message: `Two databases are named "${repeated}"; give each database in nao_config.yaml a unique name (it is the agent's database_id).`,
+    });
   }
 }
 

@@ -1,12 +1,7 @@
-import { type Tool, tool, zodSchema } from 'ai';
+import { type InferSchema, type Tool, tool, zodSchema } from 'ai';
 import { z } from 'zod';
 
 export const CLARIFICATION_TOOL_NAME = 'clarification';
-
-export interface ClarificationInput {
-  question: string;
-  options?: string[] | undefined;
-}
 
 // Converted to JSON Schema once, not by the SDK on every model call.
 const inputSchema = zodSchema(
@@ -15,6 +10,7 @@ const inputSchema = zodSchema(
     options: z.array(z.string()).optional().describe('Suggested answers the user can pick from.'),
   }),
 );
+type ClarificationInput = InferSchema<typeof inputSchema>;
 
 /** A question the agent asked the user instead of answering; it ends the turn. */
 export interface Clarification {

@@ -126,8 +126,8 @@ export function createExecuteSqlTool(
       try {
         const query = database.query(sql, {
           maxRows: maxResultRows,
-          ...(options.queryTimeoutMs === undefined ? {} : { timeoutMs: options.queryTimeoutMs }),
-          ...(abortSignal === undefined ? {} : { signal: abortSignal }),
+          timeoutMs: options.queryTimeoutMs,
+          signal: abortSignal,
         });
         result = await untilAborted(query, abortSignal);
       } catch (error) {

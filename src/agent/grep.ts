@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { type Tool, tool, zodSchema } from 'ai';
+import { type InferSchema, type Tool, tool, zodSchema } from 'ai';
 import { z } from 'zod';
-import { walkContextFiles } from './context-files.js';
+import { type ContextListing, walkContextFiles } from './context-files.js';
 import { resolveContextPath } from './context-paths.js';
 import { readContextText } from './context-text.js';
 import { type LineMatch, type SearchFile, searchLines } from './regex-search.js';
@@ -22,11 +22,6 @@ export const GREP_LIMITS = {
 /** Files read at once; enough to hide disk latency without exhausting file descriptors. */
 const READ_CONCURRENCY = 32;
 
-export interface GrepInput {
-  pattern: string;
-  path?: string | undefined;
-}
-
 export interface GrepOutput {
   matches: LineMatch[];
   /** Matching lines in all searched files, including those not returned. */
@@ -46,6 +41,7 @@ const inputSchema = zodSchema(
       .describe('Folder or file to search, relative to the project folder; default: all.'),
   }),
 );
+type GrepInput = InferSchema<typeof inputSchema>;
 
 /** The `grep` tool: lines of the project's context files matching a regular expression. */
 export function createGrepTool(options: { projectDir: string }): Tool<GrepInput, GrepOutput | ToolError> {
@@ -62,26 +58,26 @@ export function createGrepTool(options: { projectDir: string }): Tool<GrepInput,
       const resolved = await resolveContextPath({ projectDir: options.projectDir, requested: input.path });
       if (!resolved.success) return toolError(resolved.error);
 
-      const candidates =
+      const listing: ContextListing =
         resolved.kind === 'file'
-          ? {
-              files: [{ path: resolved.relative, absolute: resolved.absolute, size: resolved.size }],
-              truncated: false,
-            }
-          : await filesUnder({ projectDir: options.projectDir, startDir: resolved.absolute });
-      const chosen: typeof candidates.files = [];
+          ? { entries: [{ path: resolved.relative, kind: 'file', size: resolved.size }], truncated: false }
+          : await walkContextFiles({
+              projectDir: options.projectDir,
+              startDir: resolved.absolute,
+              maxEntries: GREP_LIMITS.maxFiles,
+            });
+      const chosen: { path: string; size: number }[] = [];
       let skippedLarge = 0;
       let totalBytes = 0;
-      for (const candidate of candidates.files) {
-        if (
-          candidate.size > GREP_LIMITS.maxFileBytes ||
-          totalBytes + candidate.size > GREP_LIMITS.maxTotalBytes
-        ) {
+      for (const entry of listing.entries) {
+        if (entry.kind !== 'file') continue;
+        const size = entry.size ?? 0;
+        if (size > GREP_LIMITS.maxFileBytes || totalBytes + size > GREP_LIMITS.maxTotalBytes) {
           skippedLarge += 1;
           continue;
         }
-        totalBytes += candidate.size;
-        chosen.push(candidate);
+        totalBytes += size;
+        chosen.push({ path: entry.path, size });
       }
       const files: SearchFile[] = [];
       let skippedBinary = 0;
@@ -90,7 +86,7 @@ export function createGrepTool(options: { projectDir: string }): Tool<GrepInput,
         const texts = await Promise.all(
           batch.map((candidate) =>
             readContextText({
-              absolute: candidate.absolute,
+              absolute: path.join(options.projectDir, candidate.path),
               displayPath: candidate.path,
               size: candidate.size,
               maxBytes: GREP_LIMITS.maxFileBytes,
@@ -126,7 +122,7 @@ export function createGrepTool(options: { projectDir: string }): Tool<GrepInput,
           `Showing ${outcome.matches.length} of ${outcome.totalMatches} matching lines; use a more specific pattern or path.`,
         );
       }
-      if (candidates.truncated) {
+      if (listing.truncated) {
         notes.push(
           `Only the first ${GREP_LIMITS.maxFiles} files were searched; search a sub-folder for the rest.`,
         );
@@ -139,19 +135,4 @@ export function createGrepTool(options: { projectDir: string }): Tool<GrepInput,
       return output;
     },
   });
-}
-
-async function filesUnder(options: {
-  projectDir: string;
-  startDir: string;
-}): Promise<{ files: { path: string; absolute: string; size: number }[]; truncated: boolean }> {
-  const listing = await walkContextFiles({ ...options, maxEntries: GREP_LIMITS.maxFiles });
-  const files = listing.entries
-    .filter((entry) => entry.kind === 'file')
-    .map((entry) => ({
-      path: entry.path,
-      absolute: path.join(options.projectDir, entry.path),
-      size: entry.size ?? 0,
-    }));
-  return { files, truncated: listing.truncated };
 }

@@ -1,4 +1,4 @@
-import { type Tool, tool, zodSchema } from 'ai';
+import { type InferSchema, type Tool, tool, zodSchema } from 'ai';
 import { z } from 'zod';
 import { type ContextEntry, walkContextFiles } from './context-files.js';
 import { resolveContextPath } from './context-paths.js';
@@ -8,10 +8,6 @@ export const LIST_TOOL_NAME = 'list';
 
 /** Entries returned at most by one call; the model narrows with a sub-folder. */
 export const MAX_LIST_ENTRIES = 500;
-
-export interface ListInput {
-  path?: string | undefined;
-}
 
 export interface ListOutput {
   path: string;
@@ -29,6 +25,7 @@ const inputSchema = zodSchema(
       .describe('Folder (or file) relative to the project folder; default: the whole project.'),
   }),
 );
+type ListInput = InferSchema<typeof inputSchema>;
 
 /** The `list` tool: the context files of the project folder, recursively. */
 export function createListTool(options: { projectDir: string }): Tool<ListInput, ListOutput | ToolError> {

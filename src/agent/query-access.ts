@@ -127,9 +127,7 @@ function collectReferences(statement: unknown): References {
       if (typeof last === 'string') found.columns.push(last);
     }
     if (record.class === 'STAR') {
-      found.stars.push({
-        except: Array.isArray(record.exclude_list) ? record.exclude_list.map(String) : [],
-      });
+      found.stars.push({ except: Array.isArray(record.exclude_list) ? record.exclude_list.map(String) : [] });
     }
     if (record.class === 'FUNCTION' && typeof record.function_name === 'string') {
       found.functions.push(record.function_name);

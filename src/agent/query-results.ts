@@ -19,7 +19,6 @@ export interface StoredQueryResult {
 /** Every query result of one run, by id, in execution order. */
 export type QueryResults = Map<string, StoredQueryResult>;
 
-/** `query_` + 8 random hex characters. */
 export function randomQueryId(): string {
   return `query_${randomBytes(4).toString('hex')}`;
 }

@@ -1,4 +1,4 @@
-import { type Tool, tool, zodSchema } from 'ai';
+import { type InferSchema, type Tool, tool, zodSchema } from 'ai';
 import { z } from 'zod';
 import { resolveContextPath } from './context-paths.js';
 import { readContextText, splitLines } from './context-text.js';
@@ -12,12 +12,6 @@ export const READ_LIMITS = {
   maxLines: 1000,
   maxChars: 60_000,
 } as const;
-
-export interface ReadInput {
-  path: string;
-  start_line?: number | undefined;
-  end_line?: number | undefined;
-}
 
 export interface ReadOutput {
   path: string;
@@ -37,6 +31,7 @@ const inputSchema = zodSchema(
     end_line: z.number().int().min(1).optional().describe('Last line to read (inclusive).'),
   }),
 );
+type ReadInput = InferSchema<typeof inputSchema>;
 
 /** The `read` tool: a text context file of the project folder, whole or by line range. */
 export function createReadTool(options: { projectDir: string }): Tool<ReadInput, ReadOutput | ToolError> {

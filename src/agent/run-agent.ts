@@ -3,7 +3,6 @@ import {
   type FinishReason,
   generateText,
   hasToolCall,
-  type LanguageModel,
   type ModelMessage,
   type StepResult,
   type StopCondition,
@@ -14,15 +13,8 @@ import {
 } from 'ai';
 import { DEFAULT_AGENT } from '../config/schema.js';
 import { NaoError } from '../errors/index.js';
-import {
-  type Cost,
-  costOf,
-  type ModelCallSettings,
-  type ModelPrices,
-  type TokenUsage,
-  usageFromSdk,
-  usageFromSteps,
-} from '../llm/index.js';
+import { type Cost, costOf, type TokenUsage, usageFromSdk, usageFromSteps } from '../llm/index.js';
+import type { PricedModel } from '../llm/priced-model.js';
 import type { AgentContext } from './agent-context.js';
 import { CLARIFICATION_TOOL_NAME, type Clarification, type ClarificationOutput } from './clarification.js';
 import { type QueryResults, randomQueryId } from './query-results.js';
@@ -30,18 +22,8 @@ import type { AgentMode } from './system-prompt.js';
 import { messageOf } from './tool-error.js';
 import { createAgentTools } from './toolset.js';
 
-/** The model under test; structural, so llm/'s resolved model fits as is. */
-export interface AgentModel {
-  /** `provider:model_id`, for reports. */
-  id: string;
-  model: LanguageModel;
-  /** `null`: no price known anywhere, the run's cost is unknown (not zero). */
-  prices: ModelPrices | null;
-  /** Retries and timeouts of each model call (default: the SDK's). */
-  callSettings?: ModelCallSettings;
-  /** Turns a failed call's error into the one to report (nao's provider messages). */
-  explainError?: (error: unknown) => unknown;
-}
+/** The model under test; `llm/`'s resolved model fits as is. */
+export type AgentModel = PricedModel;
 
 export interface AgentToolCall {
   toolName: string;

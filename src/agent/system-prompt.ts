@@ -116,11 +116,7 @@ function databasesSection(options: {
   for (const database of options.databases) {
     parts.push(
       `## database_id: ${database.databaseId} (${DIALECT_NAMES[database.dialect]}; write SQL in this dialect)`,
-      summarizeSchema({
-        dialect: database.dialect,
-        tables: database.tables,
-        ...(options.schemaLimits === undefined ? {} : { limits: options.schemaLimits }),
-      }),
+      summarizeSchema({ dialect: database.dialect, tables: database.tables, limits: options.schemaLimits }),
     );
   }
   return parts.join('\n');
@@ -152,8 +148,8 @@ function contextFilesSection(listing: ContextListing): string {
   const lines = [
     '# Context files',
     'Files in the project folder you can read with `read` or search with `grep`:',
+    ...shown.map((file) => `- ${file}`),
   ];
-  lines.push(...shown.map((file) => `- ${file}`));
   if (files.length > shown.length || listing.truncated) {
     lines.push(`(More files exist than are listed here; use \`list\` to see them.)`);
   }

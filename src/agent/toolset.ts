@@ -41,26 +41,15 @@ const TOOLS: Record<
         unavailableDatabases: deps.context.unavailableDatabases,
         catalogs: deps.context.catalogs,
         access: deps.context.access,
+        ...deps.context.limits,
         queryResults: deps.queryResults,
-        previewRows: deps.context.limits.previewRows,
-        maxResultRows: deps.context.limits.maxResultRows,
-        queryTimeoutMs: deps.context.limits.queryTimeoutMs,
         generateQueryId: deps.generateQueryId,
         onFatal: deps.onFatal,
       }),
   },
-  list: {
-    modes: EVERY_MODE,
-    create: (deps) => createListTool({ projectDir: deps.context.projectDir }),
-  },
-  read: {
-    modes: EVERY_MODE,
-    create: (deps) => createReadTool({ projectDir: deps.context.projectDir }),
-  },
-  grep: {
-    modes: EVERY_MODE,
-    create: (deps) => createGrepTool({ projectDir: deps.context.projectDir }),
-  },
+  list: { modes: EVERY_MODE, create: (deps) => createListTool({ projectDir: deps.context.projectDir }) },
+  read: { modes: EVERY_MODE, create: (deps) => createReadTool({ projectDir: deps.context.projectDir }) },
+  grep: { modes: EVERY_MODE, create: (deps) => createGrepTool({ projectDir: deps.context.projectDir }) },
   clarification: { modes: CLARIFICATION_MODES, create: () => createClarificationTool() },
 };
 

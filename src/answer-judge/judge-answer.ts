@@ -110,7 +110,7 @@ export async function judgeAnswer(options: {
         messages: [...messages],
         output: Output.object({ schema: judgeSchema, name: JUDGE_OUTPUT_NAME }),
         ...model.callSettings,
-        ...(signal === undefined ? {} : { abortSignal: signal }),
+        abortSignal: signal,
       });
       usage = addUsage(usage, usageFromSteps(result.steps));
       reply = result.output;

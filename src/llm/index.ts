@@ -1,4 +1,4 @@
-export { DEFAULT_CALL_SETTINGS, isRetryableStatus, type ModelCallSettings } from './call-settings.js';
+export { DEFAULT_CALL_SETTINGS, isRetryableStatus } from './call-settings.js';
 export { parseModelString, UnsupportedProviderError } from './model-string.js';
 export { PRICE_TABLE_VERSION } from './price-table.js';
 export { ProviderError, ProviderTimeoutError, redactSecrets } from './provider-error.js';

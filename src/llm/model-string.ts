@@ -94,27 +94,17 @@ export function parseModelString(
   if (isBuiltIn(provider)) return { provider, modelId, kind: provider };
   if (isUnsupportedProviderKind(provider))
     throw new UnsupportedProviderError({ provider, model: value.trim() });
-  if (provider === 'openaiCompatible') {
-    // An entry without a name is addressed as plain `openaiCompatible`, as in the original nao.
-    if (providers.some((entry) => providerAddress(entry) === provider)) {
-      return { provider, modelId, kind: 'openaiCompatible' };
-    }
-    throw invalid(
-      value,
-      'an openaiCompatible provider is named after its llm.providers entry: openaiCompatible/<name>:model_id',
-      providers,
-    );
-  }
-  if (provider.startsWith(COMPATIBLE_PREFIX)) {
+  // An entry without a name is addressed as plain `openaiCompatible`, as in the original nao.
+  const plain = provider === 'openaiCompatible';
+  if (plain || provider.startsWith(COMPATIBLE_PREFIX)) {
     const name = provider.slice(COMPATIBLE_PREFIX.length);
-    if (!providers.some((entry) => providerAddress(entry) === provider)) {
-      throw invalid(
-        value,
-        `no openaiCompatible provider named ${JSON.stringify(name)} is configured`,
-        providers,
-      );
+    if (providers.some((entry) => providerAddress(entry) === provider)) {
+      return { provider, modelId, kind: 'openaiCompatible', ...(plain ? {} : { name }) };
     }
-    return { provider, modelId, kind: 'openaiCompatible', name };
+    const reason = plain
+      ? 'an openaiCompatible provider is named after its llm.providers entry: openaiCompatible/<name>:model_id'
+      : `no openaiCompatible provider named ${JSON.stringify(name)} is configured`;
+    throw invalid(value, reason, providers);
   }
   const lower = provider.toLowerCase();
   const near = knownProviders(providers).find((known) => known.toLowerCase() === lower);

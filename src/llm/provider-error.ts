@@ -131,6 +131,7 @@ export interface FailureContext {
  * error, a tool's error) is returned as it is. Call it only when the caller did not abort.
  */
 export function explainProviderFailure(error: unknown, context: FailureContext): unknown {
+  const model = { provider: context.provider, modelId: context.modelId };
   const label = `${context.provider}:${context.modelId}`;
   const redact = (text: string) => redactSecrets(text, context.secrets);
   let last = error;
@@ -145,10 +146,9 @@ export function explainProviderFailure(error: unknown, context: FailureContext):
 
   if (isTimeout(last)) {
     const [, kind, ms] = /^(Step|Chunk) timeout of (\d+)ms/.exec(last.message) ?? [];
-    const seconds = ms === undefined ? '' : formatSeconds(Number(ms));
+    const seconds = ms === undefined ? '' : `${Number((Number(ms) / 1000).toFixed(3))} s`;
     return new ProviderTimeoutError({
-      provider: context.provider,
-      modelId: context.modelId,
+      ...model,
       providerMessage: last.message,
       attempts: 1,
       message:
@@ -163,8 +163,7 @@ export function explainProviderFailure(error: unknown, context: FailureContext):
   if (APICallError.isInstance(last) && last.statusCode !== undefined) {
     const providerMessage = redact(providerMessageOf(last.responseBody ?? last.message));
     return new ProviderError({
-      provider: context.provider,
-      modelId: context.modelId,
+      ...model,
       status: last.statusCode,
       providerMessage,
       failure: 'http',
@@ -177,8 +176,7 @@ export function explainProviderFailure(error: unknown, context: FailureContext):
   if (api !== undefined || networkCode(last) !== undefined) {
     const text = redact(networkText(api?.cause ?? last));
     return new ProviderError({
-      provider: context.provider,
-      modelId: context.modelId,
+      ...model,
       status: null,
       providerMessage: text,
       failure: 'network',
@@ -221,52 +219,43 @@ const NETWORK_CODES = new Set([
   'UND_ERR_BODY_TIMEOUT',
 ]);
 
+/** `error` and its causes, each once (a chain may loop), up to the first that is not an object. */
+function* causeChain(error: unknown): Generator<object> {
+  const seen = new Set<unknown>();
+  for (let current = error; typeof current === 'object' && current !== null && !seen.has(current); ) {
+    seen.add(current);
+    yield current;
+    current = (current as { cause?: unknown }).cause;
+  }
+}
+
+/** The `Error`s of the cause chain, up to the first that is not one. */
+function errorChain(error: unknown): Error[] {
+  const errors: Error[] = [];
+  for (const current of causeChain(error)) {
+    if (!(current instanceof Error)) break;
+    errors.push(current);
+  }
+  return errors;
+}
+
 /** The network error code on the cause chain (`ECONNREFUSED`, `UND_ERR_SOCKET`, ...), if any. */
 export function networkCode(error: unknown): string | undefined {
-  const seen = new Set<unknown>();
-  let current: unknown = error;
-  while (current instanceof Error && !seen.has(current)) {
-    seen.add(current);
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && NETWORK_CODES.has(code)) return code;
-    current = current.cause;
-  }
-  return undefined;
+  const codes = errorChain(error).map((current) => (current as { code?: unknown }).code);
+  return codes.find((code): code is string => typeof code === 'string' && NETWORK_CODES.has(code));
 }
 
 /** The messages of the cause chain, joined: `fetch failed: connect ECONNREFUSED 127.0.0.1:9`. */
 export function networkText(error: unknown): string {
-  const parts: string[] = [];
-  const seen = new Set<unknown>();
-  let current: unknown = error;
-  while (current instanceof Error && !seen.has(current)) {
-    seen.add(current);
-    if (current.message !== '' && !parts.includes(current.message)) parts.push(current.message);
-    current = current.cause;
-  }
-  return parts.join(': ') || String(error);
+  const messages = errorChain(error).map((current) => current.message);
+  return [...new Set(messages.filter((message) => message !== ''))].join(': ') || String(error);
 }
 
 export function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return '(unknown address)';
-  }
-}
-
-function formatSeconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(3))} s`;
+  return URL.canParse(url) ? new URL(url).origin : '(unknown address)';
 }
 
 /** The `ProviderError` behind an error, if any, when the SDK wrapped ours (as the cause of its own). */
 function findProviderError(error: unknown): ProviderError | undefined {
-  const seen = new Set<unknown>();
-  let current = error;
-  while (typeof current === 'object' && current !== null && !seen.has(current)) {
-    if (current instanceof ProviderError) return current;
-    seen.add(current);
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
+  return [...causeChain(error)].find((current) => current instanceof ProviderError);
 }

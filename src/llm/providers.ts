@@ -26,9 +26,11 @@ export interface CreateModelOptions {
 export interface ProviderDefinition {
   /** Used when the config entry has no `base_url`; empty when the entry must give one. */
   defaultBaseUrl: string;
-  /** Environment variables holding the key, in the order they are read. */
+  /**
+   * Environment variables holding the key, in the order they are read. Empty for the providers
+   * that need no key (a local Ollama, a gateway); every other provider requires one.
+   */
   keyEnv: readonly string[];
-  keyRequired: boolean;
   create(options: CreateModelOptions): LanguageModelInstance;
 }
 
@@ -36,7 +38,7 @@ function compatible(options: CreateModelOptions): LanguageModelInstance {
   return createOpenAICompatible({
     name: options.name,
     baseURL: options.baseURL,
-    ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+    apiKey: options.apiKey,
     fetch: options.fetch,
     // Without it, streamed answers carry no token counts and costs would be unknown.
     includeUsage: true,
@@ -62,7 +64,6 @@ export const PROVIDER_DEFINITIONS: Record<ProviderKind, ProviderDefinition> = {
   openai: {
     defaultBaseUrl: 'https://api.openai.com/v1',
     keyEnv: ['OPENAI_API_KEY'],
-    keyRequired: true,
     create: (options) => {
       const provider = createOpenAI({
         apiKey: options.apiKey,
@@ -77,63 +78,41 @@ export const PROVIDER_DEFINITIONS: Record<ProviderKind, ProviderDefinition> = {
   anthropic: {
     defaultBaseUrl: 'https://api.anthropic.com/v1',
     keyEnv: ['ANTHROPIC_API_KEY'],
-    keyRequired: true,
     create: vendor(createAnthropic),
   },
   google: {
     defaultBaseUrl: 'https://generativelanguage.googleapis.com/v1beta',
     keyEnv: ['GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY'],
-    keyRequired: true,
     create: vendor(createGoogleGenerativeAI),
   },
   mistral: {
     defaultBaseUrl: 'https://api.mistral.ai/v1',
     keyEnv: ['MISTRAL_API_KEY'],
-    keyRequired: true,
     create: vendor(createMistral),
   },
   openrouter: {
     defaultBaseUrl: 'https://openrouter.ai/api/v1',
     keyEnv: ['OPENROUTER_API_KEY'],
-    keyRequired: true,
     create: compatible,
   },
-  ollama: {
-    defaultBaseUrl: 'http://localhost:11434/v1',
-    keyEnv: [],
-    keyRequired: false,
-    create: compatible,
-  },
-  openaiCompatible: {
-    defaultBaseUrl: '',
-    keyEnv: [],
-    keyRequired: false,
-    create: compatible,
-  },
+  ollama: { defaultBaseUrl: 'http://localhost:11434/v1', keyEnv: [], create: compatible },
+  openaiCompatible: { defaultBaseUrl: '', keyEnv: [], create: compatible },
   // Providers the original nao reaches through their OpenAI-compatible chat APIs.
   requesty: {
     defaultBaseUrl: 'https://router.requesty.ai/v1',
     keyEnv: ['REQUESTY_API_KEY'],
-    keyRequired: true,
     create: compatible,
   },
   qwen: {
     // Model Studio keys are regional: another region needs its `base_url`.
     defaultBaseUrl: 'https://dashscope-intl.aliyuncs.com/compatible-mode/v1',
     keyEnv: ['DASHSCOPE_API_KEY'],
-    keyRequired: true,
     create: compatible,
   },
-  minimax: {
-    defaultBaseUrl: 'https://api.minimax.io/v1',
-    keyEnv: ['MINIMAX_API_KEY'],
-    keyRequired: true,
-    create: compatible,
-  },
+  minimax: { defaultBaseUrl: 'https://api.minimax.io/v1', keyEnv: ['MINIMAX_API_KEY'], create: compatible },
   moonshot: {
     defaultBaseUrl: 'https://api.moonshot.ai/v1',
     keyEnv: ['MOONSHOT_API_KEY'],
-    keyRequired: true,
     create: compatible,
   },
 };

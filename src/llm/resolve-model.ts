@@ -5,10 +5,10 @@ import { UsageError } from '../errors/index.js';
 import { DEFAULT_CALL_SETTINGS, type ModelCallSettings } from './call-settings.js';
 import { type FetchFunction, failFastFetch } from './fail-fast-fetch.js';
 import { parseModelString } from './model-string.js';
+import type { PricedModel } from './priced-model.js';
 import { explainProviderFailure } from './provider-error.js';
 import { type LanguageModelInstance, type OpenAIApi, PROVIDER_DEFINITIONS } from './providers.js';
 import { type PriceSource, resolvePrices } from './resolve-prices.js';
-import type { ModelPrices } from './usage.js';
 
 export interface ResolveModelOptions {
   /** `provider:model_id`, as given to `-m` or listed under `test.models`. */
@@ -32,9 +32,8 @@ export interface ResolveModelOptions {
 /** The key given to provider packages when replaying without one; never reaches a provider. */
 export const REPLAY_PLACEHOLDER_KEY = 'nao-replay-no-key';
 
-export interface ResolvedModel {
-  /** `provider:model_id`, trimmed: the name results are recorded under. */
-  id: string;
+/** Its `id` is `provider:model_id`, trimmed: the name results are recorded under. */
+export interface ResolvedModel extends PricedModel {
   provider: string;
   modelId: string;
   kind: ProviderKind;
@@ -44,7 +43,6 @@ export interface ResolvedModel {
   /** What a failed call of this model threw, as nao's `ProviderError` (see `explainProviderFailure`). */
   explainError(error: unknown): unknown;
   baseUrl: string;
-  prices: ModelPrices | null;
   priceSource: PriceSource | null;
   /** Set when declared prices were incomplete (the cost stays unknown); for the CLI to print. */
   priceWarning: string | null;
@@ -66,6 +64,7 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
   const providers = config.llm.providers;
   const parsed = parseModelString(options.modelString, { providers });
   const definition = PROVIDER_DEFINITIONS[parsed.kind];
+  const keyRequired = definition.keyEnv.length > 0;
   const entry = providers.find((candidate) => providerAddress(candidate) === parsed.provider);
   const id = `${parsed.provider}:${parsed.modelId}`;
   const configFile = config.configPath ?? 'nao_config.yaml';
@@ -77,7 +76,7 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
   const configuredKey = present(entry?.api_key);
   const envKeyName = definition.keyEnv.find((name) => present(env[name]) !== undefined);
   const apiKey = configuredKey ?? (envKeyName === undefined ? undefined : present(env[envKeyName]));
-  if (apiKey === undefined && definition.keyRequired && options.allowMissingKey !== true) {
+  if (apiKey === undefined && keyRequired && options.allowMissingKey !== true) {
     const envNames = definition.keyEnv.join(' or ');
     const unresolved = entry?.unresolved?.api_key;
     throw new UsageError({
@@ -109,17 +108,11 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
         : `none was sent; set api_key on ${entryLabel} in ${configFile}`;
   const secrets = apiKey === undefined ? [] : [apiKey];
   const failure = { provider: parsed.provider, modelId: parsed.modelId, secrets, authHint };
-  const fetch = failFastFetch({
-    provider: parsed.provider,
-    modelId: parsed.modelId,
-    secrets,
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-  });
   const model = definition.create({
     modelId: parsed.modelId,
-    apiKey: apiKey ?? (definition.keyRequired ? REPLAY_PLACEHOLDER_KEY : undefined),
+    apiKey: apiKey ?? (keyRequired ? REPLAY_PLACEHOLDER_KEY : undefined),
     baseURL: baseUrl,
-    fetch,
+    fetch: failFastFetch({ ...failure, fetch: options.fetch }),
     name: parsed.name ?? parsed.kind,
     openaiApi: options.openaiApi ?? 'responses',
   });

@@ -108,8 +108,6 @@ export function resolvePrices(options: {
         : `${options.provider}:${options.modelId} has prices without ${missing.join(' and ')}, and the built-in table does not know the model; its cost is reported as unknown. Declare ${missing.join(' and ')} under llm.providers[].models[].costs in nao_config.yaml.`;
     return { prices: null, source: null, tableModel, warning };
   }
-  const result: ModelPrices = { inputNoCache: prices.inputNoCache, output: prices.output };
-  if (prices.inputCacheRead !== undefined) result.inputCacheRead = prices.inputCacheRead;
-  if (prices.inputCacheWrite !== undefined) result.inputCacheWrite = prices.inputCacheWrite;
-  return { prices: result, source, tableModel, warning: null };
+  const complete = { ...prices, inputNoCache: prices.inputNoCache, output: prices.output };
+  return { prices: complete, source, tableModel, warning: null };
 }

@@ -21,12 +21,7 @@ export async function readOutgoingRequest(
   init: RequestInit | undefined,
 ): Promise<OutgoingRequest> {
   const url = urlOf(input);
-  let parsed: URL | null;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = null;
-  }
+  const parsed = URL.canParse(url) ? new URL(url) : null;
   const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
   const secrets: string[] = [];
   for (const name of SECRET_HEADERS) {

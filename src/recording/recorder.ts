@@ -8,7 +8,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import { NaoError } from '../errors/index.js';
 import { isRetryableStatus, redactSecrets } from '../llm/index.js';
-import { readOutgoingRequest } from './outgoing-request.js';
+import { type OutgoingRequest, readOutgoingRequest } from './outgoing-request.js';
 import { deterministicQueryIds } from './query-ids.js';
 import { MissingRecordingError, StaleRecordingError } from './recording-errors.js';
 import {
@@ -157,14 +157,10 @@ export function createRecorder(options: CreateRecorderOptions): Recorder {
           : new RecordingFileError({ file: context.shownFile, problem: String(error) }),
       );
     }
-    if (recording === null)
-      return fail(context, new MissingRecordingError({ ...point, recordedSteps: null }));
-    const exchange = recording.exchanges.find((candidate) => candidate.step === step);
+    const exchange = recording?.exchanges.find((candidate) => candidate.step === step);
     if (exchange === undefined) {
-      return fail(
-        context,
-        new MissingRecordingError({ ...point, recordedSteps: recording.exchanges.length }),
-      );
+      const recordedSteps = recording?.exchanges.length ?? null;
+      return fail(context, new MissingRecordingError({ ...point, recordedSteps }));
     }
     const current = summarizeRequest(request);
     if (current.hash !== exchange.request.hash) {
@@ -186,16 +182,16 @@ export function createRecorder(options: CreateRecorderOptions): Recorder {
 
   const record = async (
     context: RunContext,
-    request: Awaited<ReturnType<typeof readOutgoingRequest>>,
+    request: OutgoingRequest,
     signal: AbortSignal | undefined,
   ): Promise<Response> => {
-    let response: Response;
-    try {
-      response = await network(...request.forward);
-    } catch (error) {
+    const noteCutShort = () => {
       if (wasCutShort(signal)) context.cutShort = true;
+    };
+    const response = await network(...request.forward).catch((error: unknown) => {
+      noteCutShort();
       throw error;
-    }
+    });
     // The SDK will ask again: only the answer it keeps is part of the run.
     if (isRetryableStatus(response.status)) return response;
     const summarized = summarizeRequest(request);
@@ -236,25 +232,22 @@ export function createRecorder(options: CreateRecorderOptions): Recorder {
               controller.enqueue(value);
             }
           } catch (error) {
-            if (wasCutShort(signal)) context.cutShort = true;
+            noteCutShort();
             controller.error(error);
           }
         },
         async cancel(reason) {
-          if (wasCutShort(signal)) context.cutShort = true;
+          noteCutShort();
           await reader.cancel(reason);
         },
       });
       return new Response(stream, passedOn);
     }
 
-    let bytes: ArrayBuffer;
-    try {
-      bytes = await response.arrayBuffer();
-    } catch (error) {
-      if (wasCutShort(signal)) context.cutShort = true;
+    const bytes = await response.arrayBuffer().catch((error: unknown) => {
+      noteCutShort();
       throw error;
-    }
+    });
     commit(new TextDecoder().decode(bytes));
     return new Response(NULL_BODY_STATUSES.has(response.status) ? null : bytes, passedOn);
   };
@@ -282,7 +275,7 @@ export function createRecorder(options: CreateRecorderOptions): Recorder {
         model: context.run.model,
         attempt: context.run.attempt,
         recorded_at: now().toISOString(),
-        ...(options.note === undefined ? {} : { note: options.note }),
+        note: options.note,
         exchanges: context.exchanges,
       });
     } catch (error) {
@@ -327,24 +320,19 @@ export function createRecorder(options: CreateRecorderOptions): Recorder {
         calls: 0,
         cutShort: false,
       };
-      let outcome: { ok: true; value: T } | { ok: false; error: unknown };
+      const finish = async () => {
+        if (mode === 'record') await save(context).finally(() => activeFiles.delete(file));
+      };
+      let value: T;
       try {
-        outcome = { ok: true, value: await storage.run(context, fn) };
+        value = await storage.run(context, fn);
       } catch (error) {
-        outcome = { ok: false, error };
+        // The run's own failure says more than a failed write of its recording.
+        await finish().catch(() => undefined);
+        throw error;
       }
-      if (mode === 'record') {
-        try {
-          await save(context);
-        } catch (error) {
-          // The run's own failure says more than a failed write of its recording.
-          if (outcome.ok) throw error;
-        } finally {
-          activeFiles.delete(file);
-        }
-      }
-      if (!outcome.ok) throw outcome.error;
-      return outcome.value;
+      await finish();
+      return value;
     },
   };
 }

@@ -9,39 +9,8 @@ import { z } from 'zod';
 import { NaoError } from '../errors/index.js';
 import { sortKeys } from './canonical-json.js';
 import { formatJson } from './json-text.js';
-import type { RequestSummary } from './request-summary.js';
 
 export const RECORDING_FORMAT = 'nao-recording/1';
-
-export interface RecordedExchange {
-  /** 1-based position of the model call in its run: agent steps, then extraction calls. */
-  step: number;
-  request: {
-    /** SHA-256 of what the model saw (see request-summary.ts). */
-    hash: string;
-    summary: RequestSummary;
-    /** The endpoint's URL path, for the reader; neither host nor query string are kept. */
-    path: string;
-  };
-  response: {
-    status: number;
-    content_type: string | null;
-    /** Parsed JSON when the provider answered JSON; the text otherwise (e.g. a stream of events). */
-    body: unknown;
-  };
-}
-
-export interface RecordingFile {
-  format: typeof RECORDING_FORMAT;
-  test: string;
-  /** `provider:model_id`. */
-  model: string;
-  attempt: number;
-  /** ISO timestamp of the end of the recorded run. */
-  recorded_at: string;
-  note?: string;
-  exchanges: RecordedExchange[];
-}
 
 const messageSummarySchema = z.object({
   role: z.string(),
@@ -51,9 +20,12 @@ const messageSummarySchema = z.object({
 });
 
 const exchangeSchema = z.object({
+  /** 1-based position of the model call in its run: agent steps, then extraction calls. */
   step: z.number().int().min(1),
   request: z.object({
+    /** SHA-256 of what the model saw (see request-summary.ts). */
     hash: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters'),
+    /** A `RequestSummary`. */
     summary: z.object({
       model: z.string().nullable(),
       system: z.string().nullable(),
@@ -61,11 +33,13 @@ const exchangeSchema = z.object({
       tools: z.object({ names: z.array(z.string()), hash: z.string() }).nullable(),
       response_format: z.string().nullable(),
     }),
+    /** The endpoint's URL path, for the reader; neither host nor query string are kept. */
     path: z.string(),
   }),
   response: z.object({
     status: z.number().int().min(200).max(599),
     content_type: z.string().nullable(),
+    /** Parsed JSON when the provider answered JSON; the text otherwise (e.g. a stream of events). */
     body: z.unknown(),
   }),
 });
@@ -73,12 +47,17 @@ const exchangeSchema = z.object({
 const recordingSchema = z.object({
   format: z.literal(RECORDING_FORMAT),
   test: z.string(),
+  /** `provider:model_id`. */
   model: z.string(),
   attempt: z.number().int().min(1),
+  /** ISO timestamp of the end of the recorded run. */
   recorded_at: z.string(),
   note: z.string().optional(),
   exchanges: z.array(exchangeSchema),
 });
+
+export type RecordedExchange = z.infer<typeof exchangeSchema>;
+export type RecordingFile = z.infer<typeof recordingSchema>;
 
 /** A recording file that cannot be read as one: the user must re-record it. */
 export class RecordingFileError extends NaoError {
@@ -192,7 +171,7 @@ export function parseRecording(options: { text: string; file: string }): Recordi
   if (repeated !== undefined) {
     throw new RecordingFileError({ file: options.file, problem: `step ${repeated} is recorded twice` });
   }
-  return parsed.data as RecordingFile;
+  return parsed.data;
 }
 
 /** Reads a recording; `null` when the file does not exist. */

@@ -5,9 +5,9 @@
  * a replay must not turn stale because two groups swapped places. Which rows the model saw
  * still counts: a preview that shows other rows, or other values, does not match.
  */
+import { QUERY_ID_PATTERN } from '../agent/query-results.js';
 import { canonicalJson, compareCodeUnits } from './canonical-json.js';
 
-const QUERY_ID = /^query_[0-9a-f]{8}$/;
 const EMBEDDED_RESULT = '{"id":"query_';
 
 type Json = Record<string, unknown>;
@@ -17,7 +17,7 @@ function isQueryResult(value: unknown): value is Json & { rows: unknown[] } {
   const candidate = value as Json;
   return (
     typeof candidate.id === 'string' &&
-    QUERY_ID.test(candidate.id) &&
+    QUERY_ID_PATTERN.test(candidate.id) &&
     Array.isArray(candidate.columns) &&
     Array.isArray(candidate.rows)
   );
