@@ -1,23 +1,16 @@
-import type { AthenaClient, GetQueryResultsCommandOutput, QueryExecutionState } from '@aws-sdk/client-athena';
+import type { AthenaClient, GetQueryResultsCommandOutput } from '@aws-sdk/client-athena';
 import type { DatabaseConfig } from '../config/schema.js';
 import { type AthenaColumnInfo, athenaCellConverter, athenaTypeName } from './athena-value.js';
 import { quietAwsSdkNodeNotice } from './aws-sdk-notice.js';
 import { redactSecrets } from './connection-target.js';
 import type { Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import { loadOptionalDriver } from './optional-driver.js';
-import { type QueryLimits, startQuery, stoppedError, stopRace, watchQuery } from './query-control.js';
+import { startQuery, stoppedError, stopRace, watchQuery } from './query-control.js';
+import { ServerConnection } from './server-connection.js';
 import { quoteLiteral } from './sql-literal.js';
 import { tablesOfColumns } from './table-list.js';
 import { refusalOfPlan, TRINO_EXPLAIN_PREFIX, trinoStatementText } from './trino-statement-check.js';
-import {
-  connectionFailed,
-  databaseClosed,
-  messageOf,
-  queryFailed,
-  readOnlyViolation,
-  WarehouseError,
-  withErrorCode,
-} from './warehouse-error.js';
+import { databaseClosed, readOnlyViolation } from './warehouse-error.js';
 
 export type AthenaDatabaseConfig = Extract<DatabaseConfig, { type: 'athena' }>;
 
@@ -43,13 +36,7 @@ const PAGE_ROWS = 1000;
 
 /** A query that ended FAILED (or CANCELLED by someone else), with Athena's StateChangeReason. */
 class AthenaQueryFailed extends Error {
-  constructor(
-    message: string,
-    readonly state: QueryExecutionState | undefined,
-  ) {
-    super(message);
-    this.name = 'AthenaQueryFailed';
-  }
+  override name = 'AthenaQueryFailed';
 }
 
 /** Statements Athena's EXPLAIN refuses although they only read; their failed EXPLAIN is an error of the query. */
@@ -106,7 +93,7 @@ class AthenaDatabase implements Database {
   private readonly client: AthenaClient;
   private readonly context: { database: string; dialect: 'athena' };
   private readonly secrets: string[];
-  private closed = false;
+  private readonly server: ServerConnection;
   /** Query executions in flight, stopped by close(). */
   private readonly running = new Set<string>();
   private readonly stops = new Set<Promise<void>>();
@@ -116,13 +103,24 @@ class AthenaDatabase implements Database {
   constructor(
     private readonly config: AthenaDatabaseConfig,
     private readonly driver: AthenaDriver,
-    private readonly target: string,
+    target: string,
   ) {
     this.name = config.name;
     this.context = { database: config.name, dialect: this.dialect };
     this.secrets = [config.aws_secret_access_key, config.aws_session_token].filter(
       (secret): secret is string => typeof secret === 'string' && secret !== '',
     );
+    this.server = new ServerConnection({
+      name: config.name,
+      dialect: this.dialect,
+      target,
+      secrets: this.secrets,
+      // A refused request (credentials, work group) or a network failure: Athena could not take the query.
+      classify: (error, message) => ({
+        kind: error instanceof AthenaQueryFailed ? 'failed' : 'connection',
+        engineMessage: message,
+      }),
+    });
     const keys =
       config.aws_access_key_id && config.aws_secret_access_key
         ? {
@@ -143,30 +141,29 @@ class AthenaDatabase implements Database {
     });
   }
 
-  async check(): Promise<void> {
+  check(): Promise<void> {
     const schema = this.config.schema_name;
-    try {
-      const found = await this.run(
-        schema == null
-          ? 'SELECT 1'
-          : `SELECT schema_name FROM information_schema.schemata WHERE schema_name = ${quoteLiteral(schema)}`,
-        { maxRows: 1, isStopped: () => undefined },
-      );
-      if (schema != null && found.rows.length === 0) {
-        throw new Error(
-          `database "${schema}" does not exist in catalog ${this.catalog}; check \`schema_name\``,
+    return this.server.open(
+      async () => {
+        const found = await this.run(
+          schema == null
+            ? 'SELECT 1'
+            : `SELECT schema_name FROM information_schema.schemata WHERE schema_name = ${quoteLiteral(schema)}`,
+          { maxRows: 1, isStopped: () => undefined },
         );
-      }
-    } catch (error) {
-      this.closed = true;
-      this.client.destroy();
-      throw this.connectionError(error);
-    }
+        if (schema != null && found.rows.length === 0) {
+          throw new Error(
+            `database "${schema}" does not exist in catalog ${this.catalog}; check \`schema_name\``,
+          );
+        }
+      },
+      async () => this.client.destroy(),
+    );
   }
 
   async query(sql: string, options?: QueryOptions): Promise<QueryResult> {
     const limits = startQuery({ database: this.name, dialect: this.dialect, sql, query: options });
-    if (this.closed) throw databaseClosed(this.context);
+    if (this.server.isClosed) throw databaseClosed(this.context);
     const text = trinoStatementText(sql);
     let stopError: unknown;
     const stop = stopRace();
@@ -214,14 +211,16 @@ class AthenaDatabase implements Database {
         truncated: result.truncated,
       };
     } catch (error) {
-      throw this.queryError(error, limits);
+      // An abort rejects with the signal's own reason, whatever it is.
+      if (limits.signal?.aborted && error === limits.signal.reason) throw error;
+      throw this.server.queryError(error, limits);
     } finally {
       watch.dispose();
     }
   }
 
   async listTables(): Promise<TableInfo[]> {
-    if (this.closed) throw databaseClosed(this.context);
+    if (this.server.isClosed) throw databaseClosed(this.context);
     const schema = this.config.schema_name;
     const filter =
       schema == null ? "table_schema <> 'information_schema'" : `table_schema = ${quoteLiteral(schema)}`;
@@ -239,18 +238,18 @@ class AthenaDatabase implements Database {
         })),
       );
     } catch (error) {
-      throw this.queryError(error, undefined);
+      throw this.server.queryError(error, undefined);
     }
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    // A query whose start is on its way gets its id first (the starter's continuation runs before this one).
-    await Promise.allSettled([...this.starts]);
-    for (const id of this.running) this.stopExecution(id);
-    await Promise.all(this.stops);
-    this.client.destroy();
+  close(): Promise<void> {
+    return this.server.close(async () => {
+      // A query whose start is on its way gets its id first (the starter's continuation runs before this one).
+      await Promise.allSettled([...this.starts]);
+      for (const id of this.running) this.stopExecution(id);
+      await Promise.all(this.stops);
+      this.client.destroy();
+    });
   }
 
   private get catalog(): string {
@@ -303,7 +302,7 @@ class AthenaDatabase implements Database {
         first = false;
         token = page.NextToken;
         if (token === undefined) return { columns, rows, truncated: false };
-        if (options.isStopped() !== undefined || this.closed)
+        if (options.isStopped() !== undefined || this.server.isClosed)
           throw options.isStopped() ?? databaseClosed(this.context);
       }
     } finally {
@@ -315,7 +314,7 @@ class AthenaDatabase implements Database {
   private async waitFor(id: string, isStopped: () => unknown): Promise<string | undefined> {
     let delay = FIRST_POLL_MS;
     for (;;) {
-      if (isStopped() !== undefined || this.closed) {
+      if (isStopped() !== undefined || this.server.isClosed) {
         this.stopExecution(id);
         throw isStopped() ?? databaseClosed(this.context);
       }
@@ -328,7 +327,6 @@ class AthenaDatabase implements Database {
       if (state === 'FAILED' || state === 'CANCELLED') {
         throw new AthenaQueryFailed(
           status?.StateChangeReason ?? status?.AthenaError?.ErrorMessage ?? `the query ended ${state}`,
-          state,
         );
       }
       await new Promise((resolve) => setTimeout(resolve, delay));
@@ -343,23 +341,5 @@ class AthenaDatabase implements Database {
     );
     this.stops.add(stop);
     void stop.finally(() => this.stops.delete(stop));
-  }
-
-  private connectionError(error: unknown): WarehouseError {
-    if (error instanceof WarehouseError) return error;
-    const engineMessage = withErrorCode(redactSecrets(messageOf(error), this.secrets), error);
-    return connectionFailed({ ...this.context, target: this.target, engineMessage });
-  }
-
-  private queryError(error: unknown, limits: QueryLimits | undefined): unknown {
-    if (error instanceof WarehouseError) return error;
-    if (limits?.signal?.aborted && error === limits.signal.reason) return error;
-    if (this.closed) return databaseClosed(this.context);
-    if (error instanceof AthenaQueryFailed) {
-      const engineMessage = redactSecrets(error.message, this.secrets);
-      return queryFailed({ ...this.context, engineMessage, cause: error });
-    }
-    // A refused request (credentials, work group) or a network failure: Athena could not take the query.
-    return this.connectionError(error);
   }
 }

@@ -1,22 +1,14 @@
 import type { DBSQLClient } from '@databricks/sql';
 import type { DatabaseConfig } from '../config/schema.js';
-import { redactSecrets } from './connection-target.js';
 import type { CellValue, ColumnInfo, Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import { driverMessage, isParseError, rootCause } from './databricks-errors.js';
 import { classifyStatement, withoutFinalSemicolons } from './databricks-read-only.js';
 import { databricksCellConverter, databricksTypeName } from './databricks-value.js';
 import { loadOptionalDriver } from './optional-driver.js';
-import { type QueryLimits, startQuery, stoppedError, watchQuery } from './query-control.js';
+import { startQuery, stoppedError, watchQuery } from './query-control.js';
+import { ServerConnection } from './server-connection.js';
 import { tablesOfColumns } from './table-list.js';
-import {
-  connectionFailed,
-  databaseClosed,
-  queryFailed,
-  queryTimeout,
-  readOnlyViolation,
-  WarehouseError,
-  withErrorCode,
-} from './warehouse-error.js';
+import { databaseClosed, readOnlyViolation } from './warehouse-error.js';
 
 export type DatabricksDatabaseConfig = Extract<DatabaseConfig, { type: 'databricks' }>;
 
@@ -64,8 +56,7 @@ class DatabricksDatabase implements Database {
   readonly dialect = 'databricks' as const;
   readonly name: string;
   private readonly client: DBSQLClient;
-  private readonly secrets: string[];
-  private closed = false;
+  private readonly server: ServerConnection;
   private connecting: Promise<unknown> | undefined;
   /** Operations in flight, cancelled by close(). */
   private readonly running = new Set<IOperation>();
@@ -73,11 +64,22 @@ class DatabricksDatabase implements Database {
   constructor(
     private readonly config: DatabricksDatabaseConfig,
     driver: DriverModule,
-    private readonly target: string,
+    target: string,
     private readonly options: DatabricksOpenOptions,
   ) {
     this.name = config.name;
-    this.secrets = [config.access_token, encodeURIComponent(config.access_token)];
+    this.server = new ServerConnection({
+      name: config.name,
+      dialect: this.dialect,
+      target,
+      secrets: [config.access_token, encodeURIComponent(config.access_token)],
+      classify: (error, message) => ({
+        kind: (error as { errorCode?: unknown }).errorCode === 'TIMEOUT' ? 'timeout' : 'failed',
+        engineMessage: message,
+      }),
+      rootCause,
+      describe: driverMessage,
+    });
     // The driver's default logger prints to the console and takes over uncaught exceptions.
     this.client = new driver.DBSQLClient({ logger: { log: () => {} } });
   }
@@ -86,36 +88,35 @@ class DatabricksDatabase implements Database {
     return { database: this.name, dialect: this.dialect };
   }
 
-  async check(): Promise<void> {
-    try {
-      const { host, port, path } = endpointOf(this.config);
-      await this.client.connect({
-        host,
-        ...(port === undefined ? {} : { port }),
-        path,
-        token: this.config.access_token,
-        userAgentEntry: 'nao',
-        telemetryEnabled: false,
-        preserveBigNumericPrecision: true,
-        // A stopped warehouse answers 503 while it starts; a closed port need not take minutes.
-        retryMaxAttempts: 3,
-        retryDelayMin: 500,
-        ...(this.options.customCaCert === undefined ? {} : { customCaCert: this.options.customCaCert }),
-      });
-      // Native Arrow timestamps reach the rows as JS Dates (milliseconds): text keeps the microseconds.
-      this.client.getConfig().useArrowNativeTypes = false;
-      const session = await this.openSession();
-      await session.close();
-    } catch (error) {
-      this.closed = true;
-      await this.client.close().catch(() => {});
-      throw this.connectionError(error);
-    }
+  check(): Promise<void> {
+    return this.server.open(
+      async () => {
+        const { host, port, path } = endpointOf(this.config);
+        await this.client.connect({
+          host,
+          ...(port === undefined ? {} : { port }),
+          path,
+          token: this.config.access_token,
+          userAgentEntry: 'nao',
+          telemetryEnabled: false,
+          preserveBigNumericPrecision: true,
+          // A stopped warehouse answers 503 while it starts; a closed port need not take minutes.
+          retryMaxAttempts: 3,
+          retryDelayMin: 500,
+          ...(this.options.customCaCert === undefined ? {} : { customCaCert: this.options.customCaCert }),
+        });
+        // Native Arrow timestamps reach the rows as JS Dates (milliseconds): text keeps the microseconds.
+        this.client.getConfig().useArrowNativeTypes = false;
+        const session = await this.openSession();
+        await session.close();
+      },
+      () => this.client.close(),
+    );
   }
 
   async query(sql: string, options?: QueryOptions): Promise<QueryResult> {
     const limits = startQuery({ database: this.name, dialect: this.dialect, sql, query: options });
-    if (this.closed) throw databaseClosed(this.context);
+    if (this.server.isClosed) throw databaseClosed(this.context);
     const statement = withoutFinalSemicolons(sql);
     let current: IOperation | undefined;
     const watch = watchQuery({ limits, cancel: () => void current?.cancel().catch(() => {}) });
@@ -171,7 +172,7 @@ class DatabricksDatabase implements Database {
         await release(operation);
       }
     } catch (error) {
-      throw stopped(error) ?? this.queryError(error, limits);
+      throw stopped(error) ?? this.server.queryError(error, limits);
     } finally {
       watch.dispose();
       await session?.close().catch(() => {});
@@ -212,7 +213,7 @@ class DatabricksDatabase implements Database {
 
   /** Tables and views with their columns, from the protocol's own GetColumns (in `schema_name` when set). */
   async listTables(): Promise<TableInfo[]> {
-    if (this.closed) throw databaseClosed(this.context);
+    if (this.server.isClosed) throw databaseClosed(this.context);
     let session: IDBSQLSession | undefined;
     try {
       session = await this.openSession();
@@ -240,7 +241,7 @@ class DatabricksDatabase implements Database {
           })),
       );
     } catch (error) {
-      throw this.queryError(error, undefined);
+      throw this.server.queryError(error, undefined);
     } finally {
       await session?.close().catch(() => {});
     }
@@ -258,12 +259,12 @@ class DatabricksDatabase implements Database {
     }
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await Promise.all([...this.running].map((operation) => operation.cancel().catch(() => {})));
-    await this.connecting?.catch(() => {});
-    await this.client.close().catch(() => {});
+  close(): Promise<void> {
+    return this.server.close(async () => {
+      await Promise.all([...this.running].map((operation) => operation.cancel().catch(() => {})));
+      await this.connecting?.catch(() => {});
+      await this.client.close().catch(() => {});
+    });
   }
 
   private async openSession(): Promise<IDBSQLSession> {
@@ -274,31 +275,6 @@ class DatabricksDatabase implements Database {
     });
     this.connecting = opening;
     return opening;
-  }
-
-  private connectionError(error: unknown): WarehouseError {
-    const cause = rootCause(error);
-    const engineMessage = withErrorCode(redactSecrets(driverMessage(cause), this.secrets), cause);
-    return connectionFailed({ ...this.context, target: this.target, engineMessage });
-  }
-
-  /** The error of a failed request; `limits` only for a query (a listing has no time limit). */
-  private queryError(error: unknown, limits: QueryLimits | undefined): WarehouseError {
-    if (error instanceof WarehouseError) return error;
-    // Whatever close() interrupted failed because of the close, not because of its SQL.
-    if (this.closed) return databaseClosed(this.context);
-    const cause = rootCause(error);
-    const code = (cause as { code?: unknown } | null)?.code;
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return this.connectionError(error);
-    const context = {
-      ...this.context,
-      engineMessage: redactSecrets(driverMessage(cause), this.secrets),
-      cause: error,
-    };
-    if ((error as { errorCode?: unknown }).errorCode === 'TIMEOUT' && limits?.timeoutMs !== undefined) {
-      return queryTimeout({ ...context, timeoutMs: limits.timeoutMs });
-    }
-    return queryFailed(context);
   }
 }
 

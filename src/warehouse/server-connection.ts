@@ -1,5 +1,5 @@
 /**
- * What the warehouses behind a network driver (pg, mysql2) share: messages that name the
+ * What the warehouses behind a network driver (pg, mysql2, trino-client…) share: messages that name the
  * server but never its password, driver errors as `WarehouseError`s, the server sessions with
  * a query in flight (a time limit, an abort or close() stops them from a separate connection,
  * since neither protocol can cancel on the connection that is busy), and a close that runs once.
@@ -19,26 +19,36 @@ import {
   queryFailed,
   queryTimeout,
   readOnlyViolation,
-  type WarehouseError,
+  WarehouseError,
   withErrorCode,
 } from './warehouse-error.js';
 
 /** What an engine's error code says about a failed query (its message already without secrets). */
 export interface ServerErrorVerdict {
-  kind: 'read-only' | 'timeout' | 'failed';
+  /** `connection`: the request never reached the engine, or it refused the request itself. */
+  kind: 'read-only' | 'timeout' | 'failed' | 'connection';
   /** The words handed on; the driver's message unless the engine explains it better. */
   engineMessage: string;
 }
 
-export interface ServerConnectionOptions {
+export type ServerConnectionOptions = {
   name: string;
   dialect: DatabaseDialect;
-  fields: ServerConnectionFields;
-  defaultPort: number;
-  /** Stops whatever server session `sessionId` runs, from a separate connection; never rejects. */
-  cancelSession: (sessionId: number) => Promise<void>;
+  /**
+   * Stops whatever server session `sessionId` runs, from a separate connection; never rejects.
+   * Absent for engines whose queries cancel their own requests (not through `watch`).
+   */
+  cancelSession?: (sessionId: number) => Promise<void>;
   classify: (error: unknown, message: string) => ServerErrorVerdict;
-}
+  /** The error whose words and code tell what failed, when the driver wraps it; the error itself by default. */
+  rootCause?: (error: unknown) => unknown;
+  /** The words of an error (of its root cause); `messageOf` by default. */
+  describe?: (error: unknown) => string;
+} & (
+  | { fields: ServerConnectionFields; defaultPort: number }
+  /** An engine without server fields: how messages name it (free of secrets), and what to redact. */
+  | { target: string; secrets: string[] }
+);
 
 /** One query's watch: see `ServerConnection.watch`. */
 export interface ServerQueryWatch {
@@ -66,8 +76,13 @@ export class ServerConnection {
 
   constructor(private readonly options: ServerConnectionOptions) {
     this.context = { database: options.name, dialect: options.dialect };
-    this.target = describeServerTarget(options.fields, options.defaultPort);
-    this.secrets = secretsOf(options.fields);
+    this.target =
+      'target' in options ? options.target : describeServerTarget(options.fields, options.defaultPort);
+    this.secrets = 'target' in options ? options.secrets : secretsOf(options.fields);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   /** Runs the first check of a new pool; when it fails, the pool is ended and the failure is CONNECTION_FAILED. */
@@ -127,7 +142,7 @@ export class ServerConnection {
 
   /** Stops what server session `sessionId` runs; close() waits for it. */
   cancel(sessionId: number): Promise<void> {
-    const cancel = this.options.cancelSession(sessionId);
+    const cancel = this.options.cancelSession?.(sessionId) ?? Promise.resolve();
     this.cancels.add(cancel);
     void cancel.finally(() => this.cancels.delete(cancel));
     return cancel;
@@ -144,20 +159,36 @@ export class ServerConnection {
 
   /** CONNECTION_FAILED naming the server, with the driver's code (ECONNREFUSED…) when its message lacks it. */
   private connectionError(error: unknown): WarehouseError {
-    const engineMessage = withErrorCode(redactSecrets(messageOf(error), this.secrets), error);
-    return connectionFailed({ ...this.context, target: this.target, engineMessage });
+    const { cause, message } = this.read(error);
+    return connectionFailed({
+      ...this.context,
+      target: this.target,
+      engineMessage: withErrorCode(message, cause),
+    });
   }
 
-  /** The error of a failed request; `limits` only for a query (a listing has no time limit). */
+  /** The root cause of a failure, and its words without secrets. */
+  private read(error: unknown): { cause: unknown; message: string } {
+    const cause = this.options.rootCause?.(error) ?? error;
+    return { cause, message: redactSecrets((this.options.describe ?? messageOf)(cause), this.secrets) };
+  }
+
+  /**
+   * The error of a failed request; `limits` only for a query (a listing has no time limit).
+   * nao's own verdicts (a refusal, QUERY_TIMEOUT, DATABASE_CLOSED) stand.
+   */
   queryError(error: unknown, limits: QueryLimits | undefined): WarehouseError {
+    if (error instanceof WarehouseError) return error;
     // Whatever close() interrupted failed because of the close, not because of its SQL.
     if (this.closed) return databaseClosed(this.context);
+    const { cause, message } = this.read(error);
     // A Node error code instead of the engine's: the connection itself failed (server gone, network).
-    const code = (error as { code?: unknown } | null)?.code;
+    const code = (cause as { code?: unknown } | null)?.code;
     if (typeof code === 'string' && /^(E[A-Z]+|PROTOCOL_CONNECTION_LOST)$/.test(code)) {
       return this.connectionError(error);
     }
-    const verdict = this.options.classify(error, redactSecrets(messageOf(error), this.secrets));
+    const verdict = this.options.classify(error, message);
+    if (verdict.kind === 'connection') return this.connectionError(error);
     const context = { ...this.context, engineMessage: verdict.engineMessage, cause: error };
     if (verdict.kind === 'read-only') return readOnlyViolation(context);
     // The server's own limit counts only when it is nao's; one set on the server is an engine failure.

@@ -9,7 +9,7 @@ import { describeStatementType, isReadOnlyStatementType } from './snowflake-stat
 import { snowflakeCellConverter, snowflakeTypeName } from './snowflake-value.js';
 import { quoteLiteral } from './sql-literal.js';
 import { tablesOfColumns } from './table-list.js';
-import { readOnlyViolation, WarehouseError } from './warehouse-error.js';
+import { readOnlyViolation } from './warehouse-error.js';
 
 export type SnowflakeDatabaseConfig = Extract<DatabaseConfig, { type: 'snowflake' }>;
 
@@ -152,8 +152,7 @@ class SnowflakeDatabase implements Database {
       watch.throwIfStopped();
       return result;
     } catch (error) {
-      // A refusal of nao's own stands, unless nao stopped the query meanwhile.
-      if (error instanceof WarehouseError && watch.stopped() === undefined) throw error;
+      // A refusal of nao's own stands too, unless nao stopped the query meanwhile.
       throw watch.failure(error);
     } finally {
       this.statements.delete(id);

@@ -1,30 +1,14 @@
 import type { DatabaseConfig } from '../config/schema.js';
-import { redactSecrets } from './connection-target.js';
 import type { Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import { loadOptionalDriver } from './optional-driver.js';
-import {
-  ENGINE_LIMIT_GRACE_MS,
-  type QueryLimits,
-  startQuery,
-  stoppedError,
-  stopRace,
-  watchQuery,
-} from './query-control.js';
+import { ENGINE_LIMIT_GRACE_MS, startQuery, stoppedError, stopRace, watchQuery } from './query-control.js';
+import { ServerConnection, type ServerErrorVerdict } from './server-connection.js';
 import { quoteLiteral } from './sql-literal.js';
 import { type CatalogRow, tablesOfRows } from './table-list.js';
 import { type TrinoDriver, TrinoStatement, TrinoStatementError } from './trino-statement.js';
 import { refusalOfPlan, TRINO_EXPLAIN_PREFIX, trinoStatementText } from './trino-statement-check.js';
 import { trinoCellConverter } from './trino-value.js';
-import {
-  connectionFailed,
-  databaseClosed,
-  messageOf,
-  queryFailed,
-  queryTimeout,
-  readOnlyViolation,
-  WarehouseError,
-  withErrorCode,
-} from './warehouse-error.js';
+import { databaseClosed, readOnlyViolation } from './warehouse-error.js';
 
 export type TrinoDatabaseConfig = Extract<DatabaseConfig, { type: 'trino' }>;
 
@@ -32,9 +16,6 @@ export interface TrinoOpenOptions {
   /** Loads trino-client; injectable so the missing-driver message can be tested. */
   importDriver?: () => Promise<TrinoDriver>;
 }
-
-/** Trino's error of a write in a read-only transaction. */
-const READ_ONLY_ERRORS = new Set(['READ_ONLY_VIOLATION']);
 
 /**
  * Opens a Trino coordinator through trino-client and checks that it answers. Before a
@@ -79,45 +60,50 @@ function describeTrinoTarget(config: TrinoDatabaseConfig): string {
 class TrinoDatabase implements Database {
   readonly dialect = 'trino' as const;
   readonly name: string;
-  private closed = false;
   private readonly running = new Set<TrinoStatement>();
-  private readonly secrets: string[];
   private readonly context: { database: string; dialect: 'trino' };
+  private readonly server: ServerConnection;
 
   constructor(
     private readonly config: TrinoDatabaseConfig,
     private readonly driver: TrinoDriver,
-    private readonly target: string,
+    target: string,
   ) {
     this.name = config.name;
     this.context = { database: config.name, dialect: this.dialect };
-    this.secrets = config.password
-      ? [config.password, Buffer.from(`${config.user}:${config.password}`).toString('base64')]
-      : [];
+    this.server = new ServerConnection({
+      name: config.name,
+      dialect: this.dialect,
+      target,
+      secrets: config.password
+        ? [config.password, Buffer.from(`${config.user}:${config.password}`).toString('base64')]
+        : [],
+      classify: classifyError,
+    });
   }
 
-  async check(): Promise<void> {
+  check(): Promise<void> {
     const { catalog, schema } = this.config;
-    try {
-      // Reads the catalog, so a catalog that does not exist fails here and not at the first query.
-      const found = await this.statement(
-        `SELECT schema_name FROM information_schema.schemata WHERE catalog_name = ${quoteLiteral(catalog)}${
-          schema === undefined ? '' : ` AND schema_name = ${quoteLiteral(schema)}`
-        }`,
-        undefined,
-      ).run(1);
-      if (schema !== undefined && found.rows.length === 0) {
-        throw new Error(`schema "${schema}" does not exist in catalog ${catalog}; check \`schema\``);
-      }
-    } catch (error) {
-      this.closed = true;
-      throw this.connectionError(error);
-    }
+    return this.server.open(
+      async () => {
+        // Reads the catalog, so a catalog that does not exist fails here and not at the first query.
+        const found = await this.statement(
+          `SELECT schema_name FROM information_schema.schemata WHERE catalog_name = ${quoteLiteral(catalog)}${
+            schema === undefined ? '' : ` AND schema_name = ${quoteLiteral(schema)}`
+          }`,
+          undefined,
+        ).run(1);
+        if (schema !== undefined && found.rows.length === 0) {
+          throw new Error(`schema "${schema}" does not exist in catalog ${catalog}; check \`schema\``);
+        }
+      },
+      async () => {},
+    );
   }
 
   async query(sql: string, options?: QueryOptions): Promise<QueryResult> {
     const limits = startQuery({ database: this.name, dialect: this.dialect, sql, query: options });
-    if (this.closed) throw databaseClosed(this.context);
+    if (this.server.isClosed) throw databaseClosed(this.context);
     const text = trinoStatementText(sql);
     const deadline = limits.timeoutMs === undefined ? undefined : performance.now() + limits.timeoutMs;
     let current: TrinoStatement | undefined;
@@ -131,7 +117,7 @@ class TrinoDatabase implements Database {
       },
     });
     const run = async (statementSql: string, maxRows: number) => {
-      if (this.closed) throw databaseClosed(this.context);
+      if (this.server.isClosed) throw databaseClosed(this.context);
       current = this.statement(statementSql, deadline);
       this.running.add(current);
       try {
@@ -152,14 +138,16 @@ class TrinoDatabase implements Database {
         truncated: result.truncated,
       };
     } catch (error) {
-      throw this.queryError(error, limits);
+      // An abort rejects with the signal's own reason, whatever it is.
+      if (limits.signal?.aborted && error === limits.signal.reason) throw error;
+      throw this.server.queryError(error, limits);
     } finally {
       watch.dispose();
     }
   }
 
   async listTables(): Promise<TableInfo[]> {
-    if (this.closed) throw databaseClosed(this.context);
+    if (this.server.isClosed) throw databaseClosed(this.context);
     const schemaFilter =
       this.config.schema === undefined
         ? "table_schema NOT IN ('information_schema', 'sys')"
@@ -175,16 +163,16 @@ class TrinoDatabase implements Database {
       const result = await statement.run(Number.POSITIVE_INFINITY);
       return tablesOfRows(result.rows as CatalogRow[]);
     } catch (error) {
-      throw this.queryError(error, undefined);
+      throw this.server.queryError(error, undefined);
     } finally {
       this.running.delete(statement);
     }
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await Promise.all([...this.running].map((statement) => statement.cancel()));
+  close(): Promise<void> {
+    return this.server.close(async () => {
+      await Promise.all([...this.running].map((statement) => statement.cancel()));
+    });
   }
 
   private statement(sql: string, deadline: number | undefined): TrinoStatement {
@@ -199,26 +187,13 @@ class TrinoDatabase implements Database {
       maxRunMs: deadline === undefined ? undefined : Math.max(1, Math.floor(deadline - performance.now())),
     });
   }
+}
 
-  private connectionError(error: unknown): WarehouseError {
-    const engineMessage = withErrorCode(redactSecrets(messageOf(error), this.secrets), error);
-    return connectionFailed({ ...this.context, target: this.target, engineMessage });
-  }
-
-  private queryError(error: unknown, limits: QueryLimits | undefined): unknown {
-    // nao's own verdicts: a refusal, QUERY_TIMEOUT of the watch, DATABASE_CLOSED.
-    if (error instanceof WarehouseError) return error;
-    if (limits?.signal?.aborted && error === limits.signal.reason) return error;
-    if (this.closed) return databaseClosed(this.context);
-    // No answer of Trino's: the coordinator could not be reached or refused the request (HTTP 401…).
-    if (!(error instanceof TrinoStatementError)) return this.connectionError(error);
-    const engineMessage = redactSecrets(error.message, this.secrets);
-    const context = { ...this.context, engineMessage, cause: error };
-    if (READ_ONLY_ERRORS.has(error.errorName)) return readOnlyViolation(context);
-    // The coordinator's limit counts only when it is nao's; one set on the server is an engine failure.
-    if (error.errorName === 'EXCEEDED_TIME_LIMIT' && limits?.timeoutMs !== undefined) {
-      return queryTimeout({ ...this.context, timeoutMs: limits.timeoutMs, cause: error });
-    }
-    return queryFailed(context);
-  }
+/** Trino's errors of a write in a read-only transaction and of nao's `query_max_run_time`. */
+function classifyError(error: unknown, message: string): ServerErrorVerdict {
+  // No answer of Trino's: the coordinator could not be reached or refused the request (HTTP 401…).
+  if (!(error instanceof TrinoStatementError)) return { kind: 'connection', engineMessage: message };
+  if (error.errorName === 'READ_ONLY_VIOLATION') return { kind: 'read-only', engineMessage: message };
+  if (error.errorName === 'EXCEEDED_TIME_LIMIT') return { kind: 'timeout', engineMessage: message };
+  return { kind: 'failed', engineMessage: message };
 }

@@ -35,16 +35,4 @@ export const athenaDatabase = {
         });
       }
     }),
-  keys: [
-    'region_name',
-    's3_staging_dir',
-    'work_group',
-    'schema_name',
-    'catalog',
-    'aws_access_key_id',
-    'aws_secret_access_key',
-    'aws_session_token',
-    'profile_name',
-    'endpoint',
-  ],
 } as const;

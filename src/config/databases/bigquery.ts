@@ -47,16 +47,5 @@ export const bigqueryDatabase = {
     api_endpoint: nullable(endpoint),
   }),
   // `partition_filters` only shapes the original's `nao sync` previews.
-  keys: [
-    'project_id',
-    'dataset_id',
-    'credentials_path',
-    'credentials_json',
-    'sso',
-    'location',
-    'partition_filters',
-    'max_query_size',
-    'maximum_bytes_billed',
-    'api_endpoint',
-  ],
+  extraKeys: { location: ['partition_filters'] },
 } as const;

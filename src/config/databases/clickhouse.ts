@@ -22,16 +22,4 @@ export const clickhouseDatabase = {
     // Certificate checks of the native protocol in the original; HTTPS here always verifies.
     verify: lenientBoolean().default(true),
   }),
-  keys: [
-    'host',
-    'protocol',
-    'port',
-    'database',
-    'user',
-    'password',
-    'secure',
-    'connect_timeout',
-    'send_receive_timeout',
-    'verify',
-  ],
 } as const;

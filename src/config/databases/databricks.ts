@@ -23,5 +23,4 @@ export const databricksDatabase = {
     schema_name: nonEmpty.nullish(),
     temp_schema: z.string().nullish(),
   }),
-  keys: ['server_hostname', 'http_path', 'access_token', 'catalog', 'schema_name', 'temp_schema'],
 } as const;

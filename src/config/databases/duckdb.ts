@@ -7,5 +7,4 @@ export const IN_MEMORY = ':memory:';
 export const duckdbDatabase = {
   type: 'duckdb',
   schema: z.object({ type: z.literal('duckdb'), ...commonFields, path: nonEmpty.default(IN_MEMORY) }),
-  keys: ['path'],
 } as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isMapping } from '../mapping.js';
 import { commonFields, nonEmpty, port } from './fields.js';
-import { required, TDS_TLS_KEYS, tdsTlsFields } from './mssql.js';
+import { required, tdsTlsFields } from './mssql.js';
 
 export const FABRIC_AUTH_MODES = [
   'sql_password',
@@ -59,20 +59,5 @@ export const fabricDatabase = {
         if (value.auth_mode === 'azure_service_principal') need(['client_id', 'client_secret']);
       }),
   ),
-  keys: [
-    'host',
-    'server',
-    'port',
-    'database',
-    'auth_mode',
-    'auth_method',
-    'user',
-    'password',
-    'client_id',
-    'client_secret',
-    'tenant_id',
-    'schema_name',
-    'driver',
-    ...TDS_TLS_KEYS,
-  ],
+  extraKeys: { host: ['server'], auth_mode: ['auth_method'] },
 } as const;

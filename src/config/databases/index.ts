@@ -1,11 +1,11 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { athenaDatabase } from './athena.js';
 import { bigqueryDatabase } from './bigquery.js';
 import { clickhouseDatabase } from './clickhouse.js';
 import { databricksDatabase } from './databricks.js';
 import { duckdbDatabase } from './duckdb.js';
 import { fabricDatabase } from './fabric.js';
-import { SYNC_KEYS } from './fields.js';
+import { commonFields, SYNC_KEYS } from './fields.js';
 import { motherduckDatabase } from './motherduck.js';
 import { mssqlDatabase } from './mssql.js';
 import { mysqlDatabase } from './mysql.js';
@@ -20,7 +20,9 @@ export { IN_MEMORY } from './duckdb.js';
 
 /**
  * Every database type nao can query, one module each: its schema (what an entry may hold)
- * and its own keys. A new engine adds a module here and an opener in `warehouse/`.
+ * and, as `extraKeys`, the keys it reads that are no field of the schema (other spellings,
+ * keys only the original's sync uses), listed after the field they follow in the known keys.
+ * A new engine adds a module here and an opener in `warehouse/`.
  */
 export const DATABASE_DEFINITIONS = {
   duckdb: duckdbDatabase,
@@ -62,16 +64,15 @@ export function isOriginalOnlyType(value: unknown): boolean {
   return typeof value === 'string' && (ORIGINAL_ONLY_DATABASE_TYPES as readonly string[]).includes(value);
 }
 
-/** The keys an entry of this type may hold, for unknown-key warnings. */
+/** The keys an entry of this type may hold, for unknown-key warnings (the order decides did-you-mean ties). */
 export function databaseKeys(type: DatabaseType): string[] {
-  return [
-    'name',
-    'type',
-    'include',
-    'exclude',
-    'exclude_columns',
-    'allow_listed_only',
-    ...SYNC_KEYS,
-    ...DATABASE_DEFINITIONS[type].keys,
-  ];
+  const definition: { schema: z.ZodType; extraKeys?: Record<string, readonly string[]> } =
+    DATABASE_DEFINITIONS[type];
+  const object = (
+    definition.schema instanceof z.ZodPipe ? definition.schema.out : definition.schema
+  ) as z.ZodObject;
+  const own = Object.keys(object.shape)
+    .filter((key) => key !== 'type' && !(key in commonFields))
+    .flatMap((key) => [key, ...(definition.extraKeys?.[key] ?? [])]);
+  return ['name', 'type', 'include', 'exclude', 'exclude_columns', 'allow_listed_only', ...SYNC_KEYS, ...own];
 }

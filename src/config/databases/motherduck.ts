@@ -13,5 +13,4 @@ export const motherduckDatabase = {
     token: z.string().nullish(),
     read_only: lenientBoolean().default(false),
   }),
-  keys: ['database', 'token', 'read_only'],
 } as const;

@@ -10,8 +10,6 @@ export const tdsTlsFields = {
   trust_server_certificate: lenientBoolean().default(false),
 };
 
-export const TDS_TLS_KEYS = ['encrypt', 'trust_server_certificate'] as const;
-
 /** A text the entry must have, saying what to give when the key is missing. */
 export function required(what: string) {
   return z
@@ -38,5 +36,4 @@ export const mssqlDatabase = {
     schema_name: nonEmpty.optional(),
     ...tdsTlsFields,
   }),
-  keys: ['host', 'port', 'database', 'user', 'password', 'driver', 'schema_name', ...TDS_TLS_KEYS],
 } as const;

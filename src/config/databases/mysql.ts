@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { commonFields } from './fields.js';
-import { requireUrlOrDatabase, SERVER_KEYS, serverFields } from './server-fields.js';
+import { requireUrlOrDatabase, serverFields } from './server-fields.js';
 
 export const mysqlDatabase = {
   type: 'mysql',
@@ -8,5 +8,5 @@ export const mysqlDatabase = {
     .object({ type: z.literal('mysql'), ...commonFields, ...serverFields })
     .superRefine(requireUrlOrDatabase),
   // In MySQL a schema is a database: the original's `schema_name` only narrows its context sync.
-  keys: [...SERVER_KEYS, 'schema_name'],
+  extraKeys: { database: ['schema_name'] },
 } as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { commonFields, nonEmpty, schemaNameAsSchema } from './fields.js';
-import { requireUrlOrDatabase, SERVER_KEYS, serverFields } from './server-fields.js';
+import { requireUrlOrDatabase, serverFields } from './server-fields.js';
 
 export const postgresDatabase = {
   type: 'postgres',
@@ -10,5 +10,5 @@ export const postgresDatabase = {
       .object({ type: z.literal('postgres'), ...commonFields, ...serverFields, schema: nonEmpty.optional() })
       .superRefine(requireUrlOrDatabase),
   ),
-  keys: [...SERVER_KEYS, 'schema', 'schema_name'],
+  extraKeys: { schema: ['schema_name'] },
 } as const;

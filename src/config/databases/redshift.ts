@@ -50,21 +50,4 @@ export const redshiftDatabase = {
         });
       }
     }),
-  keys: [
-    'host',
-    'port',
-    'database',
-    'auth_mode',
-    'user',
-    'password',
-    'schema_name',
-    'sslmode',
-    'ssh_tunnel',
-    'cluster_id',
-    'region_name',
-    'aws_access_key_id',
-    'aws_secret_access_key',
-    'aws_session_token',
-    'profile_name',
-  ],
 } as const;

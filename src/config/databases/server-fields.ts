@@ -11,8 +11,6 @@ export const serverFields = {
   database: nonEmpty.optional(),
 };
 
-export const SERVER_KEYS = ['url', 'host', 'port', 'user', 'password', 'database'] as const;
-
 export function requireUrlOrDatabase(
   value: { url?: string | undefined; database?: string | undefined },
   ctx: z.RefinementCtx,

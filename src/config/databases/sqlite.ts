@@ -4,5 +4,4 @@ import { commonFields, nonEmpty } from './fields.js';
 export const sqliteDatabase = {
   type: 'sqlite',
   schema: z.object({ type: z.literal('sqlite'), ...commonFields, path: nonEmpty }),
-  keys: ['path'],
 } as const;

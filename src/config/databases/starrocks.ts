@@ -16,5 +16,5 @@ export const starrocksDatabase = {
     database: nonEmpty.nullish(),
   }),
   // `schema_name` only narrows the original's context sync.
-  keys: ['host', 'port', 'user', 'password', 'catalog', 'database', 'schema_name'],
+  extraKeys: { database: ['schema_name'] },
 } as const;

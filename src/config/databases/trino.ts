@@ -21,5 +21,5 @@ export const trinoDatabase = {
       schema: nonEmpty.optional(),
     }),
   ),
-  keys: ['host', 'port', 'catalog', 'user', 'password', 'schema', 'schema_name'],
+  extraKeys: { schema: ['schema_name'] },
 } as const;
