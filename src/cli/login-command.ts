@@ -77,8 +77,7 @@ export async function openBackendSession(options: {
     backendUrl,
     store,
     initial: stored,
-    login: () =>
-      logIn({ backendUrl, credentials, io, out: io.stderr, ...(signal === undefined ? {} : { signal }) }),
+    login: () => logIn({ backendUrl, credentials, io, out: io.stderr, signal }),
   });
 }
 

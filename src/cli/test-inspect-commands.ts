@@ -88,7 +88,7 @@ export const validateProject: CommandAction<CliDependencies> = async ({ io }) =>
   const testsDir = path.join(config?.projectDir ?? io.cwd, 'tests');
   const discovered = await discoverTests({
     testsDir,
-    ...(config === undefined ? {} : { databaseNames: configuredDatabaseNames(config) }),
+    databaseNames: config === undefined ? undefined : configuredDatabaseNames(config),
   });
   for (const warning of discovered.warnings) io.stderr.write(`Warning: ${warning}\n`);
   if (discovered.problems.length > 0) problems.push(formatProblems(discovered.problems));

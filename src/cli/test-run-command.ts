@@ -34,7 +34,7 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
     parseModelString(settings.judgeModel, { providers: config.llm.providers });
   // In this process, the databases and the sandbox engine open while the test files are read
   // (a backend session is only opened for a valid suite: it may ask for a password).
-  const opening = runsInProcess(settings) ? openClient({ settings, config, io, deps }) : undefined;
+  const opening = settings.local ? openClient({ settings, config, io, deps }) : undefined;
   // Its failure is reported when awaited below, after the test files' problems, not as an
   // unhandled rejection while they are read.
   opening?.catch(() => undefined);
@@ -101,19 +101,15 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
       threads: settings.threads,
       startSpacingMs: START_SPACING_MS,
       timeoutMs: settings.timeoutMs,
-      ...(settings.maxCostUsd === undefined ? {} : { maxCostUsd: settings.maxCostUsd }),
+      maxCostUsd: settings.maxCostUsd,
       failFast: settings.failFast,
-      ...(deps.interrupt === undefined ? {} : { signal: deps.interrupt }),
+      signal: deps.interrupt,
       onEvent: (event) => {
         if (event.type === 'finish') terminal.onRunFinished?.(event.result);
         else terminal.onSuiteStopped?.(event.reason);
       },
-      record: {
-        command: redactedCommand(io),
-        naoVersion: NAO_VERSION,
-        ...(shard === undefined ? {} : { shard }),
-      },
-      ...(deps.now === undefined ? {} : { now: deps.now }),
+      record: { command: redactedCommand(io), naoVersion: NAO_VERSION, shard },
+      now: deps.now,
     });
   } finally {
     terminal.close();
@@ -155,11 +151,6 @@ function checkModel(model: string, config: NaoConfig, io: CliIO): void {
   }
 }
 
-/** `--local`, or recording and replay, which always run the agent in this process. */
-function runsInProcess(settings: TestRunOptions): boolean {
-  return settings.local || settings.recording !== null;
-}
-
 /** A client opened for a run that will not happen; its own failure is moot next to the reason. */
 function closeUnused(opening: Promise<TestRunClient> | undefined): void {
   void opening?.then(
@@ -175,14 +166,14 @@ async function openClient(options: {
   deps: CliDependencies;
 }): Promise<TestRunClient> {
   const { settings, config, io, deps } = options;
-  if (!runsInProcess(settings)) {
+  if (!settings.local) {
     const backendUrl = normalizeBackendUrl(settings.backendUrl);
     await checkBackend({ backendUrl });
     const session = await openBackendSession({
       backendUrl,
       credentials: settings.credentials,
       io,
-      ...(deps.interrupt === undefined ? {} : { signal: deps.interrupt }),
+      signal: deps.interrupt,
     });
     // Log in before the first run, so a browser prompt or a wrong password never interleaves with progress.
     await session.token();
@@ -204,7 +195,7 @@ async function openClient(options: {
     env: io.env,
     onUnavailableDatabase: (database) =>
       io.stderr.write(`Warning: ${database.reason} The runs that query it are errors; the others run.\n`),
-    ...(fetch === undefined ? {} : { fetch }),
+    fetch,
     allowMissingKey: recorder?.isReplaying === true,
   });
   try {
@@ -221,7 +212,7 @@ async function openClient(options: {
     await runtime.close();
     throw error;
   }
-  const client = createLocalClient(runtime, recorder === undefined ? {} : { recording: recorder });
+  const client = createLocalClient(runtime, { recording: recorder });
   if (recorder === undefined) return client;
   return {
     // Each run's model calls are keyed by (test, model, attempt, step) in its recording file.

@@ -36,6 +36,7 @@ export interface TestRunOptions {
   judgeModel: string | null;
   threads: number;
   select: string[];
+  /** `--local`, also set by `--record` / `--replay`: the agent runs in this process. */
   local: boolean;
   backendUrl: string;
   credentials: Credentials | null;
@@ -67,21 +68,9 @@ export function resolveTestRunOptions(options: {
   const models = dedupe(
     flags.model !== undefined && flags.model.length > 0 ? flags.model : config.test.models,
   );
-  for (const model of models) {
-    if (!modelStringSchema.safeParse(model).success) {
-      throw new UsageError({
-        code: 'INVALID_MODEL',
-        message: `-m/--model "${model}" is not of the form provider:model_id (for example openai:gpt-4.1).`,
-      });
-    }
-  }
+  for (const model of models) checkModelFlag('-m/--model', model);
+  if (flags.judgeModel !== undefined) checkModelFlag('--judge-model', flags.judgeModel);
   const judgeModel = flags.judgeModel?.trim() ?? config.test.judgeModel ?? null;
-  if (flags.judgeModel !== undefined && !modelStringSchema.safeParse(judgeModel).success) {
-    throw new UsageError({
-      code: 'INVALID_MODEL',
-      message: `--judge-model "${flags.judgeModel}" is not of the form provider:model_id (for example openai:gpt-4.1).`,
-    });
-  }
   const credentials = credentialsFrom({ flags, env });
   if (flags.record && flags.replay) {
     throw new UsageError({ code: 'INVALID_FLAG', message: '--record and --replay cannot be used together.' });
@@ -116,6 +105,15 @@ export function resolveTestRunOptions(options: {
     strict: flags.strict ?? false,
     shard: flags.shard === undefined ? null : parseShardFlag(flags.shard),
   };
+}
+
+/** A model flag's value, trimmed, must be `provider:model_id`. */
+function checkModelFlag(flag: string, value: string): void {
+  if (modelStringSchema.safeParse(value.trim()).success) return;
+  throw new UsageError({
+    code: 'INVALID_MODEL',
+    message: `${flag} "${value}" is not of the form provider:model_id (for example openai:gpt-4.1).`,
+  });
 }
 
 function dedupe(values: readonly string[]): string[] {

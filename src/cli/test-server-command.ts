@@ -36,11 +36,7 @@ export function openInBrowser(
   return new Promise((resolve) => {
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(command, args, {
-        stdio: 'ignore',
-        detached: true,
-        ...(options.env === undefined ? {} : { env: options.env }),
-      });
+      child = spawn(command, args, { stdio: 'ignore', detached: true, env: options.env });
     } catch {
       resolve(false);
       return;
@@ -82,13 +78,7 @@ export const serveResults: CommandAction<CliDependencies> = async ({ io, flags, 
       );
   let server: Awaited<ReturnType<typeof startViewerServer>>;
   try {
-    server = await startViewerServer({
-      outputsDir,
-      port,
-      host,
-      runner,
-      ...(deps.viewerAssetsDir === undefined ? {} : { assetsDir: deps.viewerAssetsDir }),
-    });
+    server = await startViewerServer({ outputsDir, port, host, runner, assetsDir: deps.viewerAssetsDir });
   } catch (error) {
     // The server never started: the same exit code as any other command that cannot start.
     if (error instanceof NaoError && !(error instanceof UsageError)) {

@@ -27,41 +27,17 @@ export interface DatabaseSnapshot {
 /** Taken once per run, before the agent's first query; keyed by database name. */
 export type DataSnapshots = ReadonlyMap<string, DatabaseSnapshot>;
 
-/** Files a writer would change: the database itself and its write-ahead log or journal. */
+/** Files a writer would change: a DuckDB or SQLite file and its write-ahead log or journal. */
 function watchedFiles(config: DatabaseConfig, projectDir: string): string[] | null {
-  switch (config.type) {
-    case 'duckdb': {
-      if (config.path === ':memory:') return null;
-      const file = path.resolve(projectDir, config.path);
-      return [file, `${file}.wal`];
-    }
-    case 'sqlite': {
-      if (config.path === ':memory:') return null;
-      // `-shm` is left out on purpose: readers update it too.
-      const file = path.resolve(projectDir, config.path);
-      return [file, `${file}-wal`, `${file}-journal`];
-    }
-    case 'postgres':
-    case 'mysql':
-    case 'bigquery':
-    case 'snowflake':
-    case 'mssql':
-    case 'fabric':
-    case 'databricks':
-    case 'trino':
-    case 'athena':
-    case 'clickhouse':
-    case 'redshift':
-    case 'starrocks':
-    case 'motherduck':
-      return null;
-  }
+  if ((config.type !== 'duckdb' && config.type !== 'sqlite') || config.path === ':memory:') return null;
+  const file = path.resolve(projectDir, config.path);
+  // For SQLite, `-shm` is left out on purpose: readers update it too.
+  return config.type === 'duckdb' ? [file, `${file}.wal`] : [file, `${file}-wal`, `${file}-journal`];
 }
 
 /**
- * Synchronous on purpose: a stat of a cached inode takes microseconds, while the thread-pool
- * round trip of the async one cost more than that on every run of a large suite. Errors other
- * than a missing file (permissions) still throw.
+ * Synchronous: a stat of a cached inode is cheaper than the async thread-pool round trip.
+ * Errors other than a missing file (permissions) still throw.
  */
 function fileIdentity(file: string): string | null {
   // A missing file is the usual case of a write-ahead log: no exception for it.
@@ -70,8 +46,7 @@ function fileIdentity(file: string): string | null {
 }
 
 function snapshotOf(databaseName: string, files: readonly string[]): DatabaseSnapshot | null {
-  const states: FileState[] = [];
-  for (const file of files) states.push({ path: file, identity: fileIdentity(file) });
+  const states = files.map((file): FileState => ({ path: file, identity: fileIdentity(file) }));
   // Without the database file itself there is nothing to vouch for.
   if (states[0]?.identity === null) return null;
   return { databaseName, files: states };

@@ -26,11 +26,7 @@ export async function databaseAccess(options: {
             databaseFolder: syncFolderName(database),
           })
         : undefined;
-    const built = tableAccess({
-      rules,
-      defaultSchema: defaultSchema(database),
-      ...(syncedTables === undefined ? {} : { syncedTables }),
-    });
+    const built = tableAccess({ rules, defaultSchema: defaultSchema(database), syncedTables });
     if (built.restricted) access[database.name] = built;
   }
   return access;

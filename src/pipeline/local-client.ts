@@ -29,8 +29,8 @@ export function createLocalClient(
           runtime,
           request: options.request,
           signal: options.signal,
-          ...(generateQueryId === undefined ? {} : { generateQueryId }),
-          ...(options.onSpending === undefined ? {} : { onSpending: options.onSpending }),
+          generateQueryId,
+          onSpending: options.onSpending,
         });
       } catch (error) {
         throw recording?.currentRunError() ?? error;

@@ -66,8 +66,8 @@ export async function openProjectRuntime(options: OpenProjectRuntimeOptions): Pr
             modelString,
             config,
             env: options.env,
-            ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-            ...(options.allowMissingKey === undefined ? {} : { allowMissingKey: options.allowMissingKey }),
+            fetch: options.fetch,
+            allowMissingKey: options.allowMissingKey,
           });
           models.set(modelString, resolved);
         }

@@ -88,11 +88,9 @@ export async function runTestRequest(options: {
           databases: runtime.databases,
           unavailable: runtime.config.unavailableDatabases,
           maxRows: runtime.config.agent.maxResultRows,
-          ...(runtime.agentContext.limits.queryTimeoutMs === undefined
-            ? {}
-            : { timeoutMs: runtime.agentContext.limits.queryTimeoutMs }),
-          ...(snapshots === undefined ? {} : { snapshots }),
-          ...(signal === undefined ? {} : { signal }),
+          timeoutMs: runtime.agentContext.limits.queryTimeoutMs,
+          snapshots,
+          signal,
         });
   pendingReference?.catch(() => undefined);
   const agent = await runAgent({
@@ -101,8 +99,8 @@ export async function runTestRequest(options: {
     mode: request.allowClarification === true ? 'test-with-clarification' : 'test',
     context: runtime.agentContext,
     maxSteps: runtime.config.agent.maxSteps,
-    ...(signal === undefined ? {} : { signal }),
-    ...(options.generateQueryId === undefined ? {} : { generateQueryId: options.generateQueryId }),
+    signal,
+    generateQueryId: options.generateQueryId,
   });
 
   /** Extracts the answer's data, compared with `expected` (the reference's rows) when there is one. */
@@ -116,10 +114,8 @@ export async function runTestRequest(options: {
       responseMessages: agent.responseMessages,
       queryResults: agent.queryResults,
       expectedColumns,
-      ...(runtime.agentContext.limits.queryTimeoutMs === undefined
-        ? {}
-        : { queryTimeoutMs: runtime.agentContext.limits.queryTimeoutMs }),
-      ...(signal === undefined ? {} : { signal }),
+      queryTimeoutMs: runtime.agentContext.limits.queryTimeoutMs,
+      signal,
     });
     return {
       data: extraction.data,
@@ -175,7 +171,7 @@ export async function runTestRequest(options: {
       question: request.prompt,
       expectedAnswer,
       answer: agent.text,
-      ...(signal === undefined ? {} : { signal }),
+      signal,
     });
   }
 
@@ -201,29 +197,18 @@ function spendingMeter(
   onSpending: ((spending: RunSpending) => void) | undefined,
 ): { agent: ResolvedModel; extraction: ResolvedModel } | undefined {
   if (onSpending === undefined) return undefined;
-  let agent: TokenUsage = EMPTY_USAGE;
-  let extraction: TokenUsage = EMPTY_USAGE;
-  const report = () =>
-    onSpending({
-      usage: agent,
-      cost: costOf(agent, model.prices),
-      extractionUsage: extraction,
-      extractionCost: costOf(extraction, model.prices),
-    });
-  return {
-    agent: {
-      ...model,
-      model: meteredModel(model.model, (used) => {
-        agent = addUsage(agent, used);
-        report();
-      }),
-    },
-    extraction: {
-      ...model,
-      model: meteredModel(model.model, (used) => {
-        extraction = addUsage(extraction, used);
-        report();
-      }),
-    },
-  };
+  const used: Record<'agent' | 'extraction', TokenUsage> = { agent: EMPTY_USAGE, extraction: EMPTY_USAGE };
+  const metered = (part: 'agent' | 'extraction'): ResolvedModel => ({
+    ...model,
+    model: meteredModel(model.model, (usage) => {
+      used[part] = addUsage(used[part], usage);
+      onSpending({
+        usage: used.agent,
+        cost: costOf(used.agent, model.prices),
+        extractionUsage: used.extraction,
+        extractionCost: costOf(used.extraction, model.prices),
+      });
+    }),
+  });
+  return { agent: metered('agent'), extraction: metered('extraction') };
 }

@@ -14,3 +14,8 @@ export function groupByPair(results: readonly RunResult[]): Map<string, RunResul
   }
   return groups;
 }
+
+/** True when some test ran more than once on one model (--repeat): attempts are then told apart. */
+export function hasRepeats(results: readonly RunResult[]): boolean {
+  return groupByPair(results).size < results.length;
+}

@@ -14,10 +14,10 @@ import {
 } from '../report/format-values.js';
 import { repeatStats } from '../report/pass-at-k.js';
 import type { ModelSummary, RunResult, RunStatus, Summary } from '../report/results-file.js';
+import { groupByPair, hasRepeats } from '../report/run-pairs.js';
 import { STATUS_MARK, statusOf } from '../report/run-status.js';
 import { failedRuns, orderedModels, summarize, summarizeByModel } from '../report/summarize.js';
 import { type BoxTable, type CellColor, paint, renderBoxTable, type TableCell } from './box-table.js';
-import { hasRepeats } from './has-repeats.js';
 
 export interface ConsoleOptions {
   /** Terminal columns; wide content (messages first) is cut to fit. Default 120. */
@@ -191,15 +191,8 @@ export function renderPassFailGrid(
 ): string {
   const { width, color } = resolve(options);
   const models = orderedModels(results, options.modelOrder);
-  const tests = new Set<string>();
-  const byKey = new Map<string, RunResult[]>();
-  for (const result of results) {
-    tests.add(result.name);
-    const key = JSON.stringify([result.name, result.model]);
-    const attempts = byKey.get(key);
-    if (attempts) attempts.push(result);
-    else byKey.set(key, [result]);
-  }
+  const tests = new Set(results.map((result) => result.name));
+  const byKey = groupByPair(results);
   const repeated = hasRepeats(results);
   const table: BoxTable = {
     title: 'Pass / Fail by Test and Model',
@@ -259,7 +252,7 @@ export function renderRepeatTable(results: readonly RunResult[], options: Consol
   });
 }
 
-function plural(count: number, one: string, many: string): string {
+export function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 

@@ -3,6 +3,7 @@ import type { ComparedPair, PairOutcome, RunComparison } from '../report/compare
 import { formatPercent } from '../report/format-values.js';
 import type { ModelSummary } from '../report/results-file.js';
 import { paint } from './box-table.js';
+import { plural } from './console-tables.js';
 import { toCellText } from './terminal-text.js';
 
 function describe(outcome: PairOutcome): string {
@@ -12,10 +13,6 @@ function describe(outcome: PairOutcome): string {
 
 function detail(outcome: PairOutcome | null): string {
   return outcome && !outcome.passed && outcome.message !== '' ? ` (${toCellText(outcome.message)})` : '';
-}
-
-function plural(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
 }
 
 function rateText(summary: ModelSummary | null): string {

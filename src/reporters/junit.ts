@@ -3,9 +3,9 @@
  * `<testsuite>` per model, one `<testcase>` per run, counts that match the cases.
  */
 import type { ResultsFile, RunResult, RunStatus } from '../report/results-file.js';
+import { hasRepeats } from '../report/run-pairs.js';
 import { statusOf } from '../report/run-status.js';
 import { orderedModels } from '../report/summarize.js';
-import { hasRepeats } from './has-repeats.js';
 
 /** Response text kept in `<system-out>`; CI pages choke on megabytes of agent prose. */
 export const MAX_SYSTEM_OUT_CHARS = 20_000;

@@ -6,7 +6,6 @@
 import { UsageError } from '../errors/index.js';
 import {
   buildResultsFile,
-  type MergedRecord,
   notRunResult,
   type ResultsFile,
   type RunResult,
@@ -214,18 +213,16 @@ export function mergeShardFiles(options: {
     now: options.now,
     models: suite.models,
     repeat: suite.repeat,
-    ...(options.command === undefined ? {} : { command: options.command }),
-    ...(first.file.nao_version === undefined ? {} : { naoVersion: first.file.nao_version }),
-    ...(first.file.price_table_version === undefined
-      ? {}
-      : { priceTableVersion: first.file.price_table_version }),
+    command: options.command,
+    naoVersion: first.file.nao_version,
+    priceTableVersion: first.file.price_table_version,
     interrupted: ordered.some((read) => read.file.interrupted === true),
   });
   const startedAt = sortedTimes(ordered.map((read) => read.file.started_at))[0];
   const finishedAt = sortedTimes(ordered.map((read) => read.file.finished_at)).at(-1);
   if (startedAt !== undefined) file.started_at = startedAt;
   if (finishedAt !== undefined) file.finished_at = finishedAt;
-  const merged: MergedRecord = {
+  file.merged = {
     shard_count: count,
     suite,
     shards: ordered.map((read) => ({
@@ -237,6 +234,5 @@ export function mergeShardFiles(options: {
     })),
     missing,
   };
-  file.merged = merged;
   return file;
 }

@@ -42,12 +42,7 @@ export async function executeRun(options: {
   } catch (error) {
     const reason = signal.aborted ? signal.reason : error;
     const message = reason instanceof Error ? reason.message : signal.aborted ? 'cancelled' : String(reason);
-    return errorResult({
-      run,
-      message,
-      durationMs: now() - started,
-      ...(spending === undefined ? {} : { spending }),
-    });
+    return errorResult({ run, message, durationMs: now() - started, spending });
   }
   const judgement = judgeRun({ test: run.test, response, comparison: options.comparison });
   return judgedResult({ run, response, judgement, durationMs: now() - started });

@@ -48,11 +48,11 @@ export async function runTestSuite(options: {
   const outcome = await runSuite({
     runs: planRuns({ tests: options.tests, models: options.models, repeat: options.repeat }),
     concurrency: options.threads,
-    ...(options.startSpacingMs === undefined ? {} : { startSpacingMs: options.startSpacingMs }),
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }),
+    startSpacingMs: options.startSpacingMs,
+    timeoutMs: options.timeoutMs,
+    maxCostUsd: options.maxCostUsd,
     failFast: options.failFast ?? false,
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    signal: options.signal,
     execute: (run, signal) =>
       executeRun({
         run,
@@ -81,7 +81,7 @@ export async function runTestSuite(options: {
     naoVersion: options.record.naoVersion,
     priceTableVersion: PRICE_TABLE_VERSION,
     interrupted: outcome.stoppedBy === 'interrupted',
-    ...(options.record.shard === undefined ? {} : { shard: options.record.shard }),
+    shard: options.record.shard,
   });
   return { file, stoppedBy: outcome.stoppedBy, finishedAt };
 }

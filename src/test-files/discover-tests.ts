@@ -1,5 +1,4 @@
-import type { Dirent } from 'node:fs';
-import { readFileSync } from 'node:fs';
+import { type Dirent, readFileSync } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../errors/index.js';
@@ -17,11 +16,6 @@ export interface DiscoveredTests {
   problems: TestFileProblem[];
   /** Non-fatal remarks (unknown keys, YAML warnings) for the CLI to print. */
   warnings: string[];
-}
-
-/** Code-unit order: the same on every machine, whatever the locale. */
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 interface Listing {
@@ -93,7 +87,8 @@ async function listTestFiles(testsDir: string): Promise<Listing> {
   }
 
   await walk('');
-  files.sort(compareCodeUnits);
+  // Code-unit order (sort's default for strings): the same on every machine, whatever the locale.
+  files.sort();
   return { files, problems };
 }
 
@@ -101,20 +96,6 @@ function errorText(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   const message = error instanceof Error ? error.message : String(error);
   return code === undefined ? message : `${code} (${message})`;
-}
-
-/**
- * Reads every file as UTF-8, in order; a file that cannot be read yields its error. Synchronously:
- * test files are small, and an asynchronous read costs four thread-pool round trips per file.
- */
-function readAll(files: readonly string[]): Array<string | { error: unknown }> {
-  return files.map((file) => {
-    try {
-      return readFileSync(file, 'utf8');
-    } catch (error) {
-      return { error };
-    }
-  });
 }
 
 /**
@@ -152,30 +133,24 @@ export async function discoverTests(options: {
   }
 
   const listing = await listTestFiles(testsDir);
-  const texts = readAll(listing.files.map((relativePath) => path.join(testsDir, ...relativePath.split('/'))));
   const tests: TestCase[] = [];
   const problems: TestFileProblem[] = [...listing.problems];
   const warnings: string[] = [];
-  listing.files.forEach((relativePath, index) => {
-    const text = texts[index]!;
-    if (typeof text !== 'string') {
-      problems.push({
-        file: relativePath,
-        field: null,
-        message: `cannot read file: ${errorText(text.error)}`,
-      });
-      return;
+  for (const relativePath of listing.files) {
+    const filePath = path.join(testsDir, ...relativePath.split('/'));
+    let text: string;
+    try {
+      // Synchronously: test files are small, and an asynchronous read costs four thread-pool round trips.
+      text = readFileSync(filePath, 'utf8');
+    } catch (error) {
+      problems.push({ file: relativePath, field: null, message: `cannot read file: ${errorText(error)}` });
+      continue;
     }
-    const parsed = parseTestFile({
-      text,
-      filePath: path.join(testsDir, ...relativePath.split('/')),
-      relativePath,
-      ...(options.databaseNames === undefined ? {} : { databaseNames: options.databaseNames }),
-    });
+    const parsed = parseTestFile({ text, filePath, relativePath, databaseNames: options.databaseNames });
     warnings.push(...parsed.warnings);
     if (parsed.success) tests.push(parsed.test);
     else problems.push(...parsed.problems);
-  });
+  }
   problems.push(...duplicateNameProblems(tests));
   return { tests, problems, warnings };
 }
@@ -188,14 +163,11 @@ function duplicateNameProblems(tests: readonly TestCase[]): TestFileProblem[] {
     if (files === undefined) filesByName.set(test.name, [test.relativePath]);
     else files.push(test.relativePath);
   }
-  const problems: TestFileProblem[] = [];
-  for (const [name, files] of filesByName) {
-    if (files.length < 2) continue;
-    problems.push({
+  return [...filesByName]
+    .filter(([, files]) => files.length > 1)
+    .map(([name, files]) => ({
       file: files[0]!,
       field: 'name',
       message: `duplicate test name ${quoteExcerpt(name)}, used by ${files.join(', ')}; give each test a unique \`name\``,
-    });
-  }
-  return problems;
+    }));
 }

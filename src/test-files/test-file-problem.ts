@@ -1,3 +1,5 @@
+import { plural } from '../judge/assertions/assertion-fields.js';
+
 /** Why one test file cannot be used; collected for every file so the user fixes them all at once. */
 export interface TestFileProblem {
   /** The file, relative to tests/ with forward slashes. */
@@ -55,8 +57,4 @@ export function formatProblems(problems: readonly TestFileProblem[]): string {
     return `  ${where}: ${problem.message.replaceAll('\n', '\n    ')}`;
   });
   return [header, ...lines].join('\n');
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

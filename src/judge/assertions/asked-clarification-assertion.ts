@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AssertionOutcome } from './assertion.js';
+import type { AssertionKind, AssertionOutcome } from './assertion.js';
 import { booleanField, excerpt } from './assertion-fields.js';
 import type { RunFacts } from './run-facts.js';
 
@@ -12,9 +12,7 @@ export interface AskedClarificationAssertion {
   expected: boolean;
 }
 
-export const ASKED_CLARIFICATION_FIELDS = ['type', 'expected'] as const;
-
-export const askedClarificationAssertionSchema = z
+const askedClarificationAssertionSchema = z
   .looseObject({ type: z.literal('asked_clarification'), expected: booleanField.optional() })
   .transform(
     (value): AskedClarificationAssertion => ({
@@ -54,3 +52,12 @@ export function checkAskedClarificationAssertion(options: {
       : 'the agent answered without asking the clarifying question expected',
   };
 }
+
+/** The `asked_clarification` entry of the assertion registry. */
+export const askedClarificationKind: AssertionKind<AskedClarificationAssertion> = {
+  fields: ['type', 'expected'],
+  schema: askedClarificationAssertionSchema,
+  check: checkAskedClarificationAssertion,
+  describe: (assertion) =>
+    assertion.expected ? 'the agent asks a clarifying question' : 'the agent answers without asking',
+};

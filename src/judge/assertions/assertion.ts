@@ -1,69 +1,19 @@
 import { z } from 'zod';
 import { isMapping } from './args-match.js';
+import { type AskedClarificationAssertion, askedClarificationKind } from './asked-clarification-assertion.js';
+import { type ColumnsAssertion, columnsKind } from './columns-assertion.js';
+import { type MaxCostAssertion, maxCostKind } from './max-cost-assertion.js';
+import { type MaxTokensAssertion, maxTokensKind } from './max-tokens-assertion.js';
+import { type MaxToolCallsAssertion, maxToolCallsKind } from './max-tool-calls-assertion.js';
+import { type NoErrorAssertion, noErrorKind } from './no-error-assertion.js';
+import { type ResponseMatchesAssertion, responseMatchesKind } from './response-matches-assertion.js';
 import {
-  ASKED_CLARIFICATION_FIELDS,
-  type AskedClarificationAssertion,
-  askedClarificationAssertionSchema,
-  checkAskedClarificationAssertion,
-} from './asked-clarification-assertion.js';
-import {
-  COLUMNS_FIELDS,
-  type ColumnsAssertion,
-  checkColumnsAssertion,
-  columnsAssertionSchema,
-} from './columns-assertion.js';
-import {
-  checkMaxCostAssertion,
-  formatUsd,
-  MAX_COST_FIELDS,
-  type MaxCostAssertion,
-  maxCostAssertionSchema,
-} from './max-cost-assertion.js';
-import {
-  checkMaxTokensAssertion,
-  MAX_TOKENS_FIELDS,
-  type MaxTokensAssertion,
-  maxTokensAssertionSchema,
-} from './max-tokens-assertion.js';
-import {
-  checkMaxToolCallsAssertion,
-  MAX_TOOL_CALLS_FIELDS,
-  type MaxToolCallsAssertion,
-  maxToolCallsAssertionSchema,
-} from './max-tool-calls-assertion.js';
-import {
-  checkNoErrorAssertion,
-  NO_ERROR_FIELDS,
-  type NoErrorAssertion,
-  noErrorAssertionSchema,
-} from './no-error-assertion.js';
-import {
-  checkResponseMatchesAssertion,
-  RESPONSE_MATCHES_FIELDS,
-  type ResponseMatchesAssertion,
-  responseMatchesAssertionSchema,
-} from './response-matches-assertion.js';
-import {
-  checkResponseNotMatchesAssertion,
-  RESPONSE_NOT_MATCHES_FIELDS,
   type ResponseNotMatchesAssertion,
-  responseNotMatchesAssertionSchema,
+  responseNotMatchesKind,
 } from './response-not-matches-assertion.js';
-import { showPattern } from './response-pattern.js';
-import {
-  checkRowCountAssertion,
-  describeRowCount,
-  ROW_COUNT_FIELDS,
-  type RowCountAssertion,
-  rowCountAssertionSchema,
-} from './row-count-assertion.js';
+import { type RowCountAssertion, rowCountKind } from './row-count-assertion.js';
 import type { RunFacts } from './run-facts.js';
-import {
-  checkToolCallAssertion,
-  TOOL_CALL_FIELDS,
-  type ToolCallAssertion,
-  toolCallAssertionSchema,
-} from './tool-call-assertion.js';
+import { type ToolCallAssertion, toolCallKind } from './tool-call-assertion.js';
 
 export const ASSERTION_TYPES = [
   'tool_call',
@@ -102,7 +52,8 @@ export interface AssertionOutcome {
   uncheckable?: true;
 }
 
-interface AssertionKind<A extends Assertion> {
+/** One assertion type: its YAML fields and schema, its check, and how `nao test show` says it. */
+export interface AssertionKind<A extends Assertion> {
   /** The keys an entry of this type may have, as written in YAML. */
   fields: readonly string[];
   schema: z.ZodType<A, unknown>;
@@ -115,71 +66,16 @@ interface AssertionKind<A extends Assertion> {
 
 /** Exhaustive over `AssertionType`, so adding a type without its schema and check does not compile. */
 const ASSERTION_KINDS: { [T in AssertionType]: AssertionKind<Extract<Assertion, { type: T }>> } = {
-  tool_call: {
-    fields: TOOL_CALL_FIELDS,
-    schema: toolCallAssertionSchema,
-    check: ({ assertion, facts }) => checkToolCallAssertion({ assertion, toolCalls: facts.toolCalls }),
-    describe: (assertion) =>
-      `${assertion.tool} called at least ${assertion.minCount}x` +
-      (assertion.args === null ? '' : ` with args ${JSON.stringify(assertion.args)}`),
-  },
-  row_count: {
-    fields: ROW_COUNT_FIELDS,
-    schema: rowCountAssertionSchema,
-    check: checkRowCountAssertion,
-    describe: (assertion) => `${describeRowCount(assertion)} rows in the answer`,
-    readsAnswerData: true,
-  },
-  columns: {
-    fields: COLUMNS_FIELDS,
-    schema: columnsAssertionSchema,
-    check: checkColumnsAssertion,
-    describe: (assertion) => `the answer has the columns ${assertion.names.join(', ')}`,
-    readsAnswerData: true,
-  },
-  response_matches: {
-    fields: RESPONSE_MATCHES_FIELDS,
-    schema: responseMatchesAssertionSchema,
-    check: checkResponseMatchesAssertion,
-    describe: (assertion) => `the response matches ${showPattern(assertion)}`,
-  },
-  response_not_matches: {
-    fields: RESPONSE_NOT_MATCHES_FIELDS,
-    schema: responseNotMatchesAssertionSchema,
-    check: checkResponseNotMatchesAssertion,
-    describe: (assertion) => `the response does not match ${showPattern(assertion)}`,
-  },
-  no_error: {
-    fields: NO_ERROR_FIELDS,
-    schema: noErrorAssertionSchema,
-    check: checkNoErrorAssertion,
-    describe: () => 'no tool call fails',
-  },
-  max_tool_calls: {
-    fields: MAX_TOOL_CALLS_FIELDS,
-    schema: maxToolCallsAssertionSchema,
-    check: checkMaxToolCallsAssertion,
-    describe: (assertion) => `at most ${assertion.max} ${assertion.tool ?? 'tool'} calls`,
-  },
-  max_cost_usd: {
-    fields: MAX_COST_FIELDS,
-    schema: maxCostAssertionSchema,
-    check: checkMaxCostAssertion,
-    describe: (assertion) => `the agent costs at most ${formatUsd(assertion.max)}`,
-  },
-  max_tokens: {
-    fields: MAX_TOKENS_FIELDS,
-    schema: maxTokensAssertionSchema,
-    check: checkMaxTokensAssertion,
-    describe: (assertion) => `the agent uses at most ${assertion.max} tokens`,
-  },
-  asked_clarification: {
-    fields: ASKED_CLARIFICATION_FIELDS,
-    schema: askedClarificationAssertionSchema,
-    check: checkAskedClarificationAssertion,
-    describe: (assertion) =>
-      assertion.expected ? 'the agent asks a clarifying question' : 'the agent answers without asking',
-  },
+  tool_call: toolCallKind,
+  row_count: rowCountKind,
+  columns: columnsKind,
+  response_matches: responseMatchesKind,
+  response_not_matches: responseNotMatchesKind,
+  no_error: noErrorKind,
+  max_tool_calls: maxToolCallsKind,
+  max_cost_usd: maxCostKind,
+  max_tokens: maxTokensKind,
+  asked_clarification: askedClarificationKind,
 };
 
 /** The kind of `assertion`, typed for it (the registry's mapped type loses the link otherwise). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AssertionOutcome } from './assertion.js';
+import type { AssertionKind, AssertionOutcome } from './assertion.js';
 import { type RunFacts, withoutAnswerData } from './run-facts.js';
 
 /** `{type: columns, names: [...]}`: the answer's data has these columns (by exact name; others may follow). */
@@ -8,11 +8,9 @@ export interface ColumnsAssertion {
   names: string[];
 }
 
-export const COLUMNS_FIELDS = ['type', 'names'] as const;
-
 const NAMES_MESSAGE = 'must be a non-empty list of column names, e.g. [month, revenue]';
 
-export const columnsAssertionSchema = z
+const columnsAssertionSchema = z
   .looseObject({
     type: z.literal('columns'),
     names: z
@@ -44,3 +42,12 @@ export function checkColumnsAssertion(options: {
     message: `missing column${missing.length === 1 ? '' : 's'}: ${list(missing)} (the answer has ${list(answer.columns)})`,
   };
 }
+
+/** The `columns` entry of the assertion registry. */
+export const columnsKind: AssertionKind<ColumnsAssertion> = {
+  fields: ['type', 'names'],
+  schema: columnsAssertionSchema,
+  check: checkColumnsAssertion,
+  describe: (assertion) => `the answer has the columns ${assertion.names.join(', ')}`,
+  readsAnswerData: true,
+};

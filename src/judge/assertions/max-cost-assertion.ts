@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AssertionOutcome } from './assertion.js';
+import type { AssertionKind, AssertionOutcome } from './assertion.js';
 import { nonNegativeNumberField } from './assertion-fields.js';
 import type { RunFacts } from './run-facts.js';
 
@@ -9,9 +9,7 @@ export interface MaxCostAssertion {
   max: number;
 }
 
-export const MAX_COST_FIELDS = ['type', 'max'] as const;
-
-export const maxCostAssertionSchema = z
+const maxCostAssertionSchema = z
   .looseObject({ type: z.literal('max_cost_usd'), max: nonNegativeNumberField })
   .transform((value): MaxCostAssertion => ({ type: 'max_cost_usd', max: value.max }));
 
@@ -39,3 +37,11 @@ export function checkMaxCostAssertion(options: {
     ? { passed: true, message: `max_cost_usd: ${spent} (max ${formatUsd(assertion.max)})` }
     : { passed: false, message: `too expensive: the agent spent ${spent}, max ${formatUsd(assertion.max)}` };
 }
+
+/** The `max_cost_usd` entry of the assertion registry. */
+export const maxCostKind: AssertionKind<MaxCostAssertion> = {
+  fields: ['type', 'max'],
+  schema: maxCostAssertionSchema,
+  check: checkMaxCostAssertion,
+  describe: (assertion) => `the agent costs at most ${formatUsd(assertion.max)}`,
+};

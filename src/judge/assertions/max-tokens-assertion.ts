@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AssertionOutcome } from './assertion.js';
+import type { AssertionKind, AssertionOutcome } from './assertion.js';
 import { integerField } from './assertion-fields.js';
 import type { RunFacts } from './run-facts.js';
 
@@ -9,9 +9,7 @@ export interface MaxTokensAssertion {
   max: number;
 }
 
-export const MAX_TOKENS_FIELDS = ['type', 'max'] as const;
-
-export const maxTokensAssertionSchema = z
+const maxTokensAssertionSchema = z
   .looseObject({ type: z.literal('max_tokens'), max: integerField(1) })
   .transform((value): MaxTokensAssertion => ({ type: 'max_tokens', max: value.max }));
 
@@ -30,3 +28,11 @@ export function checkMaxTokensAssertion(options: {
         message: `too many tokens: the agent used ${count(facts.tokens)}, max ${count(assertion.max)}`,
       };
 }
+
+/** The `max_tokens` entry of the assertion registry. */
+export const maxTokensKind: AssertionKind<MaxTokensAssertion> = {
+  fields: ['type', 'max'],
+  schema: maxTokensAssertionSchema,
+  check: checkMaxTokensAssertion,
+  describe: (assertion) => `the agent uses at most ${assertion.max} tokens`,
+};

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AssertionOutcome } from './assertion.js';
+import type { AssertionKind, AssertionOutcome } from './assertion.js';
 import { integerField, plural, toolNameField } from './assertion-fields.js';
 import type { RunFacts } from './run-facts.js';
 
@@ -11,9 +11,7 @@ export interface MaxToolCallsAssertion {
   tool: string | null;
 }
 
-export const MAX_TOOL_CALLS_FIELDS = ['type', 'max', 'tool'] as const;
-
-export const maxToolCallsAssertionSchema = z
+const maxToolCallsAssertionSchema = z
   .looseObject({
     type: z.literal('max_tool_calls'),
     max: integerField(0),
@@ -36,3 +34,11 @@ export function checkMaxToolCallsAssertion(options: {
     ? { passed: true, message: `max_tool_calls: ${what} (max ${max})` }
     : { passed: false, message: `too many tool calls: ${what}, max ${max}` };
 }
+
+/** The `max_tool_calls` entry of the assertion registry. */
+export const maxToolCallsKind: AssertionKind<MaxToolCallsAssertion> = {
+  fields: ['type', 'max', 'tool'],
+  schema: maxToolCallsAssertionSchema,
+  check: checkMaxToolCallsAssertion,
+  describe: (assertion) => `at most ${assertion.max} ${assertion.tool ?? 'tool'} calls`,
+};

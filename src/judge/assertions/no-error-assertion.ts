@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isToolError } from '../../agent/tool-error.js';
-import type { AssertionOutcome } from './assertion.js';
+import type { AssertionKind, AssertionOutcome } from './assertion.js';
 import { excerpt, plural } from './assertion-fields.js';
 import type { RunFacts } from './run-facts.js';
 
@@ -9,9 +9,7 @@ export interface NoErrorAssertion {
   type: 'no_error';
 }
 
-export const NO_ERROR_FIELDS = ['type'] as const;
-
-export const noErrorAssertionSchema = z
+const noErrorAssertionSchema = z
   .looseObject({ type: z.literal('no_error') })
   .transform((): NoErrorAssertion => ({ type: 'no_error' }));
 
@@ -31,3 +29,11 @@ export function checkNoErrorAssertion(options: {
     message: `no_error: ${failed.length} of ${plural(toolCalls.length, 'tool call')} failed, first ${first.toolName}: ${excerpt(reason, 160)}`,
   };
 }
+
+/** The `no_error` entry of the assertion registry. */
+export const noErrorKind: AssertionKind<NoErrorAssertion> = {
+  fields: ['type'],
+  schema: noErrorAssertionSchema,
+  check: checkNoErrorAssertion,
+  describe: () => 'no tool call fails',
+};

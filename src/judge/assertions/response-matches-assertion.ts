@@ -1,4 +1,4 @@
-import type { AssertionOutcome } from './assertion.js';
+import type { AssertionKind, AssertionOutcome } from './assertion.js';
 import { excerpt } from './assertion-fields.js';
 import {
   compilePattern,
@@ -14,9 +14,7 @@ export interface ResponseMatchesAssertion extends ResponsePattern {
   type: 'response_matches';
 }
 
-export const RESPONSE_MATCHES_FIELDS = RESPONSE_PATTERN_FIELDS;
-
-export const responseMatchesAssertionSchema = responsePatternFields('response_matches');
+const responseMatchesAssertionSchema = responsePatternFields('response_matches');
 
 /** Searches the final answer text for the pattern. */
 export function checkResponseMatchesAssertion(options: {
@@ -31,3 +29,11 @@ export function checkResponseMatchesAssertion(options: {
     facts.responseText.trim() === '' ? 'the response is empty' : `response: "${excerpt(facts.responseText)}"`;
   return { passed: false, message: `response does not match ${shown} (${response})` };
 }
+
+/** The `response_matches` entry of the assertion registry. */
+export const responseMatchesKind: AssertionKind<ResponseMatchesAssertion> = {
+  fields: RESPONSE_PATTERN_FIELDS,
+  schema: responseMatchesAssertionSchema,
+  check: checkResponseMatchesAssertion,
+  describe: (assertion) => `the response matches ${showPattern(assertion)}`,
+};

@@ -1,4 +1,4 @@
-import type { AssertionOutcome } from './assertion.js';
+import type { AssertionKind, AssertionOutcome } from './assertion.js';
 import { excerpt } from './assertion-fields.js';
 import {
   compilePattern,
@@ -14,9 +14,7 @@ export interface ResponseNotMatchesAssertion extends ResponsePattern {
   type: 'response_not_matches';
 }
 
-export const RESPONSE_NOT_MATCHES_FIELDS = RESPONSE_PATTERN_FIELDS;
-
-export const responseNotMatchesAssertionSchema = responsePatternFields('response_not_matches');
+const responseNotMatchesAssertionSchema = responsePatternFields('response_not_matches');
 
 /** Fails on the first match, quoting it. */
 export function checkResponseNotMatchesAssertion(options: {
@@ -29,3 +27,11 @@ export function checkResponseNotMatchesAssertion(options: {
   if (match === null) return { passed: true, message: `response_not_matches ${shown}` };
   return { passed: false, message: `response matches ${shown}, which it must not ("${excerpt(match[0])}")` };
 }
+
+/** The `response_not_matches` entry of the assertion registry. */
+export const responseNotMatchesKind: AssertionKind<ResponseNotMatchesAssertion> = {
+  fields: RESPONSE_PATTERN_FIELDS,
+  schema: responseNotMatchesAssertionSchema,
+  check: checkResponseNotMatchesAssertion,
+  describe: (assertion) => `the response does not match ${showPattern(assertion)}`,
+};

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AssertionOutcome } from './assertion.js';
+import type { AssertionKind, AssertionOutcome } from './assertion.js';
 import { integerField, plural } from './assertion-fields.js';
 import { type RunFacts, withoutAnswerData } from './run-facts.js';
 
@@ -11,9 +11,7 @@ export interface RowCountAssertion {
   max: number | null;
 }
 
-export const ROW_COUNT_FIELDS = ['type', 'equals', 'min', 'max'] as const;
-
-export const rowCountAssertionSchema = z
+const rowCountAssertionSchema = z
   .looseObject({
     type: z.literal('row_count'),
     equals: integerField(0).optional(),
@@ -40,7 +38,7 @@ export const rowCountAssertionSchema = z
   );
 
 /** `exactly 5`, `at least 1`, `at most 10`, `between 1 and 10`. */
-export function describeRowCount(assertion: RowCountAssertion): string {
+function describeRowCount(assertion: RowCountAssertion): string {
   const { equals, min, max } = assertion;
   if (equals !== null) return `exactly ${equals}`;
   if (min !== null && max !== null) return `between ${min} and ${max}`;
@@ -66,3 +64,12 @@ export function checkRowCountAssertion(options: {
     ? { passed, message: `row_count: ${plural(count, 'row')} (${expected})` }
     : { passed, message: `row_count: the answer has ${plural(count, 'row')}, expected ${expected}` };
 }
+
+/** The `row_count` entry of the assertion registry. */
+export const rowCountKind: AssertionKind<RowCountAssertion> = {
+  fields: ['type', 'equals', 'min', 'max'],
+  schema: rowCountAssertionSchema,
+  check: checkRowCountAssertion,
+  describe: (assertion) => `${describeRowCount(assertion)} rows in the answer`,
+  readsAnswerData: true,
+};

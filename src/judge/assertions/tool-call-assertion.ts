@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { argsMatch, isMapping } from './args-match.js';
-import type { AssertionOutcome } from './assertion.js';
+import type { AssertionKind, AssertionOutcome } from './assertion.js';
 import { integerField, plural, toolNameField } from './assertion-fields.js';
 
 /** `{type: tool_call, tool, args?, min_count?}`: the agent called `tool` at least `minCount` times. */
@@ -20,13 +20,11 @@ export interface ToolCallRecord {
   result?: unknown;
 }
 
-export const TOOL_CALL_FIELDS = ['type', 'tool', 'args', 'min_count'] as const;
-
 /**
  * Validates one `type: tool_call` entry as written in YAML (snake_case) into a `ToolCallAssertion`.
  * Unknown fields are reported by `assertionSchema`, which knows every type's fields.
  */
-export const toolCallAssertionSchema = z
+const toolCallAssertionSchema = z
   .looseObject({
     type: z.literal('tool_call'),
     tool: toolNameField,
@@ -84,3 +82,13 @@ function formatArgs(args: Record<string, unknown>): string {
     return value;
   });
 }
+
+/** The `tool_call` entry of the assertion registry. */
+export const toolCallKind: AssertionKind<ToolCallAssertion> = {
+  fields: ['type', 'tool', 'args', 'min_count'],
+  schema: toolCallAssertionSchema,
+  check: ({ assertion, facts }) => checkToolCallAssertion({ assertion, toolCalls: facts.toolCalls }),
+  describe: (assertion) =>
+    `${assertion.tool} called at least ${assertion.minCount}x` +
+    (assertion.args === null ? '' : ` with args ${JSON.stringify(assertion.args)}`),
+};

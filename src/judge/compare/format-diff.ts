@@ -1,4 +1,5 @@
 import type { CellValue } from '../../warehouse/database.js';
+import { plural } from '../assertions/assertion-fields.js';
 import type { DataDiff, DiffRow, RowMismatch } from './data-diff.js';
 
 /** Agreeing columns printed as context for a changed row; wide rows would drown the change. */
@@ -97,8 +98,4 @@ export function formatValue(value: CellValue | undefined): string {
   } catch {
     return String(value);
   }
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
