@@ -20,11 +20,9 @@ import { extractionRequest, repairRequest, transcriptMessages } from './extracti
 import type { SourceTable } from './load-tables.js';
 import { DEFAULT_SANDBOX_OPTIONS, type SandboxOptions, withSandboxAhead } from './sandbox.js';
 
-/** The model under test; the extraction uses the same one, priced the same way. */
-export type ExtractionModel = PricedModel;
-
 export interface ExtractAnswerOptions {
-  model: ExtractionModel;
+  /** The model under test; the extraction uses the same one, priced the same way. */
+  model: PricedModel;
   /** The test's question, as the agent received it. */
   question: string;
   /** The agent's response messages (assistant and tool turns). */
@@ -171,16 +169,14 @@ export async function extractAnswer(options: ExtractAnswerOptions): Promise<Extr
     let usage: TokenUsage = { ...EMPTY_USAGE };
     let lastSql: string | null = null;
     let lastError: string | null = null;
+    const done = (
+      attempts: number,
+      result: Omit<ExtractionResult, 'attempts' | 'usage' | 'cost'>,
+    ): ExtractionResult => ({ ...result, attempts, usage, cost: costOf(usage, model.prices) });
 
     for (let attempt = 1; attempt <= MAX_EXTRACTION_ATTEMPTS; attempt++) {
       const reply = await askForSql({ model, messages, signal, attempt, usageSoFar: usage });
       usage = addUsage(usage, reply.usage);
-      const done = (result: Omit<ExtractionResult, 'attempts' | 'usage' | 'cost'>): ExtractionResult => ({
-        ...result,
-        attempts: attempt,
-        usage,
-        cost: costOf(usage, model.prices),
-      });
 
       let failure: string;
       let repair: string;
@@ -192,7 +188,12 @@ export async function extractAnswer(options: ExtractAnswerOptions): Promise<Extr
         messages.push({ role: 'assistant', content: reply.text || '(empty reply)' });
       } else {
         if (reply.sql === null) {
-          return done({ data: null, sql: lastSql, error: NO_ANSWER_ERROR, errorKind: 'cannot-answer' });
+          return done(attempt, {
+            data: null,
+            sql: lastSql,
+            error: NO_ANSWER_ERROR,
+            errorKind: 'cannot-answer',
+          });
         }
         lastSql = reply.sql;
         messages.push({ role: 'assistant', content: JSON.stringify({ sql: reply.sql }) });
@@ -208,7 +209,7 @@ export async function extractAnswer(options: ExtractAnswerOptions): Promise<Extr
           // A missing column is worth the repair attempt; after the last one the comparison
           // reports it, since the rows themselves were extracted fine.
           if (mismatch === null || attempt === MAX_EXTRACTION_ATTEMPTS) {
-            return done({ data, sql: reply.sql, error: null, errorKind: null });
+            return done(attempt, { data, sql: reply.sql, error: null, errorKind: null });
           }
           failure = mismatch;
         } else {
@@ -219,15 +220,12 @@ export async function extractAnswer(options: ExtractAnswerOptions): Promise<Extr
       lastError = failure;
       if (attempt < MAX_EXTRACTION_ATTEMPTS) messages.push({ role: 'user', content: repair });
     }
-    return {
+    return done(MAX_EXTRACTION_ATTEMPTS, {
       data: null,
       sql: lastSql,
       error: lastError,
       errorKind: 'extraction-failed',
-      attempts: MAX_EXTRACTION_ATTEMPTS,
-      usage,
-      cost: costOf(usage, model.prices),
-    };
+    });
   });
 }
 
@@ -236,7 +234,7 @@ type Reply =
   | { kind: 'unreadable'; text: string; usage: TokenUsage };
 
 async function askForSql(options: {
-  model: ExtractionModel;
+  model: PricedModel;
   messages: readonly ModelMessage[];
   signal: AbortSignal | undefined;
   attempt: number;

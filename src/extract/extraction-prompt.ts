@@ -25,19 +25,9 @@ export function transcriptMessages(responseMessages: readonly ModelMessage[]): M
     }
   };
   for (const message of responseMessages) {
-    switch (message.role) {
-      case 'system':
-        break; // the agent's instructions are not part of its answer
-      case 'user':
-        push('user', partsText(message.content));
-        break;
-      case 'assistant':
-        push('assistant', partsText(message.content));
-        break;
-      case 'tool':
-        push('user', partsText(message.content));
-        break;
-    }
+    // The agent's instructions are not part of its answer; tool results read as user turns.
+    if (message.role === 'system') continue;
+    push(message.role === 'assistant' ? 'assistant' : 'user', partsText(message.content));
   }
   return messages;
 }
@@ -60,12 +50,8 @@ function partsText(content: ModelMessage['content']): string {
           `[Result of tool ${part.toolName} (call ${part.toolCallId}): ${toolOutputText(part.output)}]`,
         );
         break;
-      case 'reasoning':
-      case 'image':
-      case 'file':
-      case 'tool-approval-request':
-      case 'tool-approval-response':
-        break; // neither needed to restate the answer nor portable across providers
+      // Reasoning, images, files and approvals: neither needed to restate the answer nor
+      // portable across providers.
     }
   }
   return texts.join('\n');

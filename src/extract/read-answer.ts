@@ -4,16 +4,10 @@
  * warehouse. An answer longer than the sandbox allows is refused whole: its rows are not read.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { type CellValue, type ColumnInfo, readDuckDbQuery } from '../warehouse/index.js';
+import { readDuckDbQuery } from '../warehouse/index.js';
 
-export interface AnswerRows {
-  columns: ColumnInfo[];
-  rows: CellValue[][];
-  /** More than `maxRows` rows existed; `rows` then holds none. */
-  truncated: boolean;
-}
-
-export async function readAnswer(options: {
+/** More than `maxRows` rows sets `truncated`, and `rows` then holds none. */
+export function readAnswer(options: {
   connection: DuckDBConnection;
   sql: string;
   maxRows: number;
@@ -22,16 +16,6 @@ export async function readAnswer(options: {
    * between two statements is otherwise lost.
    */
   checkpoint?: () => void;
-  /** Run the answer to completion first (see `readDuckDbQuery`); for engines sized for small data. */
-  materialize?: boolean;
-}): Promise<AnswerRows> {
-  const { connection, sql, maxRows, checkpoint, materialize } = options;
-  return readDuckDbQuery({
-    connection,
-    sql,
-    maxRows,
-    overflow: 'drop-rows',
-    ...(checkpoint === undefined ? {} : { checkpoint }),
-    ...(materialize === undefined ? {} : { materialize }),
-  });
+}): ReturnType<typeof readDuckDbQuery> {
+  return readDuckDbQuery({ ...options, overflow: 'drop-rows' });
 }

@@ -83,10 +83,6 @@ const REFUSED_PREFIXES = [
 
 const ALLOWED_QUALIFIERS = new Set(['', 'main', 'memory', 'system']);
 
-interface CteScope {
-  names: ReadonlySet<string>;
-}
-
 class Rejection extends Error {}
 
 /**
@@ -116,9 +112,13 @@ export async function checkExtractionSql(options: {
     };
   }
 
-  const parsed = await serialize(connection, sql);
-  if (!parsed.success) return parsed;
-  const tree = parsed.tree;
+  let tree: unknown;
+  try {
+    tree = await parseDuckDbSql(connection, sql);
+  } catch (error) {
+    return { success: false, error: messageOf(error) };
+  }
+  if (!isObject(tree)) return { success: false, error: 'DuckDB could not parse the query.' };
   const statements = Array.isArray(tree.statements) ? tree.statements : [];
   if (tree.error !== true && statements.length === 0) return { success: false, error: 'The query is empty.' };
 
@@ -158,8 +158,7 @@ export async function checkExtractionSql(options: {
   const tableIds = new Map(options.tableIds.map((id) => [id.toLowerCase(), id]));
   const tablesRead = new Set<string>();
   try {
-    const walker = new Walker(tableIds, tablesRead);
-    walker.visit(statements[0], { names: new Set() });
+    new Walker(tableIds, tablesRead).visit(statements[0], new Set());
   } catch (error) {
     if (error instanceof Rejection) return { success: false, error: error.message };
     throw error;
@@ -195,7 +194,8 @@ class Walker {
     private readonly tablesRead: Set<string>,
   ) {}
 
-  visit(node: unknown, scope: CteScope): void {
+  /** `scope`: the names of the CTEs in scope, in lower case. */
+  visit(node: unknown, scope: ReadonlySet<string>): void {
     if (Array.isArray(node)) {
       for (const item of node) this.visit(item, scope);
       return;
@@ -231,8 +231,8 @@ class Walker {
   }
 
   /** CTEs are visible to the query body and to later CTEs; a recursive one also to itself. */
-  private visitQueryNode(node: Record<string, unknown>, outer: CteScope): void {
-    const names = new Set(outer.names);
+  private visitQueryNode(node: Record<string, unknown>, outer: ReadonlySet<string>): void {
+    const names = new Set(outer);
     const cteMap = isObject(node.cte_map) && Array.isArray(node.cte_map.map) ? node.cte_map.map : [];
     for (const entry of cteMap) {
       if (!isObject(entry)) continue;
@@ -241,25 +241,24 @@ class Walker {
       const query = isObject(definition.query) ? definition.query.node : undefined;
       const own = new Set(names);
       if (isObject(query) && query.type === 'RECURSIVE_CTE_NODE') own.add(name);
-      this.visit(definition, { names: own });
+      this.visit(definition, own);
       names.add(name);
     }
-    const scope = { names };
     if (node.type === 'RECURSIVE_CTE_NODE' && typeof node.cte_name === 'string') {
-      scope.names.add(node.cte_name.toLowerCase());
+      names.add(node.cte_name.toLowerCase());
     }
     for (const [key, value] of Object.entries(node)) {
-      if (key !== 'cte_map') this.visit(value, scope);
+      if (key !== 'cte_map') this.visit(value, names);
     }
   }
 
-  private visitBaseTable(node: Record<string, unknown>, scope: CteScope): void {
+  private visitBaseTable(node: Record<string, unknown>, scope: ReadonlySet<string>): void {
     const name = String(node.table_name ?? '');
     const schema = String(node.schema_name ?? '').toLowerCase();
     const catalog = String(node.catalog_name ?? '').toLowerCase();
     const qualified = schema !== '' || catalog !== '';
     const key = name.toLowerCase();
-    if (!qualified && scope.names.has(key)) {
+    if (!qualified && scope.has(key)) {
       this.visit(node.sample, scope);
       return;
     }
@@ -288,7 +287,7 @@ class Walker {
     this.visit(node.sample, scope);
   }
 
-  private visitTableFunction(node: Record<string, unknown>, scope: CteScope): void {
+  private visitTableFunction(node: Record<string, unknown>, scope: ReadonlySet<string>): void {
     const call = isObject(node.function) ? node.function : {};
     const name = String(call.function_name ?? '').toLowerCase();
     const qualifier = [call.catalog, call.schema].map((part) => String(part ?? '').toLowerCase());
@@ -320,21 +319,6 @@ class Walker {
         : undefined);
     if (reason !== undefined)
       throw new Rejection(`The function ${name}() is not allowed here: it ${reason}.`);
-  }
-}
-
-/** DuckDB's parse tree of `sql`, or the reason it has none. */
-async function serialize(
-  connection: DuckDBConnection,
-  sql: string,
-): Promise<{ success: true; tree: Record<string, unknown> } | { success: false; error: string }> {
-  try {
-    const tree = await parseDuckDbSql(connection, sql);
-    return isObject(tree)
-      ? { success: true, tree }
-      : { success: false, error: 'DuckDB could not parse the query.' };
-  } catch (error) {
-    return { success: false, error: messageOf(error) };
   }
 }
 

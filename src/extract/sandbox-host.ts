@@ -3,11 +3,8 @@
  * and its tables are that connection's temporary tables: DuckDB keeps them in a catalog
  * private to the connection, which no other connection can name or read, and drops them with
  * it. Creating a DuckDB instance costs about 12 ms of CPU (its catalog of built-in functions
- * is rebuilt every time), which on a 2-core machine was the largest single cost of a run in a
- * big suite; so small sandboxes share one long-lived engine per settings, and only large ones
- * get an engine of their own. (A database attached per sandbox and detached after it cost
- * three more statements and a round trip per run, and its tables could at least be named by
- * the others.)
+ * is rebuilt every time), so small sandboxes share one long-lived engine per settings, and
+ * only large ones get an engine of their own.
  *
  * What an engine enforces, from its creation on: external access disabled except for its own
  * private folder (where the loader writes JSON lines, a large sandbox's tables arrive and
@@ -34,12 +31,6 @@ export interface HostedSandbox {
   scratchFile(name: string): string;
 }
 
-export interface SandboxHostSettings {
-  threads: number;
-  /** Memory limit of the whole engine, in bytes. */
-  memoryLimitBytes: number;
-}
-
 export class SandboxHost {
   private closed = false;
   /** Shared engines open the next sandbox's connection ahead. */
@@ -64,7 +55,7 @@ export class SandboxHost {
     /** Keep a connection ready for the next sandbox: for engines that serve many. */
     spareConnection?: boolean;
     /** Where the engine's private folder goes; default the system's temporary folder. */
-    parentDir?: string;
+    parentDir?: string | undefined;
   }): Promise<SandboxHost> {
     const dir = await mkdtemp(path.join(options.parentDir ?? tmpdir(), 'nao-sandbox-'));
     let instance: DuckDBInstance | undefined;
@@ -128,8 +119,7 @@ export class SandboxHost {
     const connection = await (this.connections?.take() ?? this.instance.connect());
     return {
       connection,
-      // Files are named after the sandbox rather than put in a folder of their own: creating
-      // and removing a folder per sandbox was a measurable cost in large suites.
+      // Named after the sandbox rather than put in a folder of their own, which costs more.
       scratchFile: (file) => path.join(this.dir, `${name}_${file}`),
     };
   }
@@ -161,18 +151,16 @@ const shared = new Map<string, Promise<SandboxHost>>();
  * The engine shared by every small sandbox with these settings, created on first use and
  * kept for the life of the process (its folder is removed at exit).
  */
-export function sharedSandboxHost(
-  settings: SandboxHostSettings & { parentDir?: string | undefined },
-): Promise<SandboxHost> {
+export function sharedSandboxHost(settings: {
+  threads: number;
+  /** Memory limit of the whole engine, in bytes. */
+  memoryLimitBytes: number;
+  parentDir?: string | undefined;
+}): Promise<SandboxHost> {
   const key = `${settings.threads}:${settings.memoryLimitBytes}`;
   let host = shared.get(key);
   if (host === undefined) {
-    const { parentDir, ...engine } = settings;
-    host = SandboxHost.create({
-      ...engine,
-      spareConnection: true,
-      ...(parentDir === undefined ? {} : { parentDir }),
-    }).then((created) => {
+    host = SandboxHost.create({ ...settings, spareConnection: true }).then((created) => {
       process.once('exit', () => created.close());
       return created;
     });

@@ -33,10 +33,6 @@ export const SANDBOX_HEAP_MIB = 2048;
  */
 const SANDBOX_THREADPOOL_SIZE = 64;
 
-function childExecArgv(): string[] {
-  return [`--max-old-space-size=${SANDBOX_HEAP_MIB}`, ...QUERY_PROCESS.execArgv];
-}
-
 /** Why a request never got its reply. */
 export type LostReason =
   /** This query outlived its deadline and its process was killed. */
@@ -143,7 +139,7 @@ export class SandboxProcess {
   static start(): Promise<SandboxProcess> {
     const dir = mkdtempSync(path.join(tmpdir(), 'nao-sandboxes-'));
     const child = fork(QUERY_PROCESS.entry, [dir], {
-      execArgv: childExecArgv(),
+      execArgv: [`--max-old-space-size=${SANDBOX_HEAP_MIB}`, ...QUERY_PROCESS.execArgv],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'advanced',
       env: { ...process.env, UV_THREADPOOL_SIZE: String(SANDBOX_THREADPOOL_SIZE) },
@@ -158,7 +154,7 @@ export class SandboxProcess {
         ),
     }).then(
       () => {
-        handle.idle();
+        holdOpen(child, false);
         return handle;
       },
       (error: unknown) => {
@@ -241,7 +237,7 @@ export class SandboxProcess {
     }
     const promise = new Promise<unknown>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, ...(overdueAt === undefined ? {} : { overdueAt }) });
-      this.busy();
+      holdOpen(this.child, true);
       this.child.send({ ...body, id } as SandboxRequest, (error) => {
         if (error && this.pending.has(id)) {
           this.settle(id);
@@ -254,15 +250,7 @@ export class SandboxProcess {
 
   private settle(id: number): void {
     this.pending.delete(id);
-    if (this.pending.size === 0) this.idle();
-  }
-
-  // An idle process must not keep nao running; one with a request in flight must.
-  private idle(): void {
-    holdOpen(this.child, false);
-  }
-
-  private busy(): void {
-    holdOpen(this.child, true);
+    // An idle process must not keep nao running; one with a request in flight must.
+    if (this.pending.size === 0) holdOpen(this.child, false);
   }
 }

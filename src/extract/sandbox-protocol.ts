@@ -35,11 +35,10 @@ export type ProcessQueryOutcome =
   | { success: true; columns: ColumnInfo[]; rows: PackedRows }
   /** A long answer: table `table` of `file`, in the process's folder (answer-file.ts). */
   | { success: true; columns: ColumnInfo[]; file: string; table: string; rowCount: number }
-  | {
-      success: false;
-      kind: 'unsafe' | 'failed' | 'timeout' | 'too-many-rows' | 'out-of-memory';
-      error: string;
-    };
+  | { success: false; kind: SandboxFailureKind; error: string };
+
+/** `unsafe`: refused by the safety check; `failed`: DuckDB raised an error; the rest are limits. */
+export type SandboxFailureKind = 'unsafe' | 'failed' | 'timeout' | 'too-many-rows' | 'out-of-memory';
 
 export type SandboxReply =
   | { kind: 'ready' }

@@ -50,14 +50,10 @@ function send(reply: SandboxReply): void {
 }
 
 function engineOf(settings: EngineSettings): Promise<SandboxHost> {
-  if (settings.dedicated) {
-    return SandboxHost.create({ threads: settings.threads, ...(parentDir ? { parentDir } : {}) });
-  }
-  return sharedSandboxHost({
-    threads: settings.threads,
-    memoryLimitBytes: settings.memoryLimitBytes,
-    parentDir,
-  });
+  const { threads, memoryLimitBytes } = settings;
+  return settings.dedicated
+    ? SandboxHost.create({ threads, parentDir })
+    : sharedSandboxHost({ threads, memoryLimitBytes, parentDir });
 }
 
 async function open(sandbox: number, packed: readonly PackedTable[], engine: EngineSettings) {
@@ -173,9 +169,8 @@ async function query(request: Extract<SandboxRequest, { kind: 'query' }>): Promi
     return { success: true, columns: answer.columns, rows: packRows(answer.rows, answer.columns.length) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (stopped) return { success: false, kind: 'timeout', error: message };
-    if (/out of memory/i.test(message)) return { success: false, kind: 'out-of-memory', error: message };
-    return { success: false, kind: 'failed', error: message };
+    const kind = stopped ? 'timeout' : /out of memory/i.test(message) ? 'out-of-memory' : 'failed';
+    return { success: false, kind, error: message };
   } finally {
     clearTimeout(timer);
     entry.stop = null;

@@ -44,8 +44,7 @@ export interface SandboxOptions {
   memoryLimitBytes?: number;
   /**
    * DuckDB threads of a large sandbox's own engine. Default 2 (or fewer cores). Small
-   * sandboxes share an engine with one thread: their queries are too small to split, and
-   * handing work between threads cost more than it saved.
+   * sandboxes share an engine with one thread: their queries are too small to split.
    */
   threads?: number;
   /** Wall-clock limit of one query. Default 30 s. */
@@ -61,10 +60,7 @@ export interface SandboxOptions {
 
 export type SandboxQueryResult =
   | { success: true; columns: ColumnInfo[]; rows: CellValue[][] }
-  | { success: false; error: string; kind: SandboxFailureKind };
-
-/** `unsafe`: refused by the safety check; `failed`: DuckDB raised an error; the rest are limits. */
-export type SandboxFailureKind = 'unsafe' | 'failed' | 'timeout' | 'too-many-rows' | 'out-of-memory';
+  | Extract<ProcessQueryOutcome, { success: false }>;
 
 export const DEFAULT_SANDBOX_OPTIONS = {
   memoryLimitBytes: 512 * 1024 * 1024,
@@ -101,22 +97,17 @@ let sharedProcess: Promise<SandboxProcess> | null = null;
 async function sharedSandboxProcess(): Promise<SandboxProcess> {
   const starting = sharedProcess ?? SandboxProcess.start();
   sharedProcess = starting;
-  let started: SandboxProcess;
-  try {
-    started = await starting;
-  } catch (error) {
+  const started = await starting.catch((error: unknown) => {
     // A failed start is not remembered: the next sandbox tries again.
     if (sharedProcess === starting) sharedProcess = null;
     throw error;
-  }
+  });
   if (started.alive) return started;
   if (sharedProcess === starting) sharedProcess = null;
   return sharedSandboxProcess();
 }
 
 export class Sandbox {
-  /** The loaded result tables, in the order given, with their DuckDB column types. */
-  readonly tables: readonly LoadedTable[];
   private busy = false;
   private closed = false;
 
@@ -127,10 +118,9 @@ export class Sandbox {
     private placement: Placement | null,
     /** Where the sandbox must live from now on. */
     private home: Home,
-    tables: readonly LoadedTable[],
-  ) {
-    this.tables = tables;
-  }
+    /** The loaded result tables, in the order given, with their DuckDB column types. */
+    readonly tables: readonly LoadedTable[],
+  ) {}
 
   /** Connects, loads `tables` and locks the engine down. Close it with `close()`. */
   static async open(options: { tables: readonly SourceTable[] } & SandboxOptions): Promise<Sandbox> {
@@ -225,7 +215,7 @@ export class Sandbox {
         return {
           success: false,
           kind: 'out-of-memory',
-          error: `The query needed more than the sandbox's memory limit of ${formatBytes(memoryLimitBytes)} (${outcome.error}); write a query that holds less at once.`,
+          error: `The query needed more than the sandbox's memory limit of ${Math.round(memoryLimitBytes / (1024 * 1024))} MiB (${outcome.error}); write a query that holds less at once.`,
         };
       }
       return outcome;
@@ -410,10 +400,7 @@ export async function withSandboxAhead<T>(
   if (known === null) return withSandbox(options, (sandbox) => work(sandbox.tables, async () => sandbox));
   const opening = Sandbox.open(options);
   // Handles a failed open for the finally below; `work` meets the failure when it asks.
-  const opened = opening.then(
-    (sandbox) => sandbox,
-    () => null,
-  );
+  const opened = opening.catch(() => null);
   try {
     return await work(known, () => opening);
   } finally {
@@ -447,8 +434,4 @@ function resolveOptions(options: SandboxOptions): Required<SandboxOptions> {
 
 function timeoutMessage(timeoutMs: number): string {
   return `The query ran longer than ${timeoutMs / 1000} s and was stopped; write a simpler query over the result tables.`;
-}
-
-function formatBytes(bytes: number): string {
-  return `${Math.round(bytes / (1024 * 1024))} MiB`;
 }
