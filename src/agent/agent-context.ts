@@ -1,6 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import { DEFAULT_AGENT } from '../config/schema.js';
-import { NaoError } from '../errors/index.js';
+import { messageOf, NaoError } from '../errors/index.js';
 import type { Database, TableInfo } from '../warehouse/index.js';
 import { type ContextListing, walkContextFiles } from './context-files.js';
 import { resolveContextPath } from './context-paths.js';
@@ -152,9 +152,7 @@ async function loadSchema(database: Database): Promise<DatabaseSchema> {
   } catch (error) {
     throw new NaoError({
       code: 'AGENT_SCHEMA_UNAVAILABLE',
-      message: `Could not read the tables of database "${database.name}" (${database.dialect}): ${
-        error instanceof Error ? error.message : String(error)
-      }. Check its connection settings in nao_config.yaml.`,
+      message: `Could not read the tables of database "${database.name}" (${database.dialect}): ${messageOf(error)}. Check its connection settings in nao_config.yaml.`,
       cause: error,
     });
   }

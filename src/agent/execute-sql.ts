@@ -1,6 +1,6 @@
 import { type FlexibleSchema, type Tool, tool, zodSchema } from 'ai';
 import { z } from 'zod';
-import { NaoError } from '../errors/index.js';
+import { messageOf, NaoError } from '../errors/index.js';
 import {
   type CellValue,
   type ColumnInfo,
@@ -11,7 +11,7 @@ import {
 import { checkQueryAccess } from './query-access.js';
 import { QUERY_ID_PATTERN, type QueryResults } from './query-results.js';
 import type { TableAccess } from './table-access.js';
-import { messageOf, type ToolError, toModelOutput, toolError } from './tool-error.js';
+import { type ToolError, toModelOutput, toolError } from './tool-error.js';
 
 export const EXECUTE_SQL_TOOL_NAME = 'execute_sql';
 

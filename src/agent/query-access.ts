@@ -1,7 +1,7 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { messageOf } from '../errors/index.js';
 import type { TableInfo } from '../warehouse/index.js';
 import { schemaOf, type TableAccess } from './table-access.js';
-import { messageOf } from './tool-error.js';
 
 /**
  * Checks an agent query against a database's include / exclude / exclude_columns /

@@ -12,14 +12,13 @@ import {
   type ToolSet,
 } from 'ai';
 import { DEFAULT_AGENT } from '../config/schema.js';
-import { NaoError } from '../errors/index.js';
+import { messageOf, NaoError } from '../errors/index.js';
 import { type Cost, costOf, type TokenUsage, usageFromSdk, usageFromSteps } from '../llm/index.js';
 import type { PricedModel } from '../llm/priced-model.js';
 import type { AgentContext } from './agent-context.js';
 import { CLARIFICATION_TOOL_NAME, type Clarification, type ClarificationOutput } from './clarification.js';
 import { type QueryResults, randomQueryId } from './query-results.js';
 import type { AgentMode } from './system-prompt.js';
-import { messageOf } from './tool-error.js';
 import { createAgentTools } from './toolset.js';
 
 /** The model under test; `llm/`'s resolved model fits as is. */

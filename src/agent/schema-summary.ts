@@ -1,4 +1,4 @@
-import type { DatabaseDialect, TableInfo } from '../warehouse/index.js';
+import { compareTables, type DatabaseDialect, type TableInfo } from '../warehouse/index.js';
 
 export interface SchemaSummaryLimits {
   /** Up to this many tables (and `maxDetailedColumns` columns), every column is shown. */
@@ -118,15 +118,6 @@ export function summarizeSchema(options: {
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
-
-function compareTables(a: TableInfo, b: TableInfo): number {
-  return compareText(a.schema ?? '', b.schema ?? '') || compareText(a.name, b.name);
-}
-
-// Code-point order, so the prompt is byte-identical whatever the machine's locale.
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function groupBySchema(tables: readonly TableInfo[], dialect: DatabaseDialect): Map<string | null, string[]> {

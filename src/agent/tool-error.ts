@@ -11,11 +11,6 @@ export function toolError(message: string): ToolError {
   return { error: message };
 }
 
-/** The message of anything a tool's work threw, for the tool error the model reads. */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 export function isToolError(value: unknown): value is ToolError {
   return (
     typeof value === 'object' &&

@@ -5,6 +5,7 @@
  */
 import { generateText, jsonSchema, type ModelMessage, NoObjectGeneratedError, Output } from 'ai';
 import { z } from 'zod';
+import { messageOf } from '../errors/index.js';
 import type { PricedModel } from '../llm/priced-model.js';
 import {
   addUsage,
@@ -118,10 +119,7 @@ export async function judgeAnswer(options: {
       if (signal?.aborted) throw signal.reason;
       if (!NoObjectGeneratedError.isInstance(error)) {
         const explained = model.explainError?.(error) ?? error;
-        return noVerdict(
-          `its call failed (attempt ${attempt}): ${explained instanceof Error ? explained.message : String(explained)}`,
-          attempt,
-        );
+        return noVerdict(`its call failed (attempt ${attempt}): ${messageOf(explained)}`, attempt);
       }
       usage = addUsage(usage, usageFromSdk(error.usage));
       messages.push({ role: 'assistant', content: error.text || '(empty reply)' });

@@ -1,2 +1,2 @@
 export { didYouMean } from './did-you-mean.js';
-export { NaoError, UsageError } from './nao-error.js';
+export { messageOf, NaoError, UsageError } from './nao-error.js';

@@ -17,3 +17,8 @@ export class NaoError extends Error {
  * invalid test files). The CLI exits with code 2 for these.
  */
 export class UsageError extends NaoError {}
+
+/** The message of anything thrown: an Error's message, anything else as a string. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

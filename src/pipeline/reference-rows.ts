@@ -2,7 +2,7 @@
  * Runs a test's reference SQL on the database the test names, through the same read-only
  * warehouse path the agent used, to get the expected rows.
  */
-import { NaoError } from '../errors/index.js';
+import { messageOf, NaoError } from '../errors/index.js';
 import type { CellValue, Database } from '../warehouse/index.js';
 import { type DataSnapshots, unchangedSince } from './data-snapshot.js';
 
@@ -76,9 +76,7 @@ export async function runReferenceQuery(options: RunReferenceQueryOptions): Prom
     return {
       success: false,
       code: 'QUERY_FAILED',
-      error: `The reference SQL failed on database "${database.name}" (${database.dialect}): ${
-        error instanceof Error ? error.message : String(error)
-      }`,
+      error: `The reference SQL failed on database "${database.name}" (${database.dialect}): ${messageOf(error)}`,
     };
   }
 

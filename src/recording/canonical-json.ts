@@ -13,7 +13,7 @@ export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map((item) => (item === undefined ? null : sortKeys(item)));
   if (typeof value !== 'object' || value === null) return value;
   const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort(compareCodeUnits)) {
+  for (const key of Object.keys(value).sort()) {
     const item = (value as Record<string, unknown>)[key];
     if (item !== undefined) sorted[key] = sortKeys(item);
   }
@@ -23,9 +23,4 @@ export function sortKeys(value: unknown): unknown {
 /** Hex SHA-256 of the canonical JSON of `value`. */
 export function sha256Of(value: unknown): string {
   return createHash('sha256').update(canonicalJson(value)).digest('hex');
-}
-
-/** Code-unit order, the same on every machine whatever its locale. */
-export function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

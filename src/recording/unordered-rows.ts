@@ -6,7 +6,8 @@
  * still counts: a preview that shows other rows, or other values, does not match.
  */
 import { QUERY_ID_PATTERN } from '../agent/query-results.js';
-import { canonicalJson, compareCodeUnits } from './canonical-json.js';
+import { compareCodeUnits } from '../warehouse/index.js';
+import { canonicalJson } from './canonical-json.js';
 
 const EMBEDDED_RESULT = '{"id":"query_';
 

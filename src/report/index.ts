@@ -19,6 +19,7 @@ export type {
   ToolCallRecord,
   UsageRecord,
 } from './results-file.js';
+export { groupByPair, pairKey } from './run-pairs.js';
 export { errorResult, judgedResult, notRunResult, skippedResult, spentUsd } from './run-result.js';
 export { statusOf } from './run-status.js';
 export { ensureByModel, failedRuns, orderedModels, passRate, summarize } from './summarize.js';

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { UsageError } from '../errors/index.js';
+import { messageOf, UsageError } from '../errors/index.js';
 import type {
   DataRow,
   DiffRecord,
@@ -300,18 +300,14 @@ export async function readResultsFile(filePath: string): Promise<ResultsFile> {
         cause: error,
       });
     }
-    throw invalid(filePath, error instanceof Error ? error.message : String(error), error);
+    throw invalid(filePath, messageOf(error), error);
   }
   if (text.trim() === '') throw invalid(filePath, 'the file is empty (still being written, or cut short)');
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw invalid(
-      filePath,
-      `invalid JSON (${error instanceof Error ? error.message : String(error)})`,
-      error,
-    );
+    throw invalid(filePath, `invalid JSON (${messageOf(error)})`, error);
   }
   return parseResultsFile(data, filePath);
 }

@@ -5,6 +5,7 @@ import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import { z } from 'zod';
 import type { RunJobs } from '../app-runs/index.js';
+import { messageOf } from '../errors/index.js';
 import { type ProjectRuntime, runTestRequest } from '../pipeline/index.js';
 import type { AccountResult, Accounts, RequestOrigin, SessionEnv } from './accounts.js';
 import { registerAppRunRoutes } from './app-run-routes.js';
@@ -434,8 +435,4 @@ function hostnameOf(host: string | undefined): string | null {
   } catch {
     return null;
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

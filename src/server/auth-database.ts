@@ -2,7 +2,7 @@ import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { NaoError } from '../errors/index.js';
+import { messageOf, NaoError } from '../errors/index.js';
 
 /** Where the embedded store lives inside a project (`nao init` git-ignores `.nao/`). */
 export const SQLITE_STORE_FILE = path.join('.nao', 'backend.sqlite');
@@ -110,8 +110,4 @@ export function redactUrl(url: string): string {
     // Not a URL: a password may still sit between ':' and '@'.
     return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -6,6 +6,7 @@ import type { ModelMessage } from 'ai';
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { type AgentStep, runAgent } from '../agent/index.js';
+import { messageOf } from '../errors/index.js';
 import type { ProjectRuntime } from '../pipeline/index.js';
 import type { SessionEnv } from './accounts.js';
 import type { ChatEvent, ChatMessageDisplay } from './chat-api-types.js';
@@ -253,8 +254,4 @@ export function registerChatPage(app: Hono<SessionEnv>, options: { assetsDir?: s
       return c.text('Not found', 404);
     }
   });
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

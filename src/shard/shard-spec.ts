@@ -1,4 +1,5 @@
 import { UsageError } from '../errors/index.js';
+import { compareCodeUnits } from '../warehouse/index.js';
 
 /** `--shard i/n`: slice `index` (1-based) of `count`. */
 export interface ShardSpec {
@@ -18,11 +19,6 @@ export function parseShardFlag(value: string): ShardSpec {
     });
   }
   return { index, count };
-}
-
-/** Code-unit order: the same on every machine, whatever the locale. */
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**

@@ -1,4 +1,11 @@
-import { type ComparedPair, compareRunFiles, type ResultsFile, statusOf } from '../report/index.js';
+import {
+  type ComparedPair,
+  compareRunFiles,
+  groupByPair,
+  pairKey,
+  type ResultsFile,
+  statusOf,
+} from '../report/index.js';
 import type { CompareResponse, PairCategory, ViewerComparedPair } from './api-types.js';
 
 /**
@@ -6,22 +13,13 @@ import type { CompareResponse, PairCategory, ViewerComparedPair } from './api-ty
  * with the pair's status, so the linked detail explains the outcome the comparison shows.
  */
 function runLocator(file: ResultsFile): (pair: ComparedPair, side: 'before' | 'after') => number | null {
-  const attempts = new Map<string, number[]>();
-  file.results.forEach((result, index) => {
-    const key = JSON.stringify([result.name, result.model]);
-    const list = attempts.get(key);
-    if (list) list.push(index);
-    else attempts.set(key, [index]);
-  });
+  const attempts = groupByPair(file.results.map(({ name, model }, index) => ({ name, model, index })));
   return (pair, side) => {
     const outcome = pair[side];
-    const indexes = attempts.get(JSON.stringify([pair.name, pair.model]));
+    const indexes = attempts.get(pairKey(pair));
     if (outcome === null || indexes === undefined) return null;
-    const matching = indexes.find((index) => {
-      const result = file.results[index];
-      return result !== undefined && statusOf(result) === outcome.status;
-    });
-    return matching ?? indexes[0] ?? null;
+    const matching = indexes.find(({ index }) => statusOf(file.results[index]!) === outcome.status);
+    return (matching ?? indexes[0])?.index ?? null;
   };
 }
 

@@ -9,7 +9,7 @@ import type { CellValue, ColumnInfo, Database, QueryOptions, QueryResult, TableI
 import { loadOptionalDriver } from './optional-driver.js';
 import { NO_LIMITS, type QueryLimits, startQuery } from './query-control.js';
 import { ServerConnection, type ServerErrorVerdict } from './server-connection.js';
-import { type CatalogRow, tablesOfRows } from './table-list.js';
+import { type CatalogRow, compareTables, tablesOfRows } from './table-list.js';
 import { queryFailed, queryOutOfMemory, WarehouseError } from './warehouse-error.js';
 
 export type ClickHouseDatabaseConfig = Extract<DatabaseConfig, { type: 'clickhouse' }>;
@@ -177,9 +177,7 @@ class ClickHouseDatabase implements Database {
     });
     // system.columns lists a table's columns in their order (18.x has no `position` to sort by), the tables in none.
     const tables = tablesOfRows(result.rows as CatalogRow[]);
-    return tables.sort((a, b) =>
-      a.schema === b.schema ? compare(a.name, b.name) : compare(a.schema ?? '', b.schema ?? ''),
-    );
+    return tables.sort(compareTables);
   }
 
   close(): Promise<void> {
@@ -343,8 +341,4 @@ function memoryBytes(spelling: string | undefined): { bytes: number; spelling: s
 
 function bracketed(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -13,4 +13,5 @@ export { parseDuckDbSql, quoteIdentifier } from './duckdb-sql-text.js';
 export { FreshConnections } from './fresh-connections.js';
 export { openDatabase } from './open-database.js';
 export { quoteLiteral } from './sql-literal.js';
+export { compareCodeUnits, compareTables } from './table-list.js';
 export { WarehouseError } from './warehouse-error.js';

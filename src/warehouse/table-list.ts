@@ -26,6 +26,16 @@ export function tablesOfColumns(rows: Iterable<CatalogColumn>): TableInfo[] {
   return [...tables.values()];
 }
 
+/** Code-unit order, the same on every machine whatever its locale (stable prompts, hashes, shards). */
+export function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Tables by schema, then name, in code-unit order. */
+export function compareTables(a: TableInfo, b: TableInfo): number {
+  return compareCodeUnits(a.schema ?? '', b.schema ?? '') || compareCodeUnits(a.name, b.name);
+}
+
 /** [schema, table, column name, column type] as the catalog queries answer; a null name is a table with no columns. */
 export type CatalogRow = [schema: string | null, table: string, name: string | null, type: string | null];
 

@@ -14,8 +14,6 @@ export interface ResponseMatchesAssertion extends ResponsePattern {
   type: 'response_matches';
 }
 
-const responseMatchesAssertionSchema = responsePatternFields('response_matches');
-
 /** Searches the final answer text for the pattern. */
 export function checkResponseMatchesAssertion(options: {
   assertion: ResponseMatchesAssertion;
@@ -33,7 +31,7 @@ export function checkResponseMatchesAssertion(options: {
 /** The `response_matches` entry of the assertion registry. */
 export const responseMatchesKind: AssertionKind<ResponseMatchesAssertion> = {
   fields: RESPONSE_PATTERN_FIELDS,
-  schema: responseMatchesAssertionSchema,
+  schema: responsePatternFields('response_matches'),
   check: checkResponseMatchesAssertion,
   describe: (assertion) => `the response matches ${showPattern(assertion)}`,
 };

@@ -14,8 +14,6 @@ export interface ResponseNotMatchesAssertion extends ResponsePattern {
   type: 'response_not_matches';
 }
 
-const responseNotMatchesAssertionSchema = responsePatternFields('response_not_matches');
-
 /** Fails on the first match, quoting it. */
 export function checkResponseNotMatchesAssertion(options: {
   assertion: ResponseNotMatchesAssertion;
@@ -31,7 +29,7 @@ export function checkResponseNotMatchesAssertion(options: {
 /** The `response_not_matches` entry of the assertion registry. */
 export const responseNotMatchesKind: AssertionKind<ResponseNotMatchesAssertion> = {
   fields: RESPONSE_PATTERN_FIELDS,
-  schema: responseNotMatchesAssertionSchema,
+  schema: responsePatternFields('response_not_matches'),
   check: checkResponseNotMatchesAssertion,
   describe: (assertion) => `the response does not match ${showPattern(assertion)}`,
 };

@@ -27,9 +27,7 @@ async function getJson<T>(url: string, init: RequestInit = {}): Promise<T> {
 }
 
 /** The text shown for a failed call. */
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+export { messageOf as errorMessage } from '../../../src/errors/nao-error.js';
 
 const file = (name: string) => `api/files/${encodeURIComponent(name)}`;
 

@@ -1,4 +1,5 @@
 import { useMemo } from 'preact/hooks';
+import { groupByPair, pairKey } from '../../../src/report/run-pairs.js';
 import { STATUS_MARK } from '../../../src/report/run-status.js';
 import type { RunRow } from '../../../src/viewer/api-types.js';
 import { secondsText } from '../../../src/viewer/display-format.js';
@@ -84,16 +85,7 @@ export function PassFailGrid(props: {
   models: readonly string[];
   runs: readonly RunRow[];
 }) {
-  const byPair = useMemo(() => {
-    const map = new Map<string, RunRow[]>();
-    for (const run of props.runs) {
-      const key = JSON.stringify([run.name, run.model]);
-      const list = map.get(key);
-      if (list) list.push(run);
-      else map.set(key, [run]);
-    }
-    return map;
-  }, [props.runs]);
+  const byPair = useMemo(() => groupByPair(props.runs), [props.runs]);
   const columns = `minmax(180px, 2fr) repeat(${props.models.length}, minmax(130px, 1fr))`;
   return (
     <section class="panel" aria-labelledby="grid-title">
@@ -123,7 +115,7 @@ export function PassFailGrid(props: {
                 <GridCell
                   key={model}
                   file={props.file}
-                  runs={byPair.get(JSON.stringify([test, model]))}
+                  runs={byPair.get(pairKey({ name: test, model }))}
                   test={test}
                   model={model}
                 />
