@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CellValue } from '../warehouse/index.js';
+import { type CellValue, parseDuckDbSql } from '../warehouse/index.js';
 import { readAnswerFile, readSandboxAnswer } from './answer-file.js';
 import { writeLoadFile } from './load-file.js';
 
@@ -60,6 +60,8 @@ async function answer(sql: string, maxRows = 1_000_000) {
     file,
     large: true,
     loaded: { file: loadFile, tableIds: [ID] },
+    // As the safety check hands it on.
+    parsed: await parseDuckDbSql(connection, sql),
   });
   return { result, file };
 }

@@ -41,7 +41,8 @@ export type SandboxAnswer =
  * written: a path in the folder the engine may write. `large` is for an engine of its own
  * (a large sandbox): its answers go straight to the file, so that the query runs once (a
  * query that sorts a million rows would otherwise sort them twice, once to find its answer
- * is long). `loaded` is the load file a large sandbox's tables are attached from.
+ * is long). `loaded` is the load file a large sandbox's tables are attached from, and `parsed`
+ * the safety check's parse of the SQL.
  */
 export async function readSandboxAnswer(options: {
   connection: DuckDBConnection;
@@ -51,6 +52,7 @@ export async function readSandboxAnswer(options: {
   file: string;
   large: boolean;
   loaded?: LoadFile | undefined;
+  parsed?: unknown;
 }): Promise<SandboxAnswer> {
   const { connection, sql, maxRows, checkpoint, loaded } = options;
   // Whether the SQL can be wrapped as a subquery: once it could not, it is not tried again.
@@ -59,9 +61,9 @@ export async function readSandboxAnswer(options: {
     const columns = await describeAnswer(connection, sql);
     checkpoint();
     const whole =
-      columns === null || loaded === undefined
+      columns === null || loaded === undefined || options.parsed === undefined
         ? undefined
-        : await linkLoadedTable({ ...options, loaded, columns });
+        : await linkLoadedTable({ ...options, loaded, columns, parsed: options.parsed });
     if (whole !== undefined) return whole;
     const written = columns === null ? undefined : await writeAnswerFile({ ...options, columns });
     if (written !== undefined) return written;
@@ -112,21 +114,19 @@ export interface LoadFile {
 
 /**
  * The answer file as a second name of the load file, when the SQL returns one of its tables
- * whole, as it stands: DuckDB's parse of it is the parse of `SELECT * FROM "<id>"`. Undefined
+ * whole, as it stands: its parse (`parsed`) is the parse of `SELECT * FROM "<id>"`. Undefined
  * for any other SQL.
  */
 async function linkLoadedTable(options: {
   connection: DuckDBConnection;
-  sql: string;
   maxRows: number;
   file: string;
   loaded: LoadFile;
   columns: ColumnInfo[];
+  parsed: unknown;
 }): Promise<SandboxAnswer | undefined> {
   const { connection, loaded } = options;
-  const tree = (await parseDuckDbSql(connection, options.sql)) as {
-    statements?: { node?: { from_table?: { table_name?: unknown } } }[];
-  };
+  const tree = options.parsed as { statements?: { node?: { from_table?: { table_name?: unknown } } }[] };
   const id = loaded.tableIds.find((each) => each === tree.statements?.[0]?.node?.from_table?.table_name);
   if (id === undefined) return undefined;
   const plain = await parseDuckDbSql(connection, `SELECT * FROM ${quoteIdentifier(id)}`);

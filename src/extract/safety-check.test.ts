@@ -1,5 +1,6 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDuckDbSql } from '../warehouse/index.js';
 import { checkExtractionSql, MAX_SQL_LENGTH } from './safety-check.js';
 
 const ORDERS = 'query_0a1b2c3d';
@@ -274,7 +275,7 @@ describe('checkExtractionSql accepts DuckDB syntax', () => {
   it('parses SQL holding quotes and backslashes exactly as written', async () => {
     // The SQL reaches json_serialize_sql as a string literal: its own quotes must not end it early.
     const sql = `SELECT 'it''s', '\\n', region FROM ${ORDERS} WHERE region <> 'x'')--'`;
-    expect(await check(sql)).toEqual({ success: true, tablesRead: [ORDERS] });
+    expect(await check(sql)).toMatchObject({ success: true, tablesRead: [ORDERS] });
     expect(await check(`SELECT 1 FROM ${ORDERS}'); SELECT * FROM query_ffffffff; --`)).toMatchObject({
       success: false,
     });
@@ -285,10 +286,12 @@ describe('checkExtractionSql accepts DuckDB syntax', () => {
     });
   });
 
-  it('reports which result tables a query reads', async () => {
-    expect(await check(`SELECT * FROM ${ORDERS} o JOIN ${CUSTOMERS} c USING (customer_id)`)).toEqual({
+  it('reports which result tables a query reads, and hands on its parse', async () => {
+    const sql = `SELECT * FROM ${ORDERS} o JOIN ${CUSTOMERS} c USING (customer_id)`;
+    expect(await check(sql)).toEqual({
       success: true,
       tablesRead: [ORDERS, CUSTOMERS],
+      tree: await parseDuckDbSql(connection, sql),
     });
   });
 });

@@ -15,7 +15,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { parseDuckDbSql } from '../warehouse/index.js';
 
-export type SafetyCheckResult = { success: true; tablesRead: string[] } | { success: false; error: string };
+export type SafetyCheckResult =
+  /** `tree`: DuckDB's parse of the SQL (json_serialize_sql), for callers that look at its shape. */
+  { success: true; tablesRead: string[]; tree: unknown } | { success: false; error: string };
 
 /**
  * Longest extraction query accepted. A real one is a few hundred characters; the bound also
@@ -171,7 +173,7 @@ export async function checkExtractionSql(options: {
         'select the answer from them instead of writing its values as literals.',
     };
   }
-  return { success: true, tablesRead: [...tablesRead] };
+  return { success: true, tablesRead: [...tablesRead], tree };
 }
 
 const QUERY_NODES = new Set(['SELECT_NODE', 'SET_OPERATION_NODE', 'RECURSIVE_CTE_NODE', 'CTE_NODE']);

@@ -154,6 +154,7 @@ async function query(request: Extract<SandboxRequest, { kind: 'query' }>): Promi
       file: entry.hosted.scratchFile(`answer_${request.id}.duckdb`),
       large: entry.dedicated,
       loaded: entry.loadFile === null ? undefined : { file: entry.loadFile, tableIds: entry.tableIds },
+      parsed: check.tree,
     });
     if (answer.kind === 'too-many-rows') {
       return {
