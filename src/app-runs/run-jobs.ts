@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { messageOf } from '../errors/index.js';
 import type { ResultsFile, RunResult } from '../report/index.js';
 import type { AppRunJob, AppRunOutcome } from './app-run-types.js';
 
@@ -81,7 +82,7 @@ export function createRunJobs(options: { log?: (line: string) => void } = {}): R
             job.state = 'done';
           },
           (error: unknown) => {
-            job.error = error instanceof Error ? error.message : String(error);
+            job.error = messageOf(error);
             job.state = 'failed';
             options.log?.(`app run ${job.id} failed: ${job.error}`);
           },

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NaoError } from '../errors/index.js';
+import { messageOf, NaoError } from '../errors/index.js';
 import { type BackendCallOptions, exchangeCliCode, loginWithPassword } from './backend-api.js';
 import { backendEndpoint, normalizeBackendUrl } from './backend-url.js';
 import type { StoredLogin } from './credential-store.js';
@@ -130,7 +130,7 @@ export async function browserLogin(options: BrowserLoginOptions): Promise<Stored
             }
           },
           (error: unknown) => {
-            page(response, 502, 'Log-in failed', error instanceof Error ? error.message : String(error));
+            page(response, 502, 'Log-in failed', messageOf(error));
             finish({ error });
           },
         );

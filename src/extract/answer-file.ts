@@ -52,7 +52,7 @@ export async function readSandboxAnswer(options: {
   file: string;
   large: boolean;
   loaded?: LoadFile | undefined;
-  parsed?: unknown;
+  parsed: unknown;
 }): Promise<SandboxAnswer> {
   const { connection, sql, maxRows, checkpoint, loaded } = options;
   // Whether the SQL can be wrapped as a subquery: once it could not, it is not tried again.
@@ -61,9 +61,9 @@ export async function readSandboxAnswer(options: {
     const columns = await describeAnswer(connection, sql);
     checkpoint();
     const whole =
-      columns === null || loaded === undefined || options.parsed === undefined
+      columns === null || loaded === undefined
         ? undefined
-        : await linkLoadedTable({ ...options, loaded, columns, parsed: options.parsed });
+        : await linkLoadedTable({ ...options, loaded, columns });
     if (whole !== undefined) return whole;
     const written = columns === null ? undefined : await writeAnswerFile({ ...options, columns });
     if (written !== undefined) return written;

@@ -4,7 +4,7 @@
  * its own `execute_sql` calls, and that query runs in a sandbox that can read nothing else.
  */
 import { generateText, jsonSchema, type ModelMessage, NoObjectGeneratedError, Output } from 'ai';
-import { NaoError } from '../errors/index.js';
+import { messageOf, NaoError } from '../errors/index.js';
 import type { PricedModel } from '../llm/priced-model.js';
 import {
   addUsage,
@@ -81,7 +81,7 @@ export class ExtractionModelError extends NaoError {
     usage: TokenUsage;
     cost: Cost | null;
   }) {
-    const reason = options.cause instanceof Error ? options.cause.message : String(options.cause);
+    const reason = messageOf(options.cause);
     super({
       code: 'EXTRACTION_MODEL_FAILED',
       message: `The extraction call to ${options.modelId} failed (attempt ${options.attempt}): ${reason}`,

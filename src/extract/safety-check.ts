@@ -13,6 +13,7 @@
  * configuration, and bounds memory and time.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { messageOf } from '../errors/index.js';
 import { parseDuckDbSql } from '../warehouse/index.js';
 
 export type SafetyCheckResult =
@@ -330,10 +331,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function listIds(ids: readonly string[]): string {
   return ids.length === 0 ? 'none' : ids.map((id) => `"${id}"`).join(', ');
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** The statement keyword, for a message only; the decision was DuckDB's parser's. */

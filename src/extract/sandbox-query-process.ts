@@ -11,7 +11,7 @@
  */
 import { rmSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { NaoError } from '../errors/index.js';
+import { messageOf, NaoError } from '../errors/index.js';
 import { quoteIdentifier, quoteLiteral } from '../warehouse/index.js';
 import { readSandboxAnswer } from './answer-file.js';
 import { type LoadedTable, loadTables, type SourceTable } from './load-tables.js';
@@ -169,7 +169,7 @@ async function query(request: Extract<SandboxRequest, { kind: 'query' }>): Promi
     }
     return { success: true, columns: answer.columns, rows: packRows(answer.rows, answer.columns.length) };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     const kind = stopped ? 'timeout' : /out of memory/i.test(message) ? 'out-of-memory' : 'failed';
     return { success: false, kind, error: message };
   } finally {
@@ -228,7 +228,7 @@ process.on('message', (message: SandboxRequest | InterruptMessage) => {
         kind: 'failed',
         id: message.id,
         code: error instanceof NaoError ? error.code : undefined,
-        message: error instanceof Error ? error.message : String(error),
+        message: messageOf(error),
       }),
   );
 });

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { NaoError } from '../errors/index.js';
+import { messageOf, NaoError } from '../errors/index.js';
 import type { ResultsFile } from './results-file.js';
 
 const MAX_SAME_SECOND_FILES = 1000;
@@ -95,7 +95,7 @@ async function writeTemp(tempPath: string, file: ResultsFile): Promise<void> {
 async function writeFailed(options: { tempPath: string; target: string; error: unknown }): Promise<NaoError> {
   const { error } = options;
   await rm(options.tempPath, { force: true }).catch(() => undefined);
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = messageOf(error);
   return new NaoError({
     code: 'RESULTS_WRITE_FAILED',
     message: `Could not write the results file ${options.target}: ${reason}. Check that the folder is writable and the disk is not full.`,

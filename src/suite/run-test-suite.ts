@@ -1,4 +1,5 @@
 import type { ComparisonOptions } from '../config/index.js';
+import { messageOf } from '../errors/index.js';
 import { PRICE_TABLE_VERSION } from '../llm/index.js';
 import type { TestRunClient } from '../pipeline/index.js';
 import {
@@ -63,8 +64,7 @@ export async function runTestSuite(options: {
       }),
     spentUsd,
     skipped: skippedResult,
-    crashed: (run, error) =>
-      errorResult({ run, message: error instanceof Error ? error.message : String(error), durationMs: 0 }),
+    crashed: (run, error) => errorResult({ run, message: messageOf(error), durationMs: 0 }),
     onEvent: (event) => {
       if (event.type === 'finish') options.onEvent?.({ type: 'finish', result: event.result });
       if (event.type === 'stop') options.onEvent?.({ type: 'stop', reason: event.reason });

@@ -1,7 +1,7 @@
 import { type Dirent, readFileSync } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { UsageError } from '../errors/index.js';
+import { messageOf, UsageError } from '../errors/index.js';
 import { parseTestFile } from './parse-test-file.js';
 import { isTestFileName, type TestCase } from './test-case.js';
 import { quoteExcerpt, type TestFileProblem } from './test-file-problem.js';
@@ -94,7 +94,7 @@ async function listTestFiles(testsDir: string): Promise<Listing> {
 
 function errorText(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return code === undefined ? message : `${code} (${message})`;
 }
 

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { type Context, Hono } from 'hono';
 import { type AppRunner, disabledRunner } from '../app-runs/backend-runner.js';
 import { runRequestSchema } from '../app-runs/index.js';
+import { messageOf } from '../errors/index.js';
 import type { ApiError, FileListResponse, RunDetailResponse } from './api-types.js';
 import { compareForViewer } from './compare-files.js';
 import { hasDotSegments } from './file-name.js';
@@ -128,7 +129,7 @@ export function createViewerApp(options: ViewerAppOptions): Hono<{ Bindings: Bin
     await next();
   });
 
-  app.onError((error, c) => apiError(c, 500, error instanceof Error ? error.message : String(error)));
+  app.onError((error, c) => apiError(c, 500, messageOf(error)));
 
   app.get('/api/files', async (c) => {
     const files = await store.list();

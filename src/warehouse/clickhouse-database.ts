@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { DatabaseConfig } from '../config/schema.js';
 import { MEMORY_LIMIT_PATTERN } from '../config/schema.js';
+import { messageOf } from '../errors/index.js';
 import { readTsv } from './clickhouse-tsv.js';
 import { type ClickHouseCellConverter, clickHouseCellConverter } from './clickhouse-value.js';
 import { describeServerTarget } from './connection-target.js';
@@ -285,10 +286,7 @@ function serverCode(error: unknown): string | undefined {
 }
 
 /** The server's words without the wrapping ('Code: 164, e.displayText() = DB::Exception: … e.what() = …'). */
-function engineMessageOf(
-  error: unknown,
-  message = error instanceof Error ? error.message : String(error),
-): string {
+function engineMessageOf(error: unknown, message = messageOf(error)): string {
   const inner =
     /DB::Exception: ([\s\S]*?)(?:, e\.what\(\) = DB::Exception)?\s*$/.exec(message)?.[1] ?? message;
   const code = serverCode(error);

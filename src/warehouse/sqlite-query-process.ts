@@ -8,6 +8,7 @@
  * Started by sqlite-process.ts with the database path as its only argument.
  */
 import Database from 'better-sqlite3';
+import { messageOf } from '../errors/index.js';
 import type { ColumnInfo, QueryResult, TableInfo } from './database.js';
 import { REFUSED_CODE, type SqliteFailure, type SqliteReply, type SqliteRequest } from './sqlite-protocol.js';
 import { sqliteStorageClass, sqliteValueToCell } from './sqlite-value.js';
@@ -20,7 +21,7 @@ function failureOf(error: unknown): SqliteFailure {
   const code = (error as { code?: unknown } | null)?.code;
   return {
     code: typeof code === 'string' ? code : undefined,
-    message: error instanceof Error ? error.message : String(error),
+    message: messageOf(error),
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messageOf } from '../../errors/index.js';
 import { booleanField } from './assertion-fields.js';
 
 /** What `response_matches` and `response_not_matches` share: a JavaScript regular expression. */
@@ -20,7 +21,7 @@ function patternProblem(pattern: string): string | null {
     new RegExp(pattern);
     return null;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     const hint = /^\(\?[a-z]+\)/.test(pattern)
       ? '; inline flags such as (?i) are not supported: use `ignore_case: true`'
       : '';

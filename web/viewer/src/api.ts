@@ -26,9 +26,6 @@ async function getJson<T>(url: string, init: RequestInit = {}): Promise<T> {
   return (await response.json()) as T;
 }
 
-/** The text shown for a failed call. */
-export { messageOf as errorMessage } from '../../../src/errors/nao-error.js';
-
 const file = (name: string) => `api/files/${encodeURIComponent(name)}`;
 
 // A file's overview is a few MB for big runs: fetched once per page load, reused when the

@@ -1,8 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { messageOf } from '../../../src/errors/nao-error.js';
 import type { FileListResponse } from '../../../src/viewer/api-types.js';
 import { countText } from '../../../src/viewer/display-format.js';
-import { api, errorMessage } from './api.js';
+import { api } from './api.js';
 import { CompareView } from './compare-view.js';
 import { Dashboard } from './dashboard.js';
 import { fileLabel } from './file-label.js';
@@ -82,7 +83,7 @@ function useFileList(route: Route): Loaded<FileListResponse> {
             : { state: 'ready', data },
         );
       },
-      (error: unknown) => current && setFiles({ state: 'failed', error: errorMessage(error) }),
+      (error: unknown) => current && setFiles({ state: 'failed', error: messageOf(error) }),
     );
     return () => {
       current = false;

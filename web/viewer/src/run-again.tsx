@@ -5,9 +5,10 @@
  */
 import { useState } from 'preact/hooks';
 import type { AppRunJob, AppRunnerStatus } from '../../../src/app-runs/app-run-types.js';
+import { messageOf } from '../../../src/errors/nao-error.js';
 import { countText } from '../../../src/viewer/display-format.js';
 import { usePolling } from '../../shared/use-polling.js';
-import { api, errorMessage } from './api.js';
+import { api } from './api.js';
 import { dashboardHref, runHref } from './route.js';
 import { StatusBadge } from './status-badge.js';
 
@@ -54,7 +55,7 @@ export function RunAgain(props: {
             state: 'unavailable',
             reason: 'no-backend',
             backendUrl: null,
-            message: errorMessage(error),
+            message: messageOf(error),
             command: null,
           },
         }),
@@ -105,7 +106,7 @@ export function RunAgain(props: {
             event.preventDefault();
             api.startRun({ tests: props.tests, models: state.chosen }).then(
               ({ job }) => setState({ step: 'running', job }),
-              (error: unknown) => setState({ ...state, error: errorMessage(error) }),
+              (error: unknown) => setState({ ...state, error: messageOf(error) }),
             );
           }}
         >

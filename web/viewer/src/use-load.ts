@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { errorMessage } from './api.js';
+import { messageOf } from '../../../src/errors/nao-error.js';
 
 export type Loaded<T> =
   | { state: 'loading' }
@@ -17,8 +17,7 @@ export function useLoad<T>(key: string, load: () => Promise<T>): Loaded<T> {
     setLoaded({ key, value: { state: 'loading' } });
     load().then(
       (data) => current && setLoaded({ key, value: { state: 'ready', data } }),
-      (error: unknown) =>
-        current && setLoaded({ key, value: { state: 'failed', error: errorMessage(error) } }),
+      (error: unknown) => current && setLoaded({ key, value: { state: 'failed', error: messageOf(error) } }),
     );
     return () => {
       current = false;
