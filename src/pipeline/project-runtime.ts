@@ -41,8 +41,10 @@ export interface OpenProjectRuntimeOptions {
 
 export async function openProjectRuntime(options: OpenProjectRuntimeOptions): Promise<ProjectRuntime> {
   const databases: Database[] = [];
-  // Made while the databases open; a failure here resurfaces, with its message, at the first extraction.
-  const sandboxes = prepareSandboxes().catch(() => undefined);
+  // Started now and not waited for: the runs' first steps (the agent's model calls and queries)
+  // need no sandbox and go on while it starts; the first extraction waits for it if it must. A
+  // failure resurfaces there, with its message.
+  void prepareSandboxes().catch(() => undefined);
   try {
     const config = await openDatabases(options, databases);
     const agentContext = await createAgentContext({
@@ -54,7 +56,6 @@ export async function openProjectRuntime(options: OpenProjectRuntimeOptions): Pr
       queryTimeoutMs: options.queryTimeoutMs ?? config.agent.queryTimeoutMs,
     });
     const models = new Map<string, ResolvedModel>();
-    await sandboxes;
     return {
       config,
       databases,
