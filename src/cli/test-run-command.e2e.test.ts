@@ -89,6 +89,39 @@ describe('nao test --local against the wire-protocol test server', () => {
     expect(result.details.diff?.text).toContain('218098.37');
     expect(result.details.diff?.text).toContain('202201.54');
   });
+
+  it('warns before the runs that a model priced without input_no_cache has no cost, and runs it', async () => {
+    const configFile = path.join(project.dir, 'nao_config.yaml');
+    const config = await readFile(configFile, 'utf8');
+    await writeFile(
+      configFile,
+      config.replace(
+        '        - id: gpt-4.1-mini\n',
+        '        - id: gpt-4.1-mini\n        - id: house-model\n          costs:\n            output: 10\n',
+      ),
+    );
+    try {
+      answers = correctAnswers();
+      const { code, stderr } = await nao([
+        'test',
+        '--local',
+        '-s',
+        'total_revenue',
+        '-m',
+        'openai:house-model',
+      ]);
+      expect(code).toBe(0);
+      expect(stderr).toBe(
+        'Warning: openai:house-model has prices without input_no_cache, and the built-in table does not know ' +
+          'the model; its cost is reported as unknown. Declare input_no_cache under ' +
+          'llm.providers[].models[].costs in nao_config.yaml.\n',
+      );
+      const result = (await latestResults()).results[0]!;
+      expect(result).toMatchObject({ model: 'openai:house-model', passed: true, cost: null });
+    } finally {
+      await writeFile(configFile, config);
+    }
+  });
 });
 
 describe('nao test --local: runs that cannot be judged', () => {

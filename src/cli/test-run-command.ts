@@ -203,7 +203,8 @@ async function openClient(options: {
     // A provider nao cannot call (said once, above) fails only its own runs.
     for (const model of settings.models) {
       try {
-        runtime.model(model);
+        const { priceWarning } = runtime.model(model);
+        if (priceWarning !== null) io.stderr.write(`Warning: ${priceWarning}\n`);
       } catch (error) {
         if (!(error instanceof UnsupportedProviderError)) throw error;
       }

@@ -296,8 +296,8 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
       return c.html(signupPage({ next, email, name, error: 'Enter an email and a password.' }), 400);
     }
     const result = await accounts.signUp({ email, password, name, origin: originOf(c) });
+    accountHeaders(c, result);
     if (!result.success) return c.html(signupPage({ next, email, name, error: result.error }), result.status);
-    for (const cookie of result.cookies) c.header('Set-Cookie', cookie, { append: true });
     return c.redirect(next, 303);
   });
 

@@ -401,3 +401,17 @@ describe('POST /api/test/run', () => {
     expect(llm.requests.length).toBe(before + 1);
   });
 });
+
+// Last in the file: it uses up this address's sign-ups, which later tests would need.
+describe('the sign-up page', () => {
+  it('answers too many sign-ups from one address with 429, the reason and Retry-After', async () => {
+    let refused: Awaited<ReturnType<typeof form>> | undefined;
+    for (let i = 0; i < 12 && refused === undefined; i++) {
+      const page = await form('/signup', { email: `many${i}@example.com`, password: PASSWORD, next: '/' });
+      if (page.status === 429) refused = page;
+      else expect(page.status).toBe(303);
+    }
+    expect(refused?.text).toContain('Too many sign-ups from this address');
+    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
