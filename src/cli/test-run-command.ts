@@ -195,6 +195,7 @@ async function openClient(options: {
     env: io.env,
     onUnavailableDatabase: (database) =>
       io.stderr.write(`Warning: ${database.reason} The runs that query it are errors; the others run.\n`),
+    onPriceWarning: (warning) => io.stderr.write(`Warning: ${warning}\n`),
     fetch,
     allowMissingKey: recorder?.isReplaying === true,
   });
@@ -203,8 +204,7 @@ async function openClient(options: {
     // A provider nao cannot call (said once, above) fails only its own runs.
     for (const model of settings.models) {
       try {
-        const { priceWarning } = runtime.model(model);
-        if (priceWarning !== null) io.stderr.write(`Warning: ${priceWarning}\n`);
+        runtime.model(model);
       } catch (error) {
         if (!(error instanceof UnsupportedProviderError)) throw error;
       }

@@ -44,7 +44,7 @@ export interface ResolvedModel extends PricedModel {
   explainError(error: unknown): unknown;
   baseUrl: string;
   priceSource: PriceSource | null;
-  /** Set when declared prices were incomplete (the cost stays unknown); for the CLI to print. */
+  /** Set when declared prices were incomplete (the cost stays unknown); the runtime reports it (onPriceWarning). */
   priceWarning: string | null;
 }
 

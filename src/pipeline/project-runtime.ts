@@ -37,6 +37,11 @@ export interface OpenProjectRuntimeOptions {
    * runs that need it fail with the connection error, the others run.
    */
   onUnavailableDatabase?: (database: UnavailableDatabase) => void;
+  /**
+   * Told once per model whose declared prices are incomplete (its cost stays unknown), as the
+   * model is first resolved: models under test, a judge and the server's models alike.
+   */
+  onPriceWarning?: (warning: string) => void;
 }
 
 export async function openProjectRuntime(options: OpenProjectRuntimeOptions): Promise<ProjectRuntime> {
@@ -71,6 +76,7 @@ export async function openProjectRuntime(options: OpenProjectRuntimeOptions): Pr
             allowMissingKey: options.allowMissingKey,
           });
           models.set(modelString, resolved);
+          if (resolved.priceWarning !== null) options.onPriceWarning?.(resolved.priceWarning);
         }
         return resolved;
       },

@@ -73,6 +73,7 @@ export async function startBackend(options: StartBackendOptions): Promise<Runnin
       config: options.config,
       env: options.env,
       fetch: options.fetch,
+      onPriceWarning: (warning) => log(`warning: ${warning}`),
     });
     cleanups.push(() => runtime.close());
 
