@@ -60,27 +60,25 @@ describe('openProjectRuntime: the limits of nao_config.yaml bound every warehous
 
 describe('openProjectRuntime: model prices', () => {
   it('tells onPriceWarning once for each model whose declared prices are incomplete, when it is first resolved', async () => {
-    const priced = await copyExampleProject({ baseUrl: server.url });
     const warnings: string[] = [];
-    const config = await loadConfig({ projectDir: priced.dir, env: {} });
+    const config = await loadConfig({ projectDir: project.dir, env: {} });
     const openai = config.llm.providers.find((provider) => provider.provider === 'openai')!;
     openai.models = [...(openai.models ?? []), { id: 'house-judge', costs: { output: 10 } }];
-    const own = await openProjectRuntime({
+    const warned = await openProjectRuntime({
       config,
       env: {},
       onPriceWarning: (warning) => warnings.push(warning),
     });
     try {
-      own.model('openai:gpt-4.1');
+      warned.model('openai:gpt-4.1');
       expect(warnings).toEqual([]);
-      own.model('openai:house-judge');
-      own.model('openai:house-judge');
+      warned.model('openai:house-judge');
+      warned.model('openai:house-judge');
       expect(warnings).toEqual([
         expect.stringContaining('openai:house-judge has prices without input_no_cache'),
       ]);
     } finally {
-      await own.close();
-      await priced.cleanup();
+      await warned.close();
     }
   });
 });

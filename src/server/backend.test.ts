@@ -24,6 +24,9 @@ beforeAll(async () => {
   llm = await startTestLlmServer({ script: (request) => scriptedAnalyst({ answers })(request) });
   project = await copyExampleProject({ baseUrl: llm.url });
   const config = await loadConfig({ projectDir: project.dir, env: {} });
+  // A model the price table does not know, declared with an output price only: its cost is unknown.
+  const openai = config.llm.providers.find((provider) => provider.provider === 'openai')!;
+  openai.models = [...(openai.models ?? []), { id: 'house-model', costs: { output: 10 } }];
   backend = await startBackend({
     config,
     env: {},
@@ -361,6 +364,26 @@ describe('POST /api/test/run', () => {
     const run = await api('POST', '/api/test/run', { token, body });
     expect(run.status).toBe(status);
     expect(run.body).toMatchObject({ error: expect.stringContaining(message) });
+  });
+
+  it("logs that a model's declared prices are incomplete, once, and still runs it", async () => {
+    const test = total();
+    answers = { [test.prompt]: { sql: test.sql } };
+    const body = {
+      prompt: test.prompt,
+      model: { provider: 'openai', modelId: 'house-model' },
+      sql: test.sql,
+    };
+    for (let i = 0; i < 2; i++) {
+      const run = await api('POST', '/api/test/run', { token, body });
+      expect(run.status).toBe(200);
+      expect(run.body).toMatchObject({ verification: { expectedColumns: ['total_revenue'] } });
+      // No cost: `{}`, as the original nao's CLI reads an unpriced run.
+      expect((run.body as { cost: unknown }).cost).toEqual({});
+    }
+    expect(
+      log.filter((line) => line.includes('openai:house-model has prices without input_no_cache')),
+    ).toEqual([expect.stringMatching(/^warning: /)]);
   });
 
   it('refuses a body that is not sent as JSON', async () => {

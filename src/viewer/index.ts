@@ -1,1 +1,1 @@
-export { defaultAssetsDir, startViewerServer } from './viewer-server.js';
+export { startViewerServer } from './viewer-server.js';

@@ -10,7 +10,8 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
-import { ensureViewerAssets, REPO_ROOT } from '../../test-support/viewer/viewer-assets.js';
+import { REPO_ROOT } from '../../test-support/cli/example-project.js';
+import { ensureViewerAssets } from '../../test-support/viewer/viewer-assets.js';
 import { startViewerServer, type ViewerServer } from './viewer-server.js';
 
 const hasChromium = existsSync(CHROMIUM_PATH);

@@ -15,11 +15,11 @@ import {
   startBackendProcess,
 } from '../../test-support/backend/backend-process.js';
 import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
-import { copyExampleProject, type ExampleCopy } from '../../test-support/cli/example-project.js';
+import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-support/cli/example-project.js';
 import { capturedIO, latestResults, runNao } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
-import { ensureViewerAssets, REPO_ROOT } from '../../test-support/viewer/viewer-assets.js';
+import { ensureViewerAssets } from '../../test-support/viewer/viewer-assets.js';
 import { main } from '../cli/main.js';
 import { listResultsFiles, readResultsFile } from '../report/index.js';
 

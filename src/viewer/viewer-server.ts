@@ -40,7 +40,7 @@ export interface ViewerServer {
  * The package root, two levels above this module: it runs as dist/viewer/*.js once built
  * and as src/viewer/*.ts in tests, and the bundle is in dist/web/viewer/ either way.
  */
-export function defaultAssetsDir(): string {
+function defaultAssetsDir(): string {
   const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
   return path.join(packageRoot, 'dist', 'web', 'viewer');
 }

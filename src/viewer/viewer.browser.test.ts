@@ -10,7 +10,8 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
-import { ensureViewerAssets, REPO_ROOT } from '../../test-support/viewer/viewer-assets.js';
+import { REPO_ROOT } from '../../test-support/cli/example-project.js';
+import { ensureViewerAssets } from '../../test-support/viewer/viewer-assets.js';
 import {
   CLAUDE,
   FILES,

@@ -6,10 +6,9 @@
 import { execFile } from 'node:child_process';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { REPO_ROOT } from '../cli/example-project.js';
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const ASSETS_DIR = path.join(REPO_ROOT, 'dist', 'web', 'viewer');
 
 async function newestMtime(target: string): Promise<number> {

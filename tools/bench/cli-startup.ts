@@ -7,12 +7,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from '../../test-support/cli/example-project.js';
 import type { Benchmark } from './main.js';
 import { formatMs } from './measure.js';
 
-const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = path.join(PACKAGE_ROOT, 'bin', 'nao.js');
+const BIN = path.join(REPO_ROOT, 'bin', 'nao.js');
 const COMMANDS = [['--help'], ['test', '--help']];
 const RUNS = 10;
 const TARGET_MS = 250;
@@ -38,7 +37,7 @@ export const benchmark: Benchmark = {
   name: 'cli-startup',
   description: `nao --help and nao test --help from the built binary, ${RUNS} fresh processes each`,
   async run() {
-    if (!existsSync(path.join(PACKAGE_ROOT, 'dist', 'cli', 'main.js'))) {
+    if (!existsSync(path.join(REPO_ROOT, 'dist', 'cli', 'main.js'))) {
       throw new Error('dist/ is missing: run `npm run build` first (`npm run bench` does it)');
     }
     for (const args of COMMANDS) {

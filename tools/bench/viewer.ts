@@ -4,17 +4,15 @@
  * table shows rows and its search box has filtered them, on a server that has just started
  * (the file is parsed during the measure) and again on a warm one. Target: under 2 s.
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { buildResultsFile, type RunResult, writeResultsFile } from '../../src/report/index.js';
-import { defaultAssetsDir, startViewerServer } from '../../src/viewer/index.js';
+import { startViewerServer } from '../../src/viewer/index.js';
 import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
+import { ensureViewerAssets } from '../../test-support/viewer/viewer-assets.js';
 import type { Benchmark } from './main.js';
 import { formatBytes, formatMs, samplePeakMemory, timed } from './measure.js';
 
@@ -22,7 +20,6 @@ const TESTS = 10_000;
 const MODELS = ['openai:gpt-4.1', 'anthropic:claude-sonnet-4-5'];
 const TARGET_MS = 2000;
 const CHROMIUM = CHROMIUM_PATH;
-const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 function testName(index: number): string {
   return `test_${String(index).padStart(5, '0')}`;
@@ -97,24 +94,6 @@ function syntheticRun(test: number, model: string): RunResult {
   };
 }
 
-async function ensureAssets(): Promise<string> {
-  const assetsDir = defaultAssetsDir();
-  if (!existsSync(path.join(assetsDir, 'index.html'))) {
-    process.stdout.write('building the web UI (dist/web/viewer/ is missing)…\n');
-    await promisify(execFile)(
-      process.execPath,
-      [
-        path.join(PACKAGE_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
-        'build',
-        '--config',
-        'web/viewer/vite.config.ts',
-      ],
-      { cwd: PACKAGE_ROOT },
-    );
-  }
-  return assetsDir;
-}
-
 /** Opens the page and returns when rows are shown and when the search box has filtered them. */
 async function loadAndSearch(page: Page, url: string): Promise<{ rowsMs: number; interactiveMs: number }> {
   const started = performance.now();
@@ -139,7 +118,7 @@ export const benchmark: Benchmark = {
       process.stdout.write(`skipped: ${CHROMIUM} is missing (apt-get install -y chromium)\n`);
       return;
     }
-    const assetsDir = await ensureAssets();
+    const assetsDir = await ensureViewerAssets();
     const dir = await mkdtemp(path.join(tmpdir(), 'nao-bench-viewer-'));
     const outputsDir = path.join(dir, 'tests', 'outputs');
     const results: RunResult[] = [];
