@@ -43,7 +43,7 @@ describe.skipIf(skip)('MySQL/MariaDB accounts', () => {
       await fixture.admin.query<mysql.RowDataPacket[]>(
         'SELECT @@global.general_log AS log, @@global.general_log_file AS file, @@global.max_connections AS max',
       )
-    )[0][0];
+    )[0][0]!;
 
   beforeAll(async () => {
     fixture = await mysqlEngine.setup();
