@@ -75,7 +75,8 @@ export function sqlTokens(sql: string, options: SqlLexOptions): SqlToken[] {
     const next = sql[at + 1];
     if (/\s/.test(char)) {
       at++;
-    } else if (char === '-' && next === '-' && (!mysql || /[\s\x00-\x1f]/.test(sql[at + 2] ?? ' '))) {
+    } else if (char === '-' && next === '-' && (!mysql || !(sql.charCodeAt(at + 2) > 32))) {
+      // MySQL's `--` starts a comment only before a space, a control character or the end.
       const end = sql.indexOf('\n', at);
       at = end === -1 ? length : end + 1;
     } else if (mysql && char === '#') {
