@@ -24,6 +24,8 @@ if (skip)
 /** Accounts the tests log in as (no password); created once per server, kept. */
 const READER = 'nao_test_reader';
 const FILE_READER = 'nao_test_file_reader';
+/** An account whose default role holds FILE. */
+const ROLE_HOLDER = 'nao_test_role_holder';
 
 describe.skipIf(skip)('MySQL/MariaDB accounts', () => {
   let fixture: MysqlFixture;
@@ -52,7 +54,13 @@ describe.skipIf(skip)('MySQL/MariaDB accounts', () => {
       CREATE USER IF NOT EXISTS '${FILE_READER}'@'%';
       GRANT SELECT, SHOW VIEW ON \`${fixture.schema}\`.* TO '${READER}'@'%';
       GRANT FILE ON *.* TO '${FILE_READER}'@'%';
-      GRANT SELECT ON \`${fixture.schema}\`.* TO '${FILE_READER}'@'%';`);
+      GRANT SELECT ON \`${fixture.schema}\`.* TO '${FILE_READER}'@'%';
+      CREATE ROLE IF NOT EXISTS nao_test_file_role;
+      GRANT FILE ON *.* TO nao_test_file_role;
+      CREATE USER IF NOT EXISTS '${ROLE_HOLDER}'@'%';
+      GRANT nao_test_file_role TO '${ROLE_HOLDER}'@'%';
+      GRANT SELECT ON \`${fixture.schema}\`.* TO '${ROLE_HOLDER}'@'%';
+      SET DEFAULT ROLE nao_test_file_role FOR '${ROLE_HOLDER}'@'%';`);
     root = await openDatabase(config({ allow_privileged_role: true }), {
       onWarning: (warning) => warnings.push(warning),
     });
@@ -83,6 +91,12 @@ describe.skipIf(skip)('MySQL/MariaDB accounts', () => {
     const error = await expectFailure(openDatabase(config({ user: FILE_READER })));
     expect(error.code).toBe('CONNECTION_FAILED');
     expect(error.message).toContain(`account ${FILE_READER}@%, which holds FILE`);
+  });
+
+  it('refuses an account whose default role holds FILE', async () => {
+    const error = await expectFailure(openDatabase(config({ user: ROLE_HOLDER })));
+    expect(error.code).toBe('CONNECTION_FAILED');
+    expect(error.message).toContain(`account ${ROLE_HOLDER}@%, which holds FILE`);
   });
 
   it('lets allowed root in with one warning, and a least-privilege account without', () => {

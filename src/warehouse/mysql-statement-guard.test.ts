@@ -30,6 +30,9 @@ describe('mysqlStatementRefusal', () => {
     ['SELECT /*! 1 INTO OUTFILE "/tmp/x" */', /executable comment/],
     ['CALL dropper()', /starts with CALL/],
     ['DO 1', /starts with DO/],
+    ["SHOW GRANTS FOR 'root'@'localhost'", /SHOW GRANTS/],
+    ['show   create user root', /SHOW CREATE USER/],
+    ['SHOW FULL PROCESSLIST', /SHOW FULL PROCESSLIST/],
   ])('refuses %j', (sql, reason) => {
     expect(mysqlStatementRefusal(sql)).toMatch(reason);
   });

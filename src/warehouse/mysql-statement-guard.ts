@@ -15,6 +15,8 @@ const RULES: StatementRules = {
   // settings; the process list shows other sessions' statements.
   deniedNames: /^(load_file|sys_(exec|eval|get|set|bineval)|mysql|global_priv|processlist)$/,
   deniedReason: "it reaches the server's files, accounts or other sessions",
+  // Password hashes (SHOW GRANTS of another account, SHOW CREATE USER) and other sessions' statements.
+  deniedStatements: ['show grants', 'show create user', 'show processlist', 'show full processlist'],
 };
 
 /** Why nao refuses `sql` on MySQL/MariaDB before sending it; undefined when the server may prepare it. */

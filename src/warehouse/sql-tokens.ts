@@ -203,6 +203,8 @@ export interface StatementRules {
   deniedNames: RegExp;
   /** Why a denied name is refused, said after it. */
   deniedReason: string;
+  /** Statements refused by their leading words, in lower case and one space apart (`show grants`). */
+  deniedStatements?: readonly string[];
 }
 
 /**
@@ -225,6 +227,13 @@ export function statementRefusal(sql: string, rules: StatementRules): string | u
       const starts = [...rules.queryStarts].map((word) => word.toUpperCase()).join(', ');
       return `nao runs only queries (${starts}); this statement starts with ${first.kind === 'word' ? first.text.toUpperCase() : `"${first.text}"`}`;
     }
+    const opening = tokens
+      .slice(tokens.indexOf(first), tokens.indexOf(first) + 3)
+      .map((token) => token.text)
+      .join(' ');
+    const denied = rules.deniedStatements?.find((words) => `${opening} `.startsWith(`${words} `));
+    if (denied !== undefined)
+      return `nao refuses ${denied.toUpperCase()}: it shows accounts or other sessions`;
     for (const token of tokens) {
       if (token.kind === 'word' && token.text === 'into') {
         return 'nao refuses SELECT … INTO (it creates a table, writes a file or sets variables)';
