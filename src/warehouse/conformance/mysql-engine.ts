@@ -113,8 +113,9 @@ const NO_ZONES =
   'MySQL/MariaDB have no time-zone type; TIMESTAMP reads in UTC, the session zone nao pins (mysql-database.test.ts)';
 
 /**
- * What the server does not refuse, so nao's user should not hold the privileges: FILE (`SELECT
- * … INTO OUTFILE`), SUPER/SYSTEM_VARIABLES_ADMIN (`SET GLOBAL`), CONNECTION ADMIN (`KILL`).
+ * MariaDB as root, which `allow_privileged_role` lets in: what the server would let root do
+ * (`SELECT … INTO OUTFILE`, `SET GLOBAL`) nao's statement guard refuses, tried in
+ * mysql-role.test.ts as root and as a SELECT-only account.
  */
 export const mysqlEngine: ConformanceEngine<MysqlFixture> = {
   label: 'MySQL/MariaDB',

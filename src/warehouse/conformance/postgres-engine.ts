@@ -109,8 +109,9 @@ export const POSTGRES_SESSION = {
 };
 
 /**
- * What a read-only transaction does not refuse, so nao's role should not be allowed it: a
- * superuser's `COPY … TO 'file'` writes a server file (postgres-database.ts).
+ * PostgreSQL as its superuser, which `allow_privileged_role` lets in: what a read-only
+ * transaction would let a superuser do (`COPY … TO PROGRAM`, pg_read_file) nao's statement
+ * guard refuses, tried in postgres-role.test.ts as superuser and as a SELECT-only role.
  */
 export const postgresEngine: ConformanceEngine<PostgresFixture> = {
   label: 'PostgreSQL',
