@@ -196,6 +196,7 @@ async function openClient(options: {
     onUnavailableDatabase: (database) =>
       io.stderr.write(`Warning: ${database.reason} The runs that query it are errors; the others run.\n`),
     onPriceWarning: (warning) => io.stderr.write(`Warning: ${warning}\n`),
+    onDatabaseWarning: (warning) => io.stderr.write(`Warning: ${warning}\n`),
     fetch,
     allowMissingKey: recorder?.isReplaying === true,
   });

@@ -42,6 +42,11 @@ export interface OpenProjectRuntimeOptions {
    * model is first resolved: models under test, a judge and the server's models alike.
    */
   onPriceWarning?: (warning: string) => void;
+  /**
+   * Told what an opened database warns of, once per database as it opens: a privileged role
+   * that `allow_privileged_role` lets nao use.
+   */
+  onDatabaseWarning?: (warning: string) => void;
 }
 
 export async function openProjectRuntime(options: OpenProjectRuntimeOptions): Promise<ProjectRuntime> {
@@ -105,6 +110,7 @@ async function openDatabases(options: OpenProjectRuntimeOptions, opened: Databas
         await openDatabase(database, {
           projectDir: config.projectDir,
           memoryLimit: config.agent.queryMemoryLimit,
+          ...(options.onDatabaseWarning === undefined ? {} : { onWarning: options.onDatabaseWarning }),
         }),
       );
       usable.push(database);

@@ -74,6 +74,7 @@ export async function startBackend(options: StartBackendOptions): Promise<Runnin
       env: options.env,
       fetch: options.fetch,
       onPriceWarning: (warning) => log(`warning: ${warning}`),
+      onDatabaseWarning: (warning) => log(`warning: ${warning}`),
     });
     cleanups.push(() => runtime.close());
 

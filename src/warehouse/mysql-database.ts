@@ -2,12 +2,16 @@ import { randomBytes } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import mysql from 'mysql2/promise';
 import type { DatabaseConfig } from '../config/schema.js';
-import type { ServerConnectionFields } from './connection-target.js';
+import { describeServerTarget, type ServerConnectionFields } from './connection-target.js';
 import type { CellValue, Database, QueryOptions, QueryResult, TableInfo } from './database.js';
+import { mysqlRole } from './mysql-role.js';
+import { mysqlStatementRefusal } from './mysql-statement-guard.js';
 import { type MysqlField, mysqlCellConverter, mysqlTypeName } from './mysql-value.js';
+import { enforceRolePolicy, type RoleCheckOptions } from './privileged-role.js';
 import { type QueryLimits, startQuery } from './query-control.js';
 import { ServerConnection, type ServerErrorVerdict } from './server-connection.js';
 import { type CatalogRow, tablesOfRows } from './table-list.js';
+import { readOnlyViolation } from './warehouse-error.js';
 
 export type MysqlDatabaseConfig = Extract<DatabaseConfig, { type: 'mysql' }>;
 
@@ -17,6 +21,12 @@ export interface MysqlFamilyOptions {
   dialect: 'mysql' | 'starrocks';
   fields: ServerConnectionFields;
   defaultPort: number;
+  /**
+   * MySQL/MariaDB's guard: the account is checked on connect, and each statement is read and
+   * then prepared by the server before it runs (mysql-statement-guard.ts). Absent for
+   * StarRocks, whose privileges are its only read-only enforcement.
+   */
+  guard?: RoleCheckOptions;
 }
 
 /** The callback-API connection under a promise one: the only mysql2 API that streams rows as events. */
@@ -36,12 +46,22 @@ interface StreamingConnection {
  * and the read-only characteristic still refuses writes to every engine, MyISAM included.
  * `multipleStatements` stays off, so a query is one statement.
  *
- * What the engine does not cover, so nao's user should not hold these privileges: FILE
- * (`SELECT … INTO OUTFILE` writes server files), SUPER/SYSTEM_VARIABLES_ADMIN (`SET GLOBAL`),
- * CONNECTION ADMIN (`KILL` of other sessions).
+ * What the engine does not cover: FILE (`SELECT … INTO OUTFILE` writes server files,
+ * LOAD_FILE reads them), SUPER/SYSTEM_VARIABLES_ADMIN (`SET GLOBAL general_log_file`),
+ * CONNECTION ADMIN (`KILL` of other sessions). So nao refuses an account with such global
+ * privileges unless `allow_privileged_role` is set, and refuses those statements by name.
  */
-export function openMysqlDatabase(config: MysqlDatabaseConfig): Promise<Database> {
-  return openMysqlFamilyDatabase({ name: config.name, dialect: 'mysql', fields: config, defaultPort: 3306 });
+export function openMysqlDatabase(
+  config: MysqlDatabaseConfig,
+  options: { onWarning?: (warning: string) => void } = {},
+): Promise<Database> {
+  return openMysqlFamilyDatabase({
+    name: config.name,
+    dialect: 'mysql',
+    fields: config,
+    defaultPort: 3306,
+    guard: { allowPrivilegedRole: config.allow_privileged_role === true, onWarning: options.onWarning },
+  });
 }
 
 /** Opens a pool to a server of the MySQL family (see MysqlFamilyOptions) and checks that it answers. */
@@ -57,6 +77,8 @@ class MysqlDatabase implements Database {
   private readonly pool: mysql.Pool;
   private readonly options: mysql.PoolOptions;
   private readonly server: ServerConnection;
+  private readonly guard: RoleCheckOptions | undefined;
+  private readonly target: string;
   /**
    * The server behind the protocol: MariaDB limits statements with max_statement_time (seconds),
    * MySQL with max_execution_time (ms, SELECT only), StarRocks with query_timeout (seconds) and
@@ -68,6 +90,8 @@ class MysqlDatabase implements Database {
     const config = options.fields;
     this.name = options.name;
     this.dialect = options.dialect;
+    this.guard = options.guard;
+    this.target = describeServerTarget(config, options.defaultPort);
     this.server = new ServerConnection({
       name: options.name,
       dialect: this.dialect,
@@ -109,6 +133,14 @@ class MysqlDatabase implements Database {
           );
           if (isStarRocks) this.flavor = 'starrocks';
         }
+        if (this.guard !== undefined) {
+          const role = await mysqlRole(this.pool, {
+            database: this.name,
+            dialect: this.dialect,
+            target: this.target,
+          });
+          enforceRolePolicy(role, this.guard);
+        }
       },
       () => this.pool.end(),
     );
@@ -116,6 +148,9 @@ class MysqlDatabase implements Database {
 
   async query(sql: string, options?: QueryOptions): Promise<QueryResult> {
     const limits = startQuery({ database: this.name, dialect: this.dialect, sql, query: options });
+    const context = { database: this.name, dialect: this.dialect };
+    const refusal = this.guard === undefined ? undefined : mysqlStatementRefusal(sql);
+    if (refusal !== undefined) throw readOnlyViolation({ ...context, engineMessage: refusal });
     const connection = await this.server.acquire(() => this.pool.getConnection());
     const streaming = connection.connection as unknown as StreamingConnection;
     const threadId = streaming.threadId;
@@ -133,6 +168,20 @@ class MysqlDatabase implements Database {
         await connection.query(`XA START ${xid}`);
       }
       started = true;
+      if (this.guard !== undefined) {
+        // The server's own reading: only a statement it prepares as one returning rows is a query.
+        const prepared = await connection.prepare(sql);
+        // The promise API's typings leave out the statement it wraps, which holds the server's answer.
+        const { statement } = prepared as unknown as { statement: { columns: unknown[] } };
+        const returnsRows = statement.columns.length > 0;
+        await prepared.close();
+        if (!returnsRows) {
+          throw readOnlyViolation({
+            ...context,
+            engineMessage: 'the server prepares this statement as one that returns no rows: it is no query',
+          });
+        }
+      }
       const result = await streamRows(streaming, sql, limits.maxRows);
       // A killed SLEEP() returns 1 instead of failing: once nao stopped a query, its rows mean nothing.
       watch.throwIfStopped();

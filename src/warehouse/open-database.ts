@@ -12,6 +12,11 @@ export interface OpenDatabaseOptions {
    * memory is its administrator's to bound.
    */
   memoryLimit?: string;
+  /**
+   * Told what the user should know about an opened database: a privileged role that
+   * `allow_privileged_role` lets nao use (PostgreSQL, MySQL/MariaDB). Once per open.
+   */
+  onWarning?: (warning: string) => void;
 }
 
 type ConfigOf<Type extends DatabaseType> = Extract<DatabaseConfig, { type: Type }>;
@@ -35,8 +40,10 @@ const OPENERS: {
       name: config.name,
       path: resolveFile(config.path, options),
     }),
-  postgres: async (config) => (await import('./postgres-database.js')).openPostgresDatabase(config),
-  mysql: async (config) => (await import('./mysql-database.js')).openMysqlDatabase(config),
+  postgres: async (config, options) =>
+    (await import('./postgres-database.js')).openPostgresDatabase(config, { onWarning: options.onWarning }),
+  mysql: async (config, options) =>
+    (await import('./mysql-database.js')).openMysqlDatabase(config, { onWarning: options.onWarning }),
   bigquery: async (config, options) =>
     (await import('./bigquery-database.js')).openBigQueryDatabase(config, {
       ...(options.projectDir === undefined ? {} : { projectDir: options.projectDir }),

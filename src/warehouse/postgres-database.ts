@@ -1,12 +1,20 @@
 import pg from 'pg';
 import type { DatabaseConfig } from '../config/schema.js';
-import type { ServerConnectionFields } from './connection-target.js';
+import { describeServerTarget, type ServerConnectionFields } from './connection-target.js';
 import type { CellValue, ColumnInfo, Database, QueryOptions, QueryResult, TableInfo } from './database.js';
 import { type PortalField, PortalQuery } from './postgres-portal-query.js';
+import { postgresRole } from './postgres-role.js';
+import {
+  POSTGRES_EXPLAIN_PREFIX,
+  postgresPlanRefusal,
+  postgresStatementRefusal,
+} from './postgres-statement-guard.js';
 import { postgresCellConverter } from './postgres-value.js';
+import { enforceRolePolicy, type RoleCheckOptions } from './privileged-role.js';
 import { type QueryLimits, startQuery } from './query-control.js';
 import { ServerConnection, type ServerErrorVerdict } from './server-connection.js';
 import { type CatalogRow, tablesOfRows } from './table-list.js';
+import { readOnlyViolation } from './warehouse-error.js';
 
 export type PostgresDatabaseConfig = Extract<DatabaseConfig, { type: 'postgres' }>;
 
@@ -22,6 +30,12 @@ export interface PostgresFamilyOptions {
   defaultPort: number;
   schema: string | undefined;
   ssl?: pg.ClientConfig['ssl'];
+  /**
+   * PostgreSQL's guard: the role is checked on connect, and each statement is read and then
+   * planned by the server before it runs (postgres-statement-guard.ts). Absent for Redshift,
+   * whose catalog and EXPLAIN differ.
+   */
+  guard?: RoleCheckOptions;
 }
 
 // Every value reaches nao as text and is converted per column by postgres-value.ts; this
@@ -33,17 +47,23 @@ const TEXT_TYPES = { getTypeParser: () => (text: string) => text } as unknown as
  * `BEGIN READ ONLY … ROLLBACK` with its settings `SET LOCAL` (time limit, search_path from
  * `schema`, UTC and ISO output), so the server refuses writes and the session is left as found.
  *
- * What the engine does not cover: a superuser (or a member of pg_write_server_files /
- * pg_execute_server_program) can still write server files with `COPY … TO 'file'` inside a
- * read-only transaction. Give nao a role without those rights.
+ * What a read-only transaction does not cover: a superuser (or a member of
+ * pg_read_server_files / pg_write_server_files / pg_execute_server_program) can still run
+ * `COPY … TO PROGRAM`, `pg_read_file()`, `pg_reload_conf()` inside it. So nao refuses such a
+ * role unless `allow_privileged_role` is set, runs only what the server plans as a query, and
+ * refuses those functions by name (postgres-statement-guard.ts).
  */
-export function openPostgresDatabase(config: PostgresDatabaseConfig): Promise<Database> {
+export function openPostgresDatabase(
+  config: PostgresDatabaseConfig,
+  options: { onWarning?: (warning: string) => void } = {},
+): Promise<Database> {
   return openPostgresFamilyDatabase({
     name: config.name,
     dialect: 'postgres',
     fields: config,
     defaultPort: 5432,
     schema: config.schema,
+    guard: { allowPrivilegedRole: config.allow_privileged_role === true, onWarning: options.onWarning },
   });
 }
 
@@ -61,6 +81,8 @@ class PostgresDatabase implements Database {
   private readonly clientConfig: pg.ClientConfig;
   private readonly schema: string | undefined;
   private readonly server: ServerConnection;
+  private readonly guard: RoleCheckOptions | undefined;
+  private readonly target: string;
   /** format_type() of (oid, typmod) pairs seen so far. */
   private readonly typeNames = new Map<string, string>();
 
@@ -69,6 +91,8 @@ class PostgresDatabase implements Database {
     this.name = options.name;
     this.dialect = options.dialect;
     this.schema = options.schema;
+    this.guard = options.guard;
+    this.target = describeServerTarget(config, options.defaultPort);
     this.server = new ServerConnection({
       name: options.name,
       dialect: this.dialect,
@@ -112,6 +136,15 @@ class PostgresDatabase implements Database {
             // Every unqualified name would fail later with a baffling "relation does not exist".
             throw new Error(`schema "${this.schema}" does not exist; check \`schema\``);
           }
+          if (this.guard !== undefined) {
+            const role = await postgresRole(client, {
+              database: this.name,
+              dialect: this.dialect,
+              target: this.target,
+              schema: this.schema,
+            });
+            enforceRolePolicy(role, this.guard);
+          }
         } finally {
           client.release();
         }
@@ -122,11 +155,25 @@ class PostgresDatabase implements Database {
 
   async query(sql: string, options?: QueryOptions): Promise<QueryResult> {
     const limits = startQuery({ database: this.name, dialect: this.dialect, sql, query: options });
+    const context = { database: this.name, dialect: this.dialect };
+    const refusal = this.guard === undefined ? undefined : postgresStatementRefusal(sql);
+    if (refusal !== undefined) throw readOnlyViolation({ ...context, engineMessage: refusal });
     const client = await this.server.acquire(() => this.pool.connect());
     const pid = (client as unknown as { processID: number | null }).processID;
     const watch = this.server.watch(limits, pid);
     try {
       await client.query(this.preamble(limits));
+      if (this.guard !== undefined) {
+        // The server's own reading: a statement it cannot plan is no query; the plan names what it reaches.
+        // The extended protocol, as for the statement itself: one statement, nothing chained after it.
+        const plan = await client.query<[string]>({
+          text: POSTGRES_EXPLAIN_PREFIX + sql,
+          rowMode: 'array',
+          queryMode: 'extended',
+        } as pg.QueryArrayConfig);
+        const planRefusal = postgresPlanRefusal(String(plan.rows[0]?.[0]));
+        if (planRefusal !== undefined) throw readOnlyViolation({ ...context, engineMessage: planRefusal });
+      }
       const portal = new PortalQuery(sql, limits.maxRows);
       void client.query(portal as unknown as pg.Submittable);
       const result = await portal.result;

@@ -85,13 +85,17 @@ export class ServerConnection {
     return this.closed;
   }
 
-  /** Runs the first check of a new pool; when it fails, the pool is ended and the failure is CONNECTION_FAILED. */
+  /**
+   * Runs the first check of a new pool; when it fails, the pool is ended and the failure is
+   * CONNECTION_FAILED, or the check's own WarehouseError (a refused role says what to do itself).
+   */
   async open(check: () => Promise<void>, end: () => Promise<void>): Promise<void> {
     try {
       await check();
     } catch (error) {
       this.closed = true;
       await end().catch(() => {});
+      if (error instanceof WarehouseError) throw error;
       throw this.connectionError(error);
     }
   }

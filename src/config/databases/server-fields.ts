@@ -11,6 +11,15 @@ export const serverFields = {
   database: nonEmpty.optional(),
 };
 
+/**
+ * `allow_privileged_role: true` lets nao connect as a role that can reach the server's files
+ * or settings (a PostgreSQL superuser, a MariaDB account with FILE or SUPER), with a warning on
+ * every run; without it such a role is refused (warehouse/privileged-role.ts).
+ */
+export const privilegedRoleField = {
+  allow_privileged_role: z.boolean().optional(),
+};
+
 export function requireUrlOrDatabase(
   value: { url?: string | undefined; database?: string | undefined },
   ctx: z.RefinementCtx,

@@ -121,13 +121,17 @@ describe.each(ENGINES)('$label warehouse', (engine) => {
       },
     );
 
-    it('undoes the session settings a query changed, and a loosened session is read-only again', async () => {
-      for (const statement of sql.session.change) await fixture.db.query(statement);
-      expect((await fixture.db.query(sql.session.check)).rows).toEqual(sql.session.expected);
-      expect((await expectFailure(fixture.db.query(sql.session.stillRefused))).code).toBe(
-        'READ_ONLY_VIOLATION',
-      );
-    });
+    // An engine that refuses session changes outright lists them among its refusals instead.
+    const session = sql.session;
+    if (spelled(session)) {
+      it('undoes the session settings a query changed, and a loosened session is read-only again', async () => {
+        for (const statement of session.change) await fixture.db.query(statement);
+        expect((await fixture.db.query(session.check)).rows).toEqual(session.expected);
+        expect((await expectFailure(fixture.db.query(session.stillRefused))).code).toBe(
+          'READ_ONLY_VIOLATION',
+        );
+      });
+    }
 
     it('answers queries side by side, each with its own result', async () => {
       const results = await Promise.all([1, 2, 3].map((n) => fixture.db.query(`SELECT ${n} AS n`)));

@@ -75,7 +75,7 @@ export interface EngineSql {
    * find as nao set them: `check` answers `expected`, and `stillRefused` (a write the loosened
    * settings would let through) is refused.
    */
-  session: { change: string[]; check: string; expected: CellValue[][]; stillRefused: string };
+  session: Spelling<{ change: string[]; check: string; expected: CellValue[][]; stillRefused: string }>;
   /** Column types `listTables` gives for the fixture. */
   tableTypes: { id: string; name: string; price: string };
 }

@@ -24,11 +24,13 @@ export async function missingMysql(): Promise<string | undefined> {
   }
 }
 
+/** The suite connects as root, which nao allows only when told (mysql-database.test.ts tries both). */
 const mysqlConfig = (name: string, database: string): DatabaseConfig => ({
   type: 'mysql',
   name,
   ...MYSQL_SERVER,
   database,
+  allow_privileged_role: true,
 });
 
 /**
@@ -85,12 +87,35 @@ export async function setupMysqlFixture(
   };
 }
 
+/** Writes to a table without transactions, and what would commit nao's transaction implicitly. */
+export const MYSQL_MORE_REFUSALS = [
+  'INSERT INTO legacy VALUES (3)',
+  'DELETE FROM legacy',
+  'CREATE DATABASE nao_intruder',
+  'LOCK TABLES items WRITE',
+  'CALL dropper()',
+  'SELECT * FROM items FOR UPDATE',
+  'COMMIT',
+];
+
+/**
+ * Session changes the server lets a query make, undone before the next query. The MySQL
+ * statement guard refuses them outright; StarRocks (without the guard) runs them.
+ */
+export const MYSQL_SESSION = {
+  change: ['SET SESSION TRANSACTION READ WRITE', 'SET autocommit = 0', "SET time_zone = '+05:00'"],
+  check: 'SELECT @@session.time_zone AS zone, @@session.autocommit AS ac',
+  expected: [['+00:00', 1]],
+  stillRefused: "INSERT INTO items VALUES (99999, 'new', 1)",
+};
+
 const NO_ZONES =
   'MySQL/MariaDB have no time-zone type; TIMESTAMP reads in UTC, the session zone nao pins (mysql-database.test.ts)';
 
 /**
- * What the server does not refuse, so nao's user should not hold the privileges: FILE (`SELECT
- * … INTO OUTFILE`), SUPER/SYSTEM_VARIABLES_ADMIN (`SET GLOBAL`), CONNECTION ADMIN (`KILL`).
+ * MariaDB as root, which `allow_privileged_role` lets in: what the server would let root do
+ * (`SELECT … INTO OUTFILE`, `SET GLOBAL`) nao's statement guard refuses, tried in
+ * mysql-role.test.ts as root and as a SELECT-only account.
  */
 export const mysqlEngine: ConformanceEngine<MysqlFixture> = {
   label: 'MySQL/MariaDB',
@@ -155,26 +180,13 @@ export const mysqlEngine: ConformanceEngine<MysqlFixture> = {
       settings: ['SET TRANSACTION READ WRITE'],
     },
     // Writes to a table without transactions, and what would commit nao's transaction implicitly.
-    moreRefusals: [
-      'INSERT INTO legacy VALUES (3)',
-      'DELETE FROM legacy',
-      'CREATE DATABASE nao_intruder',
-      'LOCK TABLES items WRITE',
-      'CALL dropper()',
-      'SELECT * FROM items FOR UPDATE',
-      'COMMIT',
-    ],
+    moreRefusals: [...MYSQL_MORE_REFUSALS, ...MYSQL_SESSION.change],
     slow: (marker) => `SELECT SLEEP(30) AS ${marker}`,
     endless: 'SELECT a.id FROM items a CROSS JOIN items b CROSS JOIN items c',
     memoryHungry: {
       none: 'the server bounds the memory of each sort and temporary table (sort_buffer_size, tmp_table_size) and spills to disk',
     },
-    session: {
-      change: ['SET SESSION TRANSACTION READ WRITE', 'SET autocommit = 0', "SET time_zone = '+05:00'"],
-      check: 'SELECT @@session.time_zone AS zone, @@session.autocommit AS ac',
-      expected: [['+00:00', 1]],
-      stillRefused: "INSERT INTO items VALUES (99999, 'new', 1)",
-    },
+    session: { none: 'nao refuses every statement that changes the session (SET): see moreRefusals' },
     tableTypes: { id: 'int(11)', name: 'varchar(40)', price: 'decimal(10,2)' },
   },
   brokenTargets: [

@@ -25,11 +25,13 @@ export async function missingPostgres(): Promise<string | undefined> {
   }
 }
 
+/** The suite connects as the server's superuser, which nao allows only when told (postgres-database.test.ts tries both). */
 const postgresConfig = (name: string, schema: string): DatabaseConfig => ({
   type: 'postgres',
   name,
   ...POSTGRES_SERVER,
   schema,
+  allow_privileged_role: true,
 });
 
 /**
@@ -83,9 +85,33 @@ export async function setupPostgresFixture(
   };
 }
 
+/** Statements a read-only transaction refuses beyond the kinds every engine has. */
+export const POSTGRES_MORE_REFUSALS = [
+  "SELECT nextval('counter')",
+  "DO $$ BEGIN EXECUTE 'DROP TABLE items'; END $$",
+  'VACUUM items',
+  'CREATE DATABASE nao_intruder',
+];
+
 /**
- * What a read-only transaction does not refuse, so nao's role should not be allowed it: a
- * superuser's `COPY … TO 'file'` writes a server file (postgres-database.ts).
+ * Session changes the server lets a query make, undone before the next query. PostgreSQL's
+ * statement guard refuses them outright; Redshift (without the guard) runs them.
+ */
+export const POSTGRES_SESSION = {
+  change: [
+    "SET TimeZone TO 'Asia/Tokyo'",
+    'SET TRANSACTION READ WRITE',
+    'SET default_transaction_read_only = off',
+  ],
+  check: "SELECT current_setting('TimeZone') AS zone, current_setting('transaction_read_only') AS ro",
+  expected: [['UTC', 'on']],
+  stillRefused: "INSERT INTO items VALUES (99999, 'new', 1)",
+};
+
+/**
+ * PostgreSQL as its superuser, which `allow_privileged_role` lets in: what a read-only
+ * transaction would let a superuser do (`COPY … TO PROGRAM`, pg_read_file) nao's statement
+ * guard refuses, tried in postgres-role.test.ts as superuser and as a SELECT-only role.
  */
 export const postgresEngine: ConformanceEngine<PostgresFixture> = {
   label: 'PostgreSQL',
@@ -154,10 +180,9 @@ export const postgresEngine: ConformanceEngine<PostgresFixture> = {
       ],
     },
     moreRefusals: [
-      "SELECT nextval('counter')",
-      "DO $$ BEGIN EXECUTE 'DROP TABLE items'; END $$",
-      'VACUUM items',
-      'CREATE DATABASE nao_intruder',
+      ...POSTGRES_MORE_REFUSALS,
+      ...POSTGRES_SESSION.change,
+      "SELECT set_config('TimeZone', 'Asia/Tokyo', false)",
     ],
     slow: (marker) => `SELECT pg_sleep(30) AS ${marker}`,
     // 5000³ rows: only a plan pulled lazily can answer before the time limit.
@@ -166,14 +191,7 @@ export const postgresEngine: ConformanceEngine<PostgresFixture> = {
       none: 'the server bounds the memory of each sort and hash (work_mem) and spills to its own temporary files',
     },
     session: {
-      change: [
-        "SET TimeZone TO 'Asia/Tokyo'",
-        'SET TRANSACTION READ WRITE',
-        'SET default_transaction_read_only = off',
-      ],
-      check: "SELECT current_setting('TimeZone') AS zone, current_setting('transaction_read_only') AS ro",
-      expected: [['UTC', 'on']],
-      stillRefused: "INSERT INTO items VALUES (99999, 'new', 1)",
+      none: 'nao refuses every statement that changes the session (SET, set_config): see moreRefusals',
     },
     tableTypes: { id: 'integer', name: 'text', price: 'numeric(10,2)' },
   },

@@ -2,7 +2,9 @@ import type { DatabaseConfig } from '../../config/schema.js';
 import type { ConformanceEngine } from './engine.js';
 import {
   missingPostgres,
+  POSTGRES_MORE_REFUSALS,
   POSTGRES_SERVER,
+  POSTGRES_SESSION,
   type PostgresFixture,
   postgresEngine,
   setupPostgresFixture,
@@ -37,7 +39,8 @@ export const redshiftEngine: ConformanceEngine<PostgresFixture> = {
   dialect: 'redshift',
   missing: missingPostgres,
   setup: () => setupPostgresFixture((name, schema) => redshiftConfig({ name, schema_name: schema })),
-  sql: postgresEngine.sql,
+  // Without PostgreSQL's statement guard (postgres-statement-guard.ts): a query may change its session.
+  sql: { ...postgresEngine.sql, moreRefusals: POSTGRES_MORE_REFUSALS, session: POSTGRES_SESSION },
   brokenTargets: [
     {
       label: 'a closed port',

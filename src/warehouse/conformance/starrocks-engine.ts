@@ -1,7 +1,9 @@
 import type { DatabaseConfig } from '../../config/schema.js';
 import type { ConformanceEngine } from './engine.js';
 import {
+  MYSQL_MORE_REFUSALS,
   MYSQL_SERVER,
+  MYSQL_SESSION,
   type MysqlFixture,
   missingMysql,
   mysqlEngine,
@@ -27,7 +29,8 @@ export const starrocksEngine: ConformanceEngine<MysqlFixture> = {
   dialect: 'starrocks',
   missing: missingMysql,
   setup: () => setupMysqlFixture((name, database) => starrocksConfig({ name, database })),
-  sql: mysqlEngine.sql,
+  // Without the MySQL statement guard (mysql-statement-guard.ts): a query may change its session.
+  sql: { ...mysqlEngine.sql, moreRefusals: MYSQL_MORE_REFUSALS, session: MYSQL_SESSION },
   brokenTargets: [
     {
       label: 'a closed port',
