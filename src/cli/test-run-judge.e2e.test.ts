@@ -301,6 +301,11 @@ describe('judged answers that do not rest on data, through the built nao', () =>
     expect(results.general).toMatchObject({ status: 'passed', details: { judged: true } });
     expect(results.injected).toMatchObject({ status: 'passed', details: { judged: true } });
     expect(stdout).toContain('2 passed (2 judged), 1 failed');
+    const shown = await builtNao(['test', 'show', 'judged'], copy.dir);
+    expect(shown.stdout.match(/The answer may come without a query \(requires_data: false\)/g)).toHaveLength(
+      1,
+    );
+    expect(shown.stdout).toContain('# general');
   }, 60_000);
 
   it('keeps the verdict of a judge that follows the rubric when the answer plants an expected answer', async () => {
@@ -323,6 +328,51 @@ describe('judged answers that do not rest on data, through the built nao', () =>
     const sent = JSON.parse(judgeCall?.messages.find((message) => message.role === 'user')?.content ?? '{}');
     expect(sent).toEqual({ question: INJECTED, expected_answer: 'coupon', agent_answer: INJECTION });
   }, 60_000);
+});
+
+describe('a judge call that never answers, through the built nao', () => {
+  it('ends at --timeout as an error with the agent’s answer kept, and nao exits at once on Ctrl-C', async () => {
+    answers = scriptedAnswers();
+    override = (request) => (isJudgeCall(request) ? { hang: true } : undefined);
+    const timedOut = await builtNao(
+      ['test', '--local', '-s', 'judged/most_used', '--timeout', '4'],
+      project.dir,
+    );
+    expect(timedOut.code).toBe(1);
+    const result = (await latestResults(project.dir)).results[0]!;
+    expect(result).toMatchObject({
+      name: 'most_used',
+      status: 'error',
+      message: 'timed out after 4 s',
+      // The agent's two calls completed before the judge's: their tokens stay in the row.
+      tokens: 2200,
+    });
+
+    const before = server.requests.length;
+    const child = spawn(
+      process.execPath,
+      [path.join(REPO_ROOT, 'bin', 'nao.js'), 'test', '--local', '-s', 'judged/most_used'],
+      {
+        cwd: project.dir,
+        env: { PATH: process.env.PATH, NO_COLOR: '1' },
+        stdio: 'ignore',
+      },
+    );
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    for (let i = 0; i < 600 && !server.requests.slice(before).some(isJudgeCall); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const interrupted = performance.now();
+    child.kill('SIGINT');
+    const guard = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    expect(await closed).toBe(130);
+    clearTimeout(guard);
+    expect((performance.now() - interrupted) / 1000).toBeLessThan(5);
+    expect((await latestResults(project.dir)).results[0]).toMatchObject({
+      status: 'error',
+      message: 'interrupted',
+    });
+  }, 90_000);
 });
 
 describe('judged answers recorded and replayed', () => {
