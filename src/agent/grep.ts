@@ -34,7 +34,9 @@ export interface GrepOutput {
 // Converted to JSON Schema once, not by the SDK on every model call.
 const inputSchema = zodSchema(
   z.object({
-    pattern: z.string().describe('Regular expression, matched case-insensitively against each line.'),
+    pattern: z
+      .string()
+      .describe('Regular expression (RE2 syntax), matched case-insensitively against each line.'),
     path: z
       .string()
       .optional()
@@ -48,7 +50,7 @@ export function createGrepTool(options: { projectDir: string }): Tool<GrepInput,
   return tool({
     description:
       'Search the text files of the project for lines matching a regular expression ' +
-      '(JavaScript syntax, case-insensitive), e.g. "revenue|net_sales". Returns file, line number and ' +
+      '(RE2 syntax: no backreferences or lookaround; case-insensitive), e.g. "revenue|net_sales". Returns file, line number and ' +
       `line, at most ${GREP_LIMITS.maxMatches} lines. Secrets, nao_config.yaml and the tests/ folder are not searched.`,
     inputSchema,
     toModelOutput,

@@ -59,6 +59,8 @@ export const showTests: CommandAction<CliDependencies> = async ({ io, args, flag
     lines.push('Reference SQL:', t.sql === null ? '  (none)' : indent(t.sql), '');
     if (t.expectedAnswer !== null)
       lines.push('Expected answer (judged by a model):', indent(t.expectedAnswer), '');
+    if (t.expectedAnswer !== null && t.requiresData === false)
+      lines.push('The answer may come without a query (requires_data: false)');
     if (t.database !== null) lines.push(`Database: ${t.database}`);
     if (t.ordered) lines.push('Row order matters (ordered: true)');
     if (t.comparison !== null) lines.push(`Comparison: ${JSON.stringify(t.comparison)}`);

@@ -233,7 +233,7 @@ describe('assertions through nao test --local', () => {
         `prompt: ${CHEAP}`,
         'assertions:',
         '  - {type: row_count, min: 5, max: 2}',
-        '  - {type: response_matches, pattern: "(?i)total"}',
+        '  - {type: response_matches, pattern: "(\\\\w) \\\\1"}',
         '  - {type: max_tool_calls, maximum: 3}',
         '  - {type: asked_clarification}',
       ]),
@@ -243,7 +243,7 @@ describe('assertions through nao test --local', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('checks/bad.yml');
     expect(stderr).toContain('assertions[0].min: must not be larger than max (2)');
-    expect(stderr).toContain('inline flags such as (?i) are not supported: use `ignore_case: true`');
+    expect(stderr).toContain('assertions[1].pattern: the pattern /(\\w) \\1/ uses the backreference \\1');
     expect(stderr).toContain('assertions[2].max: must be an integer >= 0');
     expect(stderr).toContain(
       'assertions[2].maximum: unknown field of a max_tool_calls assertion (allowed: type, max, tool)',

@@ -113,6 +113,51 @@ describe('judgeRun: judged answers', () => {
     expect(result.judged).toBe(false);
   });
 
+  it('fails when the agent ran no query, whatever the judge says, unless requires_data is false', () => {
+    const noQuery = response({ toolCalls: [], text: 'Acme Corp', judgement: judgement() });
+    const result = judge(judged, noQuery);
+    expect(result.verdict).toEqual({
+      status: 'failed',
+      passed: false,
+      message:
+        'the agent ran no query: a judged answer must come from the data (set `requires_data: false` in the test if it need not); the judge said pass: Names Acme Corp.',
+    });
+    // The failure rests on the missing query, not on the judge's reading.
+    expect(result.judged).toBe(false);
+    expect(result.judge?.verdict).toBe('pass');
+    expect(judge(testCase({ expectedAnswer: 'Acme Corp', requiresData: false }), noQuery)).toMatchObject({
+      verdict: { status: 'passed', message: 'Names Acme Corp.' },
+      judged: true,
+    });
+  });
+
+  it.each([
+    [
+      'a query that failed',
+      [{ toolName: 'execute_sql', toolCallId: 'c1', args: {}, result: { error: 'no such table' } }],
+    ],
+    [
+      'another tool only',
+      [{ toolName: 'read', toolCallId: 'c1', args: { path: 'RULES.md' }, result: { text: 'x' } }],
+    ],
+    ['a call that never ran', [{ toolName: 'execute_sql', toolCallId: 'c1', args: {}, result: null }]],
+  ])('counts %s as no query', (_label, toolCalls) => {
+    const result = judge(judged, response({ toolCalls, judgement: judgement() }));
+    expect(result.verdict.status).toBe('failed');
+    expect(result.verdict.message).toMatch(/^the agent ran no query/);
+  });
+
+  it('fails a run without a query even when the judge could not grade it', () => {
+    const result = judge(
+      judged,
+      response({ toolCalls: [], judgement: judgement({ verdict: null, reason: '', error: 'timeout' }) }),
+    );
+    expect(result.verdict).toMatchObject({
+      status: 'failed',
+      message: expect.stringMatching(/^the agent ran no query[^;]*$/),
+    });
+  });
+
   it('ignores a judgement for a test without expected_answer', () => {
     const result = judge(
       testCase({ assertions: [{ type: 'tool_call', tool: 'execute_sql', args: null, minCount: 1 }] }),

@@ -1,3 +1,5 @@
+import type { EXECUTE_SQL_TOOL_NAME } from '../agent/execute-sql.js';
+import { isToolError } from '../agent/tool-error.js';
 import type { AnswerJudgement } from '../answer-judge/index.js';
 import type { ComparisonOptions } from '../config/index.js';
 import type { TestRunResponse } from '../pipeline/index.js';
@@ -60,13 +62,22 @@ export function judgeRun(options: {
 
   const judge = test.expectedAnswer === null ? null : (response.judgement ?? null);
   let judged: CheckOutcome | null = null;
-  if (test.expectedAnswer !== null) {
+  /** True when the verdict rests on the judge's reading (not on the missing query). */
+  let byJudge = false;
+  if (test.expectedAnswer !== null && test.requiresData !== false && !ranQuery(response.toolCalls)) {
+    // Stating the expected text without looking at the data is not an answer, whatever the judge says.
+    const reason = judge?.verdict ? `; the judge said ${judge.verdict}: ${judge.reason}` : '';
+    judged = { passed: false, message: `${NO_QUERY}${reason}` };
+  } else if (test.expectedAnswer !== null) {
     if (judge === null)
       error ??=
         'the answer was not graded: the backend returned no judgement (it predates expected_answer; update nao chat)';
     else if (judge.verdict === null)
       error ??= `the judge model ${judge.model} gave no verdict: ${judge.error}`;
-    else judged = { passed: judge.verdict === 'pass', message: judge.reason };
+    else {
+      judged = { passed: judge.verdict === 'pass', message: judge.reason };
+      byJudge = true;
+    }
   }
 
   const assertions =
@@ -83,7 +94,20 @@ export function judgeRun(options: {
     comparison,
     assertions,
     judge,
-    judged: judged !== null && (verdict.status === 'passed' || verdict.status === 'failed'),
+    judged: byJudge && (verdict.status === 'passed' || verdict.status === 'failed'),
     error,
   };
+}
+
+const NO_QUERY =
+  'the agent ran no query: a judged answer must come from the data (set `requires_data: false` in the test if it need not)';
+
+/** Typed against the tool's name, without loading the tool (and the warehouse drivers) to judge. */
+const QUERY_TOOL: typeof EXECUTE_SQL_TOOL_NAME = 'execute_sql';
+
+/** True when some `execute_sql` call returned a result rather than an error. */
+function ranQuery(toolCalls: TestRunResponse['toolCalls']): boolean {
+  return toolCalls.some(
+    (call) => call.toolName === QUERY_TOOL && call.result != null && !isToolError(call.result),
+  );
 }

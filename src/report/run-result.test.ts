@@ -11,6 +11,8 @@ const TEST: TestCase = {
   prompt: 'Who is our biggest customer?',
   sql: null,
   expectedAnswer: 'Acme Corp',
+  // The answer comes without a query: the judge's verdict alone decides.
+  requiresData: false,
   allowClarification: false,
   database: null,
   assertions: [{ type: 'max_tool_calls', max: 3, tool: null }],

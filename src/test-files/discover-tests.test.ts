@@ -212,7 +212,7 @@ describe('discoverTests: problems', () => {
         file: 'list.yml',
         field: null,
         message:
-          'must be a mapping of fields (name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification), found a list',
+          'must be a mapping of fields (name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification, requires_data), found a list',
       },
       {
         file: 'nested/bad_assertion.yml',
@@ -282,7 +282,7 @@ describe('discoverTests: problems', () => {
     const { tests, warnings } = await discoverTests({ testsDir });
     expect(tests).toHaveLength(1);
     expect(warnings).toEqual([
-      'sub/a.yml: unknown key `promt` is ignored; did you mean `prompt`? (known keys: name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification)',
+      'sub/a.yml: unknown key `promt` is ignored; did you mean `prompt`? (known keys: name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification, requires_data)',
     ]);
   });
 });

@@ -93,6 +93,11 @@ describe('parseTestFile: valid files', () => {
       { sql: null, expectedAnswer: 'Acme Corp, with about 1.2M in revenue', allowClarification: false },
     ],
     [
+      'a judged test whose answer need not come from data',
+      'prompt: What does ARR stand for?\nexpected_answer: annual recurring revenue\nrequires_data: false',
+      { expectedAnswer: 'annual recurring revenue', requiresData: false },
+    ],
+    [
       'allow_clarification with an asked_clarification assertion',
       'prompt: Revenue of the quarter?\nallow_clarification: true\nassertions:\n  - type: asked_clarification\n',
       { allowClarification: true, assertions: [{ type: 'asked_clarification', expected: true }] },
@@ -172,14 +177,14 @@ describe('parseTestFile: problems', () => {
       'a list',
       '- prompt: q\n',
       [
-        '-: must be a mapping of fields (name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification), found a list',
+        '-: must be a mapping of fields (name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification, requires_data), found a list',
       ],
     ],
     [
       'a scalar',
       'just a question\n',
       [
-        '-: must be a mapping of fields (name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification), found the text "just a question"',
+        '-: must be a mapping of fields (name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification, requires_data), found the text "just a question"',
       ],
     ],
     ['a missing prompt', 'sql: SELECT 1', ['prompt: is required: the question the agent must answer']],
@@ -270,6 +275,11 @@ describe('parseTestFile: problems', () => {
       ['expected_answer: is empty: write what a correct answer says, or leave `expected_answer` out'],
     ],
     [
+      'requires_data as text',
+      'prompt: q\nexpected_answer: a\nrequires_data: "no"',
+      ['requires_data: must be true or false, found the text "no"'],
+    ],
+    [
       'allow_clarification as text',
       'prompt: q\nallow_clarification: "yes"',
       ['allow_clarification: must be true or false, found the text "yes"'],
@@ -287,10 +297,11 @@ describe('parseTestFile: problems', () => {
       ['assertions[0]: needs `equals`, or `min` and/or `max` (row counts)'],
     ],
     [
-      'an invalid regular expression, with a hint for inline flags',
-      'prompt: q\nassertions:\n  - {type: response_matches, pattern: "(?i)total"}\n',
+      'patterns RE2 cannot run, each named with what to do',
+      'prompt: q\nassertions:\n  - {type: response_matches, pattern: "(?i)total ("}\n  - {type: response_matches, pattern: "(?<=\\\\$)\\\\d+"}\n',
       [
-        'assertions[0].pattern: is not a valid regular expression (Invalid regular expression: /(?i)total/: Invalid group); inline flags such as (?i) are not supported: use `ignore_case: true`',
+        'assertions[0].pattern: the pattern /(?i)total (/ is not a valid RE2 regular expression (missing closing ): `(?i)total (`); fix it (RE2 syntax: https://github.com/google/re2/wiki/Syntax)',
+        'assertions[1].pattern: the pattern /(?<=\\$)\\d+/ uses lookbehind (?<=…): RE2 syntax has no lookahead or lookbehind; match the surrounding text instead',
       ],
     ],
     [
@@ -390,7 +401,7 @@ describe('parseTestFile: problems', () => {
         },
       ],
       warnings: [
-        'orders.yml: unknown key `promt` is ignored; did you mean `prompt`? (known keys: name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification)',
+        'orders.yml: unknown key `promt` is ignored; did you mean `prompt`? (known keys: name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification, requires_data)',
       ],
     });
   });
@@ -401,8 +412,8 @@ describe('parseTestFile: warnings', () => {
     const parsed = parse('prompt: q\nsqll: SELECT 1\ndescription: revenue check\n');
     expect(parsed.success).toBe(true);
     expect(parsed.warnings).toEqual([
-      'orders.yml: unknown key `sqll` is ignored; did you mean `sql`? (known keys: name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification)',
-      'orders.yml: unknown key `description` is ignored (known keys: name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification)',
+      'orders.yml: unknown key `sqll` is ignored; did you mean `sql`? (known keys: name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification, requires_data)',
+      'orders.yml: unknown key `description` is ignored (known keys: name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification, requires_data)',
     ]);
   });
 

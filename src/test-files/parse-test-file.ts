@@ -86,6 +86,7 @@ const testFileSchema = z.looseObject({
     empty: 'is empty: write what a correct answer says, or leave `expected_answer` out',
   }).nullish(),
   allow_clarification: z.boolean({ error: expected('true or false') }).nullish(),
+  requires_data: z.boolean({ error: expected('true or false') }).nullish(),
   database: text('text (the name of a database in nao_config.yaml)', {
     empty: 'must not be empty',
   }).nullish(),
@@ -273,6 +274,7 @@ function validateTestFile(options: ParseTestFileOptions): ParsedTestFile {
     sql: value.sql ?? null,
     expectedAnswer: value.expected_answer ?? null,
     allowClarification: value.allow_clarification ?? false,
+    ...(value.requires_data == null ? {} : { requiresData: value.requires_data }),
     database: value.database ?? null,
     assertions: value.assertions,
     ordered: value.ordered ?? false,

@@ -13,6 +13,12 @@ export interface TestCase {
    * table: a judge model grades the final answer against it. Never set together with `sql`.
    */
   expectedAnswer: string | null;
+  /**
+   * `requires_data: false`: a judged answer may come without any query (general knowledge, a
+   * refusal the test expects). Absent means true: a test with `expected_answer` fails when the
+   * agent ran no SQL.
+   */
+  requiresData?: boolean;
   /** `allow_clarification: true`: the agent keeps its `clarification` tool in this test. */
   allowClarification: boolean;
   /** The configured database the reference SQL runs on; null for the default one. */
@@ -41,6 +47,7 @@ export const TEST_FILE_KEYS = [
   'ordered',
   'comparison',
   'allow_clarification',
+  'requires_data',
 ] as const;
 
 export const COMPARISON_KEYS = ['rtol', 'atol', 'decimals'] as const;

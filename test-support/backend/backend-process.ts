@@ -19,6 +19,8 @@ export interface BackendProcess {
   output(): string;
   /** Sends Ctrl-C (SIGINT) and resolves with the exit code. */
   stop(): Promise<number | null>;
+  /** SIGKILL, for a server that no longer answers Ctrl-C; resolves once it is gone. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -75,6 +77,10 @@ export async function startBackendProcess(options: {
     async stop() {
       if (child.exitCode === null) child.kill('SIGINT');
       return exited;
+    },
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
     },
   };
 }

@@ -90,23 +90,53 @@ function isJudgeRequest(request: ScriptRequest): boolean {
   return request.messages.some((message) => message.role === 'system' && message.content === JUDGE_RUBRIC);
 }
 
-function between(text: string, tag: string): string {
-  const start = text.indexOf(`<${tag}>\n`);
-  const end = text.indexOf(`\n</${tag}>`);
-  return start < 0 || end < start ? '' : text.slice(start + tag.length + 3, end);
+/**
+ * What a judge model takes from a judge request, read as loosely as a model might: every
+ * value labelled as the expected answer is believed (so one smuggled into the agent's answer
+ * fools it), and the agent's answer is the first one labelled so, up to where it visibly
+ * ends. A JSON request is read by its `"key": "value"` pairs (found by pattern, not parsed,
+ * so a quote left unescaped would end a value early); any other by its `<tag>` blocks.
+ */
+export function readJudgeRequest(text: string): { expected: string[]; answer: string } {
+  if (text.trimStart().startsWith('{')) {
+    const fields = [...text.matchAll(/"(expected_answer|agent_answer)"\s*:\s*"((?:[^"\\]|\\.)*)"/g)].map(
+      (match) => ({ key: match[1], value: decodeLoosely(match[2]!) }),
+    );
+    return {
+      expected: fields.filter((field) => field.key === 'expected_answer').map((field) => field.value),
+      answer: fields.find((field) => field.key === 'agent_answer')?.value ?? '',
+    };
+  }
+  const expected = [...text.matchAll(/<expected_answer>\n?([\s\S]*?)\n?<\/expected_answer>/g)].map(
+    (match) => match[1]!,
+  );
+  const start = text.indexOf('<agent_answer>\n');
+  const end = text.indexOf('\n</agent_answer>', start);
+  return { expected, answer: start < 0 || end < 0 ? '' : text.slice(start + '<agent_answer>\n'.length, end) };
+}
+
+/** A JSON string's text as a reader takes it, raw where it is not valid JSON (a raw newline). */
+function decodeLoosely(raw: string): string {
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return raw;
+  }
 }
 
 function judgeReply(request: ScriptRequest, answer: ScriptedAnswer): Pick<Turn, 'json' | 'text'> {
   if (answer.judge === 'unreadable') return { text: 'I think it is mostly right.' };
   if (answer.judge !== undefined) return { json: answer.judge };
   const graded = request.messages.find((message) => message.role === 'user')?.content ?? '';
-  const expected = between(graded, 'expected_answer');
-  const given = between(graded, 'agent_answer');
-  const states = given.toLowerCase().includes(expected.toLowerCase());
+  const { expected, answer: given } = readJudgeRequest(graded);
+  const stated = expected.find((candidate) => given.toLowerCase().includes(candidate.toLowerCase()));
   return {
     json: {
-      verdict: states ? 'pass' : 'fail',
-      reason: `The answer ${states ? 'states' : 'does not state'} "${expected}".`,
+      verdict: stated === undefined ? 'fail' : 'pass',
+      reason:
+        stated === undefined
+          ? `The answer does not state "${expected[0] ?? ''}".`
+          : `The answer states "${stated}".`,
     },
   };
 }
@@ -116,7 +146,10 @@ function findPrompt(request: ScriptRequest, prompts: readonly string[]): string 
     .filter((message) => message.role === 'user')
     .map((message) => message.content)
     .join('\n');
-  return prompts.find((prompt) => userText.includes(prompt));
+  // The judge's request holds the prompt as a JSON string value.
+  return prompts.find(
+    (prompt) => userText.includes(prompt) || userText.includes(JSON.stringify(prompt).slice(1, -1)),
+  );
 }
 
 function lastQueryId(request: ScriptRequest): string | undefined {

@@ -74,6 +74,34 @@ describe('response_not_matches', () => {
   });
 });
 
+describe('response patterns on hostile answers', () => {
+  it('checks a catastrophic pattern against a long answer at once (RE2: linear time)', () => {
+    const started = performance.now();
+    expect(
+      checkResponseMatchesAssertion({
+        assertion: matches('^(a+)+$'),
+        facts: runFacts({ responseText: `${'a'.repeat(40)}!` }),
+      }).passed,
+    ).toBe(false);
+    expect(
+      checkResponseNotMatchesAssertion({
+        assertion: notMatches('(\\d+,?)+%'),
+        facts: runFacts({ responseText: `growth of ${'1'.repeat(5000)} points` }),
+      }),
+    ).toEqual({ passed: true, message: 'response_not_matches /(\\d+,?)+%/' });
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('reads inline flags, which JavaScript refused', () => {
+    expect(
+      checkResponseMatchesAssertion({
+        assertion: matches('(?i)total'),
+        facts: runFacts({ responseText: ANSWER.toUpperCase() }),
+      }).passed,
+    ).toBe(true);
+  });
+});
+
 describe('response patterns in a test file', () => {
   it('reads pattern and ignore_case', () => {
     expect(
@@ -89,7 +117,15 @@ describe('response patterns in a test file', () => {
     [{ type: 'response_matches', pattern: '' }, 'pattern: must not be empty'],
     [
       { type: 'response_not_matches', pattern: 'total (' },
-      'pattern: is not a valid regular expression (Invalid regular expression: /total (/: Unterminated group)',
+      'pattern: the pattern /total (/ is not a valid RE2 regular expression (missing closing ): `total (`); fix it (RE2 syntax: https://github.com/google/re2/wiki/Syntax)',
+    ],
+    [
+      { type: 'response_matches', pattern: '(\\d)\\1' },
+      'pattern: the pattern /(\\d)\\1/ uses the backreference \\1: RE2 syntax has no backreferences; write the repeated text out instead',
+    ],
+    [
+      { type: 'response_matches', pattern: 'total(?! EUR)' },
+      'pattern: the pattern /total(?! EUR)/ uses negative lookahead (?!…): RE2 syntax has no lookahead or lookbehind; match the surrounding text instead',
     ],
     [{ type: 'response_matches', pattern: 'x', ignore_case: 'yes' }, 'ignore_case: must be true or false'],
     [

@@ -23,7 +23,10 @@ export function checkResponseNotMatchesAssertion(options: {
   const shown = showPattern(assertion);
   const match = compilePattern(assertion).exec(facts.responseText);
   if (match === null) return { passed: true, message: `response_not_matches ${shown}` };
-  return { passed: false, message: `response matches ${shown}, which it must not ("${excerpt(match[0])}")` };
+  return {
+    passed: false,
+    message: `response matches ${shown}, which it must not ("${excerpt(match.text)}")`,
+  };
 }
 
 /** The `response_not_matches` entry of the assertion registry. */

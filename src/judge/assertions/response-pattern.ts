@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { messageOf } from '../../errors/index.js';
+import { compileLinearRegex, type LinearRegex } from '../../agent/linear-regex.js';
 import { booleanField } from './assertion-fields.js';
 
-/** What `response_matches` and `response_not_matches` share: a JavaScript regular expression. */
+/** What `response_matches` and `response_not_matches` share: a regular expression in RE2 syntax. */
 export interface ResponsePattern {
   pattern: string;
   ignoreCase: boolean;
@@ -10,23 +10,29 @@ export interface ResponsePattern {
 
 export const RESPONSE_PATTERN_FIELDS = ['type', 'pattern', 'ignore_case'] as const;
 
-/** The flags nao compiles with: none but `i`, so `^` and `$` are the ends of the whole text. */
-export function compilePattern(pattern: ResponsePattern): RegExp {
-  return new RegExp(pattern.pattern, pattern.ignoreCase ? 'i' : '');
+/** Longest pattern a problem quotes whole. */
+const SHOWN_PATTERN_CHARS = 80;
+
+/**
+ * Compiles on RE2 (linear-time matching: a test file cannot hang the run) with no flag but
+ * `i`, so `^` and `$` are the ends of the whole text. The schema has already compiled it.
+ */
+export function compilePattern(pattern: ResponsePattern): LinearRegex {
+  const compiled = compileLinearRegex({ pattern: pattern.pattern, flags: pattern.ignoreCase ? 'i' : '' });
+  if (!compiled.success) throw new Error(`${showPattern(pattern)} ${compiled.error}`);
+  return compiled.regex;
 }
 
-/** Why `pattern` does not compile, with a hint for the inline flags other engines accept. */
+/** Why RE2 cannot run `pattern`, quoting it, with what to write instead. */
 function patternProblem(pattern: string): string | null {
-  try {
-    new RegExp(pattern);
-    return null;
-  } catch (error) {
-    const reason = messageOf(error);
-    const hint = /^\(\?[a-z]+\)/.test(pattern)
-      ? '; inline flags such as (?i) are not supported: use `ignore_case: true`'
-      : '';
-    return `is not a valid regular expression (${reason})${hint}`;
-  }
+  const compiled = compileLinearRegex({ pattern });
+  if (compiled.success) return null;
+  const shown =
+    pattern.length <= SHOWN_PATTERN_CHARS ? `/${pattern}/` : `/${pattern.slice(0, SHOWN_PATTERN_CHARS)}…/`;
+  const fix = compiled.error.startsWith('is not')
+    ? '; fix it (RE2 syntax: https://github.com/google/re2/wiki/Syntax)'
+    : '';
+  return `the pattern ${shown} ${compiled.error}${fix}`;
 }
 
 /** The YAML fields of either type, validated; the pattern must compile. */
