@@ -1,7 +1,8 @@
 import { isAPIError } from 'better-auth/api';
 import { type AddressLimiter, createAddressLimiter, DEFAULT_SIGN_UP_LIMITS } from './address-limiter.js';
 import { CLIENT_ADDRESS_HEADER, type NaoAuth } from './auth.js';
-import type { LoginLimiter } from './login-limiter.js';
+import type { AttemptOutcome, LoginLimiter } from './login-limiter.js';
+import { createPasswordQueue, type PasswordQueue, PasswordQueueFullError } from './password-queue.js';
 
 export interface PublicUser {
   id: string;
@@ -23,7 +24,7 @@ export type SessionEnv = { Variables: { session: SessionInfo } };
 
 export type AccountResult =
   | { success: true; token: string; user: PublicUser; cookies: string[] }
-  | { success: false; status: 400 | 401 | 409 | 429; error: string; retryAfterSeconds?: number };
+  | { success: false; status: 400 | 401 | 403 | 409 | 429 | 503; error: string; retryAfterSeconds?: number };
 
 /** Who is asking: the peer address (for limits and the session record) and the user agent. */
 export interface RequestOrigin {
@@ -65,11 +66,14 @@ export function createAccounts(options: {
   limiter: LoginLimiter;
   /** Sign-ups per address, in memory; default DEFAULT_SIGN_UP_LIMITS. */
   signUpLimiter?: AddressLimiter;
+  /** Where every password hash waits its turn; default createPasswordQueue(). */
+  passwordQueue?: PasswordQueue;
   log?: (line: string) => void;
 }): Accounts {
   const { auth, limiter } = options;
   const log = options.log ?? (() => {});
   const signUps = options.signUpLimiter ?? createAddressLimiter(DEFAULT_SIGN_UP_LIMITS);
+  const passwords = options.passwordQueue ?? createPasswordQueue();
 
   return {
     async signUp({ email, password, name, origin }) {
@@ -83,16 +87,19 @@ export function createAccounts(options: {
         signUps.record(origin.address);
       }
       try {
-        const { headers, response } = await auth.api.signUpEmail({
-          body: { email: email.trim(), password, name: name?.trim() || defaultName(email) },
-          headers: originHeaders(origin),
-          returnHeaders: true,
-        });
+        const { headers, response } = await passwords.run(() =>
+          auth.api.signUpEmail({
+            body: { email: email.trim(), password, name: name?.trim() || defaultName(email) },
+            headers: originHeaders(origin),
+            returnHeaders: true,
+          }),
+        );
         if (response.token === null)
           return { success: false, status: 400, error: 'The account was created but not signed in; log in.' };
         log(`signed up ${response.user.email}`);
         return signedIn(response.token, response.user, headers);
       } catch (error) {
+        if (error instanceof PasswordQueueFullError) return busy(error);
         if (!isAPIError(error)) throw error;
         const code = (error.body as { code?: string } | undefined)?.code;
         if (code === 'USER_ALREADY_EXISTS' || code === 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL') {
@@ -105,32 +112,40 @@ export function createAccounts(options: {
     async signIn({ email, password, origin }) {
       const attempt = { email, address: origin.address };
       const from = origin.address ?? 'unknown address';
-      const allowance = await limiter.check(attempt);
-      if (!allowance.allowed) {
-        log(`log-in refused for ${email.trim()} from ${from}: too many failed log-ins (${allowance.scope})`);
+      const reservation = await limiter.reserve(attempt);
+      if (!reservation.allowed) {
+        log(
+          `log-in refused for ${email.trim()} from ${from}: too many failed log-ins (${reservation.scope})`,
+        );
         return tooMany(
-          `failed log-ins ${allowance.scope === 'account' ? 'for this account' : 'from this address'}`,
-          allowance.retryAfterSeconds,
+          `failed log-ins ${reservation.scope === 'account' ? 'for this account' : 'from this address'}`,
+          reservation.retryAfterSeconds,
         );
       }
+      let outcome: AttemptOutcome = 'none';
       try {
-        const { headers, response } = await auth.api.signInEmail({
-          body: { email: email.trim(), password },
-          headers: originHeaders(origin),
-          returnHeaders: true,
-        });
-        await limiter.recordSuccess(attempt);
+        const { headers, response } = await passwords.run(() =>
+          auth.api.signInEmail({
+            body: { email: email.trim(), password },
+            headers: originHeaders(origin),
+            returnHeaders: true,
+          }),
+        );
+        outcome = 'success';
         log(`logged in ${response.user.email} with a password from ${from}`);
         return signedIn(response.token, response.user, headers);
       } catch (error) {
+        if (error instanceof PasswordQueueFullError) return busy(error);
         if (!isAPIError(error)) throw error;
         const status = error.statusCode;
         if (status === 401 || status === 403) {
-          await limiter.recordFailure(attempt);
+          outcome = 'failure';
           log(`failed log-in for ${email.trim()} from ${from}`);
           return { success: false, status: 401, error: INVALID_CREDENTIALS };
         }
         return { success: false, status: 400, error: sentence(messageOf(error)) };
+      } finally {
+        await reservation.settle(outcome);
       }
     },
 
@@ -183,6 +198,10 @@ function tooMany(what: string, retryAfterSeconds: number): AccountResult {
     error: `Too many ${what}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
     retryAfterSeconds,
   };
+}
+
+function busy(error: PasswordQueueFullError): AccountResult {
+  return { success: false, status: 503, error: error.message, retryAfterSeconds: error.retryAfterSeconds };
 }
 
 function signedIn(token: string, user: PublicUser, headers: Headers): AccountResult {

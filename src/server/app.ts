@@ -1,5 +1,6 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
@@ -40,9 +41,17 @@ export interface BackendAppOptions {
    * sets this so a web page cannot reach it through a rebound DNS name. Null: any host.
    */
   allowedHostnames?: readonly string[] | null;
+  /** Largest request body taken, in bytes; default MAX_BODY_BYTES. */
+  maxBodyBytes?: number;
   /** The chat page and its API; without it only the account pages and the test API are served. */
   chat?: { store: ChatStore; assetsDir?: string; runJobs?: RunJobs };
 }
+
+/**
+ * No route takes more: a test run's prompt and SQL, a chat question or a form are kilobytes.
+ * Bodies are buffered before parsing, so without a bound one request could take gigabytes.
+ */
+export const MAX_BODY_BYTES = 1024 * 1024;
 
 const UNAUTHORIZED =
   'Unauthorized: log in with `nao login`, or send a session cookie or an `Authorization: Bearer` token.';
@@ -120,6 +129,23 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
       return next();
     });
   }
+
+  // Before the session gate: the largest bodies come from whoever is not logged in. A declared
+  // length over the limit is refused before a byte is read; a streamed body once it passes it.
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) => {
+        // The rest of the body is not read: the connection closes instead of draining it.
+        c.header('Connection', 'close');
+        const message = `The request body is larger than ${Math.round(maxBodyBytes / 1024)} KB, the most this server takes.`;
+        if (isApiPath(c.req.path)) return c.json({ error: message }, 413);
+        return c.html(messagePage({ title: 'Request too large', message }), 413);
+      },
+    }),
+  );
 
   app.use(
     '*',
@@ -362,11 +388,13 @@ function accountResponse(c: Context<SessionEnv>, result: AccountResult): Respons
   return c.json({ error, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) }, result.status);
 }
 
-const BETTER_AUTH_CODES: Record<400 | 401 | 409 | 429, string> = {
+const BETTER_AUTH_CODES: Record<400 | 401 | 403 | 409 | 429 | 503, string> = {
   400: 'INVALID_REQUEST',
   401: 'INVALID_EMAIL_OR_PASSWORD',
+  403: 'FORBIDDEN',
   409: 'USER_ALREADY_EXISTS',
   429: 'TOO_MANY_REQUESTS',
+  503: 'SERVICE_UNAVAILABLE',
 };
 
 /** An account result in better-auth's own response shape. */
