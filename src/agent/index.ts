@@ -7,5 +7,6 @@ export {
   type AgentToolCall,
   runAgent,
 } from './run-agent.js';
+export { checkQueryAccess } from './query-access.js';
 export { loadSyncedTables, type TableAccess, tableAccess } from './table-access.js';
 export { createAgentTools } from './toolset.js';

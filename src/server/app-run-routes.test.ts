@@ -47,7 +47,14 @@ beforeAll(async () => {
   llm = await startTestLlmServer({ script: (request) => scriptedAnalyst({ answers })(request) });
   project = await copyExampleProject({ baseUrl: llm.url });
   const config = await loadConfig({ projectDir: project.dir, env: {} });
-  backend = await startBackend({ config, env: {}, port: 0, version: 'test', log: (line) => log.push(line) });
+  // Two accounts sign up (open sign-up, no invite).
+  backend = await startBackend({
+    config,
+    env: { NAO_ALLOW_SIGNUP: '1' },
+    port: 0,
+    version: 'test',
+    log: (line) => log.push(line),
+  });
   ada = await signUp('ada@example.com');
   bob = await signUp('bob@example.com');
 });

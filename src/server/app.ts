@@ -13,16 +13,19 @@ import { registerAppRunRoutes } from './app-run-routes.js';
 import { registerChatApi, registerChatPage } from './chat-routes.js';
 import type { ChatStore } from './chat-store.js';
 import { type CliLoginCodes, isCodeChallenge } from './cli-login-codes.js';
+import type { Invites } from './invites.js';
 import { isLoopbackRedirect, withQuery } from './loopback-redirect.js';
 import {
   type AuthorizeParams,
   authorizePage,
   homePage,
+  invitePage,
   loginPage,
   messagePage,
   safeNext,
   signupPage,
 } from './pages.js';
+import { checkReferenceAccess } from './reference-access.js';
 import { parseJsonBody, readJson } from './request-body.js';
 import { runtimeModel } from './runtime-model.js';
 import { parseTestRunBody } from './test-run-body.js';
@@ -31,6 +34,9 @@ import { testRunWire } from './test-run-wire.js';
 export interface BackendAppOptions {
   accounts: Accounts;
   cliCodes: CliLoginCodes;
+  invites: Invites;
+  /** The server's own URL, for the invite links. */
+  baseUrl: string;
   /** The project's databases, agent context and models, opened once by the server. */
   runtime: ProjectRuntime;
   projectName: string;
@@ -78,6 +84,8 @@ const credentialsSchema = z.object(
     email: z.string({ error: 'email is required' }).trim().min(1, 'email is required'),
     password: z.string({ error: 'password is required' }).min(1, 'password is required'),
     name: z.string({ error: 'name must be a string' }).optional(),
+    /** An invite code from the owner (needed after the first account unless sign-up is open). */
+    invite: z.string({ error: 'invite must be a string' }).max(200).optional(),
   },
   { error: 'the body must be a JSON object' },
 );
@@ -219,6 +227,21 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
   app.post('/api/auth/sign-in/email', signInRoute(betterAuthResponse));
   app.post('/api/auth/sign-up/email', signUpRoute(betterAuthResponse));
 
+  // The owner hands out invites; the link opens the sign-up page with the code filled in.
+  const issueInvite = async (c: Context<SessionEnv>) => {
+    const user = c.get('session').user;
+    if ((await accounts.role(user.id)) !== 'owner') return null;
+    const { code, expiresAt } = await options.invites.issue(user.id);
+    log(`${user.email} created an invite`);
+    return { code, expiresAt, url: `${options.baseUrl}/signup?invite=${encodeURIComponent(code)}` };
+  };
+  app.post('/api/auth/invites', async (c) => {
+    const invite = await issueInvite(c);
+    if (invite === null)
+      return c.json({ error: "Only the server's owner (its first account) can invite." }, 403);
+    return c.json({ ...invite, expiresAt: invite.expiresAt.toISOString() }, 201);
+  });
+
   app.get('/api/auth/session', (c) => {
     const { user, expiresAt } = c.get('session');
     return c.json({ user, expiresAt: expiresAt.toISOString() });
@@ -256,6 +279,18 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
       const judge = runtimeModel(runtime, `${request.judgeModel.provider}:${request.judgeModel.modelId}`);
       if (!judge.success) return c.json({ error: judge.error, fields: { judgeModel: [judge.error] } }, 400);
     }
+    const user = c.get('session').user;
+    if (request.sql != null && (await accounts.role(user.id)) !== 'owner') {
+      const access = await checkReferenceAccess({
+        runtime,
+        sql: request.sql,
+        databaseName: request.databaseId ?? null,
+      });
+      if (!access.allowed) {
+        log(`refused reference SQL from ${user.email}: ${access.reason}`);
+        return c.json({ error: access.reason, fields: { sql: [access.reason] } }, 403);
+      }
+    }
     const signal = c.req.raw.signal;
     const started = Date.now();
     const elapsed = () => `${Date.now() - started} ms`;
@@ -288,7 +323,20 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
 
   // ---- Pages ----------------------------------------------------------------------------
 
-  app.get('/', (c) => c.html(homePage({ user: c.get('session').user, projectName: options.projectName })));
+  app.get('/', async (c) => {
+    const user = c.get('session').user;
+    const owner = (await accounts.role(user.id)) === 'owner';
+    return c.html(homePage({ user, projectName: options.projectName, owner }));
+  });
+
+  app.post('/invites', async (c) => {
+    const invite = await issueInvite(c);
+    if (invite === null) {
+      const message = "Only the server's owner (its first account) can invite.";
+      return c.html(messagePage({ title: 'Not allowed', message }), 403);
+    }
+    return c.html(invitePage(invite), 201);
+  });
 
   app.get('/login', async (c) => {
     const next = safeNext(c.req.query('next'));
@@ -310,7 +358,9 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
     return c.redirect(next, 303);
   });
 
-  app.get('/signup', (c) => c.html(signupPage({ next: safeNext(c.req.query('next')) })));
+  app.get('/signup', (c) =>
+    c.html(signupPage({ next: safeNext(c.req.query('next')), invite: c.req.query('invite') ?? '' })),
+  );
 
   app.post('/signup', async (c) => {
     const form = await c.req.parseBody();
@@ -318,12 +368,14 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
     const email = typeof form.email === 'string' ? form.email : '';
     const name = typeof form.name === 'string' ? form.name : '';
     const password = typeof form.password === 'string' ? form.password : '';
+    const invite = typeof form.invite === 'string' ? form.invite.slice(0, 200) : '';
     if (email.trim() === '' || password === '') {
-      return c.html(signupPage({ next, email, name, error: 'Enter an email and a password.' }), 400);
+      return c.html(signupPage({ next, email, name, invite, error: 'Enter an email and a password.' }), 400);
     }
-    const result = await accounts.signUp({ email, password, name, origin: originOf(c) });
+    const result = await accounts.signUp({ email, password, name, invite, origin: originOf(c) });
     accountHeaders(c, result);
-    if (!result.success) return c.html(signupPage({ next, email, name, error: result.error }), result.status);
+    if (!result.success)
+      return c.html(signupPage({ next, email, name, invite, error: result.error }), result.status);
     return c.redirect(next, 303);
   });
 

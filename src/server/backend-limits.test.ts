@@ -11,17 +11,30 @@ import { type RunningBackend, startBackend } from './backend.js';
 const PASSWORD = 'pw-limits-8c1d0e';
 const OWNER = 'owner@example.com';
 
-const answers: Record<string, ScriptedAnswer> = {};
+let answers: Record<string, ScriptedAnswer> = {};
 let llm: TestLlmServer;
 let project: ExampleCopy;
 let backend: RunningBackend;
 const log: string[] = [];
 let ownerToken: string;
+let memberToken: string;
+
+/** An account signed up with an invite from the owner; returns its token. */
+async function invitedSignUp(email: string): Promise<string> {
+  const invite = await api('POST', '/api/auth/invites', { token: ownerToken, body: {} });
+  expect(invite.status).toBe(201);
+  const { code } = invite.body as { code: string };
+  const signup = await api('POST', '/api/auth/signup', { body: { email, password: PASSWORD, invite: code } });
+  expect(signup.status).toBe(200);
+  return (signup.body as { token: string }).token;
+}
 
 beforeAll(async () => {
   llm = await startTestLlmServer({ script: (request) => scriptedAnalyst({ answers })(request) });
   project = await copyExampleProject({ baseUrl: llm.url });
   const config = await loadConfig({ projectDir: project.dir, env: {} });
+  // What the agent may not read; a member's reference SQL may not either.
+  config.databases[0]!.exclude = ['*.customers'];
   backend = await startBackend({
     config,
     env: {},
@@ -34,6 +47,7 @@ beforeAll(async () => {
   const signup = await api('POST', '/api/auth/signup', { body: { email: OWNER, password: PASSWORD } });
   expect(signup.status).toBe(200);
   ownerToken = (signup.body as { token: string }).token;
+  memberToken = await invitedSignUp('member@example.com');
 });
 afterAll(async () => {
   await backend?.close();
@@ -94,15 +108,14 @@ function bigBody(options: { path: string; size: number; chunked: boolean }) {
 describe('failed log-ins sent at once', () => {
   it('check no more passwords than the limit allows, and refuse the rest with 429', async () => {
     const email = 'target@example.com';
-    const signup = await api('POST', '/api/auth/signup', { body: { email, password: PASSWORD } });
-    expect(signup.status).toBe(200);
-    const answers = await Promise.all(
+    await invitedSignUp(email);
+    const replies = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         api('POST', '/api/auth/login', { body: { email, password: `${PASSWORD}-guess-${i}` } }),
       ),
     );
-    const checked = answers.filter((answer) => answer.status === 401);
-    const refused = answers.filter((answer) => answer.status === 429);
+    const checked = replies.filter((answer) => answer.status === 401);
+    const refused = replies.filter((answer) => answer.status === 429);
     expect(checked.length).toBeLessThanOrEqual(5);
     expect(checked.length + refused.length).toBe(40);
     expect(refused[0]!.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
@@ -153,5 +166,72 @@ describe('request bodies', () => {
       body: { email: OWNER, password: 'p'.repeat(512 * 1024) },
     });
     expect(answer).toMatchObject({ status: 400, body: { error: expect.stringMatching(/password/i) } });
+  });
+});
+
+describe('sign-up after the first account', () => {
+  it('needs an invite from the owner, which signs up one account only', async () => {
+    const uninvited = await api('POST', '/api/auth/signup', {
+      body: { email: 'stranger@example.com', password: PASSWORD },
+    });
+    expect(uninvited).toMatchObject({
+      status: 403,
+      body: { error: expect.stringContaining('needs an invite') },
+    });
+    const invite = await api('POST', '/api/auth/invites', { token: ownerToken, body: {} });
+    const { code, url } = invite.body as { code: string; url: string };
+    expect(url).toBe(`${backend.url}/signup?invite=${code}`);
+    // The link's page carries the code into the form.
+    expect(await (await fetch(url)).text()).toContain(`name="invite" value="${code}"`);
+    const used = await api('POST', '/api/auth/signup', {
+      body: { email: 'invited@example.com', password: PASSWORD, invite: code },
+    });
+    expect(used.status).toBe(200);
+    const again = await api('POST', '/api/auth/signup', {
+      body: { email: 'second@example.com', password: PASSWORD, invite: code },
+    });
+    expect(again).toMatchObject({
+      status: 403,
+      body: { error: expect.stringContaining('unknown, used or expired') },
+    });
+  });
+
+  it('lets only the owner invite', async () => {
+    const refused = await api('POST', '/api/auth/invites', { token: memberToken, body: {} });
+    expect(refused).toMatchObject({ status: 403, body: { error: expect.stringContaining('owner') } });
+  });
+});
+
+describe('reference SQL sent to POST /api/test/run', () => {
+  const model = { provider: 'openai', modelId: 'gpt-4.1' };
+  const prompt = 'Who are our customers?';
+
+  it("runs under the project's exclude for a member: excluded tables are refused with 403", async () => {
+    answers = { [prompt]: { sql: 'SELECT 1 AS n' } };
+    const run = await api('POST', '/api/test/run', {
+      token: memberToken,
+      body: { prompt, model, sql: 'SELECT * FROM customers' },
+    });
+    expect(run.status).toBe(403);
+    expect(run.body).toMatchObject({
+      error: expect.stringContaining('customers is not readable'),
+      fields: { sql: [expect.stringContaining('owner')] },
+    });
+    expect(JSON.stringify(run.body)).not.toContain('expectedData');
+    const allowed = await api('POST', '/api/test/run', {
+      token: memberToken,
+      body: { prompt, model, sql: 'SELECT count(*) AS n FROM orders' },
+    });
+    expect(allowed.status).toBe(200);
+  });
+
+  it('runs unrestricted for the owner', async () => {
+    answers = { [prompt]: { sql: 'SELECT 1 AS n' } };
+    const run = await api('POST', '/api/test/run', {
+      token: ownerToken,
+      body: { prompt, model, sql: 'SELECT count(*) AS customers FROM customers' },
+    });
+    expect(run.status).toBe(200);
+    expect(run.body).toMatchObject({ verification: { expectedColumns: ['customers'] } });
   });
 });

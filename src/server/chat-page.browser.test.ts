@@ -100,7 +100,14 @@ const log: string[] = [];
 
 async function startServer(): Promise<void> {
   const config = await loadConfig({ projectDir: project.dir, env: {} });
-  backend = await startBackend({ config, env: {}, port: 0, version: 'test', log: (line) => log.push(line) });
+  // A second account signs up later (open sign-up, no invite).
+  backend = await startBackend({
+    config,
+    env: { NAO_ALLOW_SIGNUP: '1' },
+    port: 0,
+    version: 'test',
+    log: (line) => log.push(line),
+  });
 }
 
 beforeAll(async () => {
