@@ -1,5 +1,6 @@
 export { type AgentContext, createAgentContext } from './agent-context.js';
 export type { Clarification } from './clarification.js';
+export { checkQueryAccess } from './query-access.js';
 export {
   type AgentModel,
   type AgentRunResult,
@@ -7,6 +8,5 @@ export {
   type AgentToolCall,
   runAgent,
 } from './run-agent.js';
-export { checkQueryAccess } from './query-access.js';
 export { loadSyncedTables, type TableAccess, tableAccess } from './table-access.js';
 export { createAgentTools } from './toolset.js';
