@@ -49,6 +49,8 @@ export interface BackendAppOptions {
   allowedHostnames?: readonly string[] | null;
   /** Largest request body taken, in bytes; default MAX_BODY_BYTES. */
   maxBodyBytes?: number;
+  /** `POST /api/test/run` requests in flight per account; default MAX_TEST_RUNS_PER_ACCOUNT. */
+  maxTestRunsPerAccount?: number;
   /** The chat page and its API; without it only the account pages and the test API are served. */
   chat?: { store: ChatStore; assetsDir?: string; runJobs?: RunJobs };
 }
@@ -58,6 +60,12 @@ export interface BackendAppOptions {
  * Bodies are buffered before parsing, so without a bound one request could take gigabytes.
  */
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * `POST /api/test/run` requests one account may have running at once: well above what
+ * `nao test --threads` sends, far below what would crowd out every other user.
+ */
+export const MAX_TEST_RUNS_PER_ACCOUNT = 16;
 
 const UNAUTHORIZED =
   'Unauthorized: log in with `nao login`, or send a session cookie or an `Authorization: Bearer` token.';
@@ -193,7 +201,9 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
   });
 
   app.use('/api/*', async (c, next) => {
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && !isJson(c.req.header('content-type'))) {
+    // A DELETE (cancel a run) has no body; cross-site pages cannot send one without a preflight.
+    const takesBody = c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'DELETE';
+    if (takesBody && !isJson(c.req.header('content-type'))) {
       return c.json({ error: 'Send the body as JSON (Content-Type: application/json).' }, 415);
     }
     return next();
@@ -266,6 +276,30 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
     return c.json({ token: session.token, user: session.user });
   });
 
+  // Requests in flight per account (user id, so every token of one account counts together).
+  const testRunsInFlight = new Map<string, number>();
+  const maxTestRunsPerAccount = options.maxTestRunsPerAccount ?? MAX_TEST_RUNS_PER_ACCOUNT;
+  app.post('/api/test/run', async (c, next) => {
+    const userId = c.get('session').user.id;
+    const inFlight = testRunsInFlight.get(userId) ?? 0;
+    if (inFlight >= maxTestRunsPerAccount) {
+      c.header('Retry-After', '5');
+      return c.json(
+        {
+          error: `This account has ${inFlight} test runs in flight, the most this server runs at once for one account; send fewer at a time (nao test --threads).`,
+        },
+        429,
+      );
+    }
+    testRunsInFlight.set(userId, inFlight + 1);
+    try {
+      await next();
+    } finally {
+      const left = (testRunsInFlight.get(userId) ?? 1) - 1;
+      if (left <= 0) testRunsInFlight.delete(userId);
+      else testRunsInFlight.set(userId, left);
+    }
+  });
   app.post('/api/test/run', async (c) => {
     const raw = await readJson(c);
     if (!raw.success) return raw.response;
@@ -316,7 +350,13 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
 
   if (options.chat) registerChatApi(app, { store: options.chat.store, runtime, log });
   if (options.chat?.runJobs) {
-    registerAppRunRoutes(app, { runtime, jobs: options.chat.runJobs, version: options.version, log });
+    registerAppRunRoutes(app, {
+      runtime,
+      jobs: options.chat.runJobs,
+      version: options.version,
+      log,
+      roleOf: (userId) => accounts.role(userId),
+    });
   }
 
   app.all('/api/*', (c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));
