@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { type RunJobs, runRequestSchema, startAppRun } from '../app-runs/index.js';
+import { type AppRunJob, type RunJobs, runRequestSchema, startAppRun } from '../app-runs/index.js';
 import { type ProjectRuntime, runTestRequest, type TestRunClient } from '../pipeline/index.js';
 import type { AccountRole, SessionEnv } from './accounts.js';
 import { chatModels } from './chat-routes.js';
@@ -22,9 +22,13 @@ export function registerAppRunRoutes(
     version: string;
     log: (line: string) => void;
     roleOf: (userId: string) => Promise<AccountRole>;
+    /** Takes the server's folders out of a job's error (wire-paths.ts). */
+    scrubPaths: (text: string) => string;
   },
 ): void {
   const { runtime, jobs, log } = options;
+  const publicJob = (job: AppRunJob): AppRunJob =>
+    job.error === null ? job : { ...job, error: options.scrubPaths(job.error) };
   // The runtime is the server's: a job must never close it.
   const client: TestRunClient = {
     runTest: ({ request, signal, onSpending }) => runTestRequest({ runtime, request, signal, onSpending }),
@@ -83,7 +87,9 @@ export function registerAppRunRoutes(
 
   app.get('/api/tests/runs/:id', (c) => {
     const job = jobs.get(c.req.param('id'), c.get('session').user.id);
-    return job === null ? c.json({ error: `No test run ${c.req.param('id')}.` }, 404) : c.json({ job });
+    return job === null
+      ? c.json({ error: `No test run ${c.req.param('id')}.` }, 404)
+      : c.json({ job: publicJob(job) });
   });
   // Cancel: the runs under way are aborted and the job saves what finished, as after Ctrl-C.
   app.delete('/api/tests/runs/:id', (c) => {
@@ -91,6 +97,6 @@ export function registerAppRunRoutes(
     const cancelled = jobs.cancel(c.req.param('id'), user.id);
     if (!cancelled.success) return c.json({ error: cancelled.error }, cancelled.status);
     log(`${user.email} cancelled test run ${cancelled.job.id}`);
-    return c.json({ job: cancelled.job }, 202);
+    return c.json({ job: publicJob(cancelled.job) }, 202);
   });
 }

@@ -30,6 +30,7 @@ import { parseJsonBody, readJson } from './request-body.js';
 import { runtimeModel } from './runtime-model.js';
 import { parseTestRunBody } from './test-run-body.js';
 import { testRunWire } from './test-run-wire.js';
+import { createPathScrubber } from './wire-paths.js';
 
 export interface BackendAppOptions {
   accounts: Accounts;
@@ -115,6 +116,9 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
   const { accounts, cliCodes, runtime } = options;
   const log = options.log ?? (() => {});
   const app = new Hono<SessionEnv>();
+  const scrubPaths = createPathScrubber({
+    projectDirs: [runtime.config.projectDir, runtime.agentContext.projectDir],
+  });
 
   app.onError((error, c) => {
     if (error instanceof HTTPException) {
@@ -198,6 +202,16 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
     for (const cookie of session.cookies) c.header('Set-Cookie', cookie, { append: true });
     c.set('session', session);
     return next();
+  });
+
+  // Error answers never show the server's folders (the log keeps them whole).
+  app.use('/api/*', async (c, next) => {
+    await next();
+    if (c.res.status < 400 || !isJson(c.res.headers.get('content-type') ?? undefined)) return;
+    const text = await c.res.text();
+    const headers = new Headers(c.res.headers);
+    headers.delete('content-length');
+    c.res = new Response(scrubPaths(text), { status: c.res.status, headers });
   });
 
   app.use('/api/*', async (c, next) => {
@@ -348,10 +362,11 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
     }
   });
 
-  if (options.chat) registerChatApi(app, { store: options.chat.store, runtime, log });
+  if (options.chat) registerChatApi(app, { store: options.chat.store, runtime, log, scrubPaths });
   if (options.chat?.runJobs) {
     registerAppRunRoutes(app, {
       runtime,
+      scrubPaths,
       jobs: options.chat.runJobs,
       version: options.version,
       log,

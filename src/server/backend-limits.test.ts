@@ -1,4 +1,6 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyExampleProject, type ExampleCopy } from '../../test-support/cli/example-project.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
@@ -233,5 +235,69 @@ describe('reference SQL sent to POST /api/test/run', () => {
     });
     expect(run.status).toBe(200);
     expect(run.body).toMatchObject({ verification: { expectedColumns: ['customers'] } });
+  });
+});
+
+describe('app runs of many users', () => {
+  const model = 'openai:gpt-4.1';
+
+  it("refuse a member's test whose reference SQL reads an excluded table", async () => {
+    const run = await api('POST', '/api/tests/runs', {
+      token: memberToken,
+      body: { tests: ['top_customers_by_revenue'], models: [model] },
+    });
+    expect(run).toMatchObject({
+      status: 403,
+      body: { error: expect.stringContaining('Test top_customers_by_revenue: Query refused') },
+    });
+  });
+
+  it('plan at most 100 runs (tests x models) per job', async () => {
+    const bulk = path.join(project.dir, 'tests', 'bulk');
+    await mkdir(bulk);
+    const names = Array.from({ length: 101 }, (_, i) => `bulk_${i}`);
+    try {
+      for (const name of names) {
+        await writeFile(
+          path.join(bulk, `${name}.yml`),
+          `prompt: Orders ${name}?\nsql: SELECT count(*) FROM orders\n`,
+        );
+      }
+      const run = await api('POST', '/api/tests/runs', {
+        token: memberToken,
+        body: { tests: names, models: [model] },
+      });
+      expect(run).toMatchObject({ status: 400, body: { error: expect.stringContaining('101 runs') } });
+      expect((run.body as { error: string }).error).toContain('at most 100');
+    } finally {
+      await rm(bulk, { recursive: true, force: true });
+    }
+  });
+
+  it('name a missing test without the server path of the project', async () => {
+    const run = await api('POST', '/api/tests/runs', {
+      token: memberToken,
+      body: { tests: ['gone_test'], models: [model] },
+    });
+    expect(run.status).toBe(400);
+    const { error } = run.body as { error: string };
+    expect(error).toContain('No test named gone_test in tests');
+    expect(error).not.toContain(project.dir);
+  });
+
+  it('limit POST /api/test/run in flight per account: past 16 at once, 429 with Retry-After', async () => {
+    const prompt = 'A slow question for the in-flight limit?';
+    answers = { [prompt]: { text: 'Slowly answered.', delayMs: 1500 } };
+    const body = { prompt, model: { provider: 'openai', modelId: 'gpt-4.1' } };
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () => api('POST', '/api/test/run', { token: memberToken, body })),
+    );
+    const refused = replies.filter((reply) => reply.status === 429);
+    expect(replies.filter((reply) => reply.status === 200)).toHaveLength(16);
+    expect(refused).toHaveLength(4);
+    expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused[0]!.body).toMatchObject({ error: expect.stringContaining('16 test runs in flight') });
+    // Another account is not held back by this one.
+    expect((await api('POST', '/api/test/run', { token: ownerToken, body })).status).toBe(200);
   });
 });
