@@ -1,5 +1,6 @@
 export { type AgentContext, createAgentContext } from './agent-context.js';
 export type { Clarification } from './clarification.js';
+export { checkQueryAccess } from './query-access.js';
 export {
   type AgentModel,
   type AgentRunResult,

@@ -34,6 +34,8 @@ export interface AppRunJob {
   runs: AppRunOutcome[];
   /** Why the job failed (state `failed`). */
   error: string | null;
+  /** Stopped by its user: the runs that had not finished are missing from the saved file's verdicts. */
+  cancelled?: boolean;
 }
 
 /**

@@ -23,7 +23,7 @@ import { startAppRun } from './start-app-run.js';
 
 export type StartOutcome =
   | { success: true; job: AppRunJob }
-  | { success: false; status: 400 | 409 | 503; error: string };
+  | { success: false; status: 400 | 403 | 409 | 429 | 503; error: string };
 
 /** What the viewer's routes need to run tests; `disabledRunner` when it must not. */
 export interface AppRunner {

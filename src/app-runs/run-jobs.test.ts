@@ -57,12 +57,30 @@ describe('createRunJobs', () => {
     });
     expect(first.success).toBe(true);
     const second = jobs.start({ ...request, run: async () => ({ file: resultsFile([]), savedPath: SAVED }) });
-    expect(second).toEqual({ success: false, error: expect.stringContaining('still going') });
+    expect(second).toEqual({
+      success: false,
+      reason: 'own-job',
+      error: expect.stringContaining('still going'),
+      retryAfterSeconds: expect.any(Number),
+    });
     finish.resolve();
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(
       jobs.start({ ...request, run: async () => ({ file: resultsFile([]), savedPath: SAVED }) }).success,
     ).toBe(true);
+  });
+
+  it('runs one job per owner, and at most maxRunning over all owners', () => {
+    const jobs = createRunJobs({ maxRunning: 2 });
+    const never = () => new Promise<never>(() => {});
+    expect(jobs.start({ ...request, owner: 'ada', run: never }).success).toBe(true);
+    expect(jobs.start({ ...request, owner: 'ada', run: never })).toMatchObject({ reason: 'own-job' });
+    expect(jobs.start({ ...request, owner: 'bob', run: never }).success).toBe(true);
+    expect(jobs.start({ ...request, owner: 'cy', run: never })).toMatchObject({
+      success: false,
+      reason: 'server-busy',
+      retryAfterSeconds: expect.any(Number),
+    });
   });
 
   it('shows a job to its owner only', () => {

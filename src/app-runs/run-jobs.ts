@@ -7,12 +7,30 @@ import type { AppRunJob, AppRunOutcome } from './app-run-types.js';
 /** Finished jobs kept for their pages to read; older ones are forgotten. */
 const KEPT_JOBS = 20;
 
-export type StartJobResult = { success: true; job: AppRunJob } | { success: false; error: string };
+/** Jobs running at once on one server, whoever started them: each runs `test.threads` runs. */
+export const MAX_RUNNING_JOBS = 4;
+
+/** When to look again after a refusal: jobs take a while, polling them every few seconds is enough. */
+const BUSY_RETRY_SECONDS = 10;
+
+export type StartJobResult =
+  | { success: true; job: AppRunJob }
+  | {
+      success: false;
+      /** own-job: the same owner's job still runs; server-busy: MAX_RUNNING_JOBS are running. */
+      reason: 'own-job' | 'server-busy';
+      error: string;
+      retryAfterSeconds: number;
+    };
+
+export type CancelJobResult =
+  | { success: true; job: AppRunJob }
+  | { success: false; status: 404 | 409; error: string };
 
 export interface RunJobs {
   /**
-   * Starts a job in the background, unless one is running: app runs cost money, so a second
-   * click never doubles a run.
+   * Starts a job in the background, unless its owner's last one is still running (app runs cost
+   * money, so a second click never doubles a run) or the server runs as many as it takes.
    */
   start(options: {
     tests: string[];
@@ -28,7 +46,9 @@ export interface RunJobs {
     }) => Promise<{ file: ResultsFile; savedPath: string }>;
   }): StartJobResult;
   get(id: string, owner?: string): AppRunJob | null;
-  /** Aborts the running job and waits for it to save what finished. */
+  /** Stops a running job of `owner`: runs under way are aborted, what finished is saved. */
+  cancel(id: string, owner?: string): CancelJobResult;
+  /** Aborts the running jobs and waits for them to save what finished. */
   close(): Promise<void>;
 }
 
@@ -37,9 +57,11 @@ function outcomeOf(result: RunResult): AppRunOutcome {
 }
 
 /** The in-memory jobs of one server (the viewer's or the backend's). */
-export function createRunJobs(options: { log?: (line: string) => void } = {}): RunJobs {
+export function createRunJobs(options: { log?: (line: string) => void; maxRunning?: number } = {}): RunJobs {
+  const maxRunning = options.maxRunning ?? MAX_RUNNING_JOBS;
   const jobs = new Map<string, { job: AppRunJob; owner: string | undefined }>();
-  let running: { controller: AbortController; done: Promise<void> } | null = null;
+  // The running jobs by owner ('' for a server without accounts, the viewer's): one each.
+  const running = new Map<string, { id: string; controller: AbortController; done: Promise<void> }>();
 
   const forgetOld = () => {
     const finished = [...jobs.values()].filter((entry) => entry.job.state !== 'running');
@@ -48,8 +70,22 @@ export function createRunJobs(options: { log?: (line: string) => void } = {}): R
 
   return {
     start(request) {
-      if (running !== null) {
-        return { success: false, error: 'A run started from here is still going; wait for it to finish.' };
+      const ownerKey = request.owner ?? '';
+      if (running.has(ownerKey)) {
+        return {
+          success: false,
+          reason: 'own-job',
+          error: 'A run started from here is still going; wait for it to finish, or cancel it.',
+          retryAfterSeconds: BUSY_RETRY_SECONDS,
+        };
+      }
+      if (running.size >= maxRunning) {
+        return {
+          success: false,
+          reason: 'server-busy',
+          error: `The server is running ${running.size} test runs of other users, the most it runs at once; try again shortly.`,
+          retryAfterSeconds: BUSY_RETRY_SECONDS,
+        };
       }
       const job: AppRunJob = {
         id: randomUUID(),
@@ -62,6 +98,7 @@ export function createRunJobs(options: { log?: (line: string) => void } = {}): R
         path: null,
         runs: [],
         error: null,
+        cancelled: false,
       };
       jobs.set(job.id, { job, owner: request.owner });
       const controller = new AbortController();
@@ -75,7 +112,7 @@ export function createRunJobs(options: { log?: (line: string) => void } = {}): R
         })
         .then(
           ({ file, savedPath }) => {
-            // Plan order, with the runs that never ran (Ctrl-C) as the file has them.
+            // Plan order, with the runs that never ran (Ctrl-C, Cancel) as the file has them.
             job.runs = file.results.map(outcomeOf);
             job.file = path.basename(savedPath);
             job.path = path.relative(request.projectDir, savedPath).split(path.sep).join('/');
@@ -88,10 +125,10 @@ export function createRunJobs(options: { log?: (line: string) => void } = {}): R
           },
         )
         .finally(() => {
-          running = null;
+          running.delete(ownerKey);
           forgetOld();
         });
-      running = { controller, done };
+      running.set(ownerKey, { id: job.id, controller, done });
       return { success: true, job };
     },
     get(id, owner) {
@@ -99,11 +136,23 @@ export function createRunJobs(options: { log?: (line: string) => void } = {}): R
       if (entry === undefined || entry.owner !== owner) return null;
       return entry.job;
     },
+    cancel(id, owner) {
+      const entry = jobs.get(id);
+      if (entry === undefined || entry.owner !== owner) {
+        return { success: false, status: 404, error: `No test run ${id}.` };
+      }
+      const current = running.get(owner ?? '');
+      if (entry.job.state !== 'running' || current?.id !== id) {
+        return { success: false, status: 409, error: `Test run ${id} has already finished.` };
+      }
+      entry.job.cancelled = true;
+      current.controller.abort(new Error('cancelled'));
+      return { success: true, job: entry.job };
+    },
     async close() {
-      const current = running;
-      if (current === null) return;
-      current.controller.abort(new Error('interrupted'));
-      await current.done;
+      const all = [...running.values()];
+      for (const current of all) current.controller.abort(new Error('interrupted'));
+      await Promise.all(all.map((current) => current.done));
     },
   };
 }

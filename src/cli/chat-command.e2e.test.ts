@@ -53,7 +53,8 @@ beforeAll(async () => {
   llm = await startTestLlmServer({ script: (request) => scriptedAnalyst({ answers })(request) });
   project = await copyExampleProject({ baseUrl: llm.url });
   home = await mkdtemp(path.join(tmpdir(), 'nao-home-'));
-  server = await startBackendProcess({ cwd: project.dir });
+  // A second account signs up later (open sign-up, no invite).
+  server = await startBackendProcess({ cwd: project.dir, env: { NAO_ALLOW_SIGNUP: '1' } });
   const signup = await api('POST', '/api/auth/signup', { body: { email: EMAIL, password: PASSWORD } });
   expect(signup.status).toBe(200);
 });

@@ -8,6 +8,7 @@ import {
   type TestAuth,
 } from '../../test-support/backend/test-stores.js';
 import { type Accounts, createAccounts } from './accounts.js';
+import { createInvites } from './invites.js';
 import { createLoginLimiter } from './login-limiter.js';
 
 const postgres = await postgresAvailable();
@@ -34,6 +35,9 @@ describe.each(stores)('accounts over %s', (kind) => {
         adapter: store.adapter,
         limits: { maxAccountFailures: 2, maxAddressFailures: 10, windowMs: 60_000 },
       }),
+      invites: createInvites({ adapter: store.adapter }),
+      // These tests sign up many accounts; the invite gate is tested through the backend.
+      openSignUp: true,
       log: (line) => log.push(line),
     });
   });
@@ -43,7 +47,14 @@ describe.each(stores)('accounts over %s', (kind) => {
 
   it('creates its tables once: a second migration finds nothing to do', async () => {
     expect(store.createdTables).toEqual(
-      expect.arrayContaining(['nao_user', 'nao_session', 'nao_account', 'nao_cli_code', 'nao_login_failure']),
+      expect.arrayContaining([
+        'nao_user',
+        'nao_session',
+        'nao_account',
+        'nao_cli_code',
+        'nao_invite',
+        'nao_login_failure',
+      ]),
     );
     expect(await store.migrate()).toEqual([]);
   });

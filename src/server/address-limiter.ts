@@ -4,8 +4,14 @@
  * lock-out of that address would let any local process lock everyone out until it expired.
  */
 export interface AddressLimiter {
-  /** Whether one more event is allowed for `key` now; when not, in how many seconds it will be. */
-  check(key: string): { allowed: true } | { allowed: false; retryAfterSeconds: number };
+  /**
+   * Whether one more event is allowed for `key` now; when not, in how many seconds it will be.
+   * `pending`: events under way and not recorded yet, which count as recorded.
+   */
+  check(
+    key: string,
+    options?: { pending?: number },
+  ): { allowed: true } | { allowed: false; retryAfterSeconds: number };
   record(key: string): void;
 }
 
@@ -34,10 +40,12 @@ export function createAddressLimiter(options: AddressLimits & { now?: () => Date
   };
 
   return {
-    check(key) {
+    check(key, { pending = 0 } = {}) {
       const at = now().getTime();
       const times = recent(key, at);
-      if (times.length < options.max) return { allowed: true };
+      if (times.length + pending < options.max) return { allowed: true };
+      // Only the events under way fill it: they end within seconds.
+      if (times.length < options.max) return { allowed: false, retryAfterSeconds: 5 };
       // Allowed again once enough of the window's events have aged out of it.
       const freedAt = times[times.length - options.max]! + options.windowMs;
       return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((freedAt - at) / 1000)) };

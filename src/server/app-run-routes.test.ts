@@ -47,7 +47,14 @@ beforeAll(async () => {
   llm = await startTestLlmServer({ script: (request) => scriptedAnalyst({ answers })(request) });
   project = await copyExampleProject({ baseUrl: llm.url });
   const config = await loadConfig({ projectDir: project.dir, env: {} });
-  backend = await startBackend({ config, env: {}, port: 0, version: 'test', log: (line) => log.push(line) });
+  // Two accounts sign up (open sign-up, no invite).
+  backend = await startBackend({
+    config,
+    env: { NAO_ALLOW_SIGNUP: '1' },
+    port: 0,
+    version: 'test',
+    log: (line) => log.push(line),
+  });
   ada = await signUp('ada@example.com');
   bob = await signUp('bob@example.com');
 });
@@ -130,18 +137,51 @@ describe('POST /api/tests/runs (Save as test, then run)', () => {
     expect(anonymous.status).toBe(401);
   });
 
-  it('runs one job at a time', async () => {
+  it('runs one job per user at a time: a second of the same user is 429 with Retry-After, another user runs', async () => {
     answers = { 'What is the total revenue from all orders?': { sql: 'SELECT 1', delayMs: 400 } };
-    const first = await api('POST', '/api/tests/runs', ada, {
-      tests: ['total_revenue'],
-      models: ['openai:gpt-4.1'],
-    });
+    const request = { tests: ['total_revenue'], models: ['openai:gpt-4.1'] };
+    const first = await api('POST', '/api/tests/runs', ada, request);
     expect(first.status).toBe(202);
-    const second = await api('POST', '/api/tests/runs', bob, {
+    const again = await fetch(`${backend.url}/api/tests/runs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ada}`, 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+    });
+    expect(again.status).toBe(429);
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await again.json()).toEqual({ error: expect.stringContaining('still going') });
+    const other = await api('POST', '/api/tests/runs', bob, request);
+    expect(other.status).toBe(202);
+    expect((await finished(first.body.job!.id, ada)).state).toBe('done');
+    expect((await finished(other.body.job!.id, bob)).state).toBe('done');
+  });
+
+  it('cancels a running job with DELETE: the runs under way stop and what finished is saved', async () => {
+    answers = Object.fromEntries(
+      project.tests.map((test) => [test.prompt, { sql: test.sql, delayMs: 20_000 }]),
+    );
+    const before = llm.requests.length;
+    const started = await api('POST', '/api/tests/runs', ada, {
       tests: ['total_revenue'],
       models: ['openai:gpt-4.1'],
     });
-    expect(second).toMatchObject({ status: 409, body: { error: expect.stringContaining('still going') } });
-    expect((await finished(first.body.job!.id, ada)).state).toBe('done');
+    expect(started.status).toBe(202);
+    const id = started.body.job!.id;
+    await expect.poll(() => llm.requests.length, { timeout: 10_000 }).toBeGreaterThan(before);
+    // Another user can neither see nor cancel it.
+    expect((await api('DELETE', `/api/tests/runs/${id}`, bob)).status).toBe(404);
+    const cancelled = await api('DELETE', `/api/tests/runs/${id}`, ada);
+    expect(cancelled).toMatchObject({ status: 202, body: { job: { id, cancelled: true } } });
+    const job = await finished(id, ada);
+    expect(job).toMatchObject({ state: 'done', cancelled: true, runs: [{ name: 'total_revenue' }] });
+    expect(job.runs[0]!.status).not.toBe('passed');
+    // The results file was written, with the run that never finished.
+    const saved = await readResultsFile(path.join(project.dir, job.path!));
+    expect(saved.results.map((result) => result.name)).toEqual(['total_revenue']);
+    expect(log.some((line) => line.includes(`ada@example.com cancelled test run ${id}`))).toBe(true);
+    expect(await api('DELETE', `/api/tests/runs/${id}`, ada)).toMatchObject({
+      status: 409,
+      body: { error: expect.stringContaining('already finished') },
+    });
   });
 });

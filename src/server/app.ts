@@ -1,5 +1,6 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
@@ -12,24 +13,31 @@ import { registerAppRunRoutes } from './app-run-routes.js';
 import { registerChatApi, registerChatPage } from './chat-routes.js';
 import type { ChatStore } from './chat-store.js';
 import { type CliLoginCodes, isCodeChallenge } from './cli-login-codes.js';
+import type { Invites } from './invites.js';
 import { isLoopbackRedirect, withQuery } from './loopback-redirect.js';
 import {
   type AuthorizeParams,
   authorizePage,
   homePage,
+  invitePage,
   loginPage,
   messagePage,
   safeNext,
   signupPage,
 } from './pages.js';
+import { checkReferenceAccess } from './reference-access.js';
 import { parseJsonBody, readJson } from './request-body.js';
 import { runtimeModel } from './runtime-model.js';
 import { parseTestRunBody } from './test-run-body.js';
 import { testRunWire } from './test-run-wire.js';
+import { createPathScrubber } from './wire-paths.js';
 
 export interface BackendAppOptions {
   accounts: Accounts;
   cliCodes: CliLoginCodes;
+  invites: Invites;
+  /** The server's own URL, for the invite links. */
+  baseUrl: string;
   /** The project's databases, agent context and models, opened once by the server. */
   runtime: ProjectRuntime;
   projectName: string;
@@ -40,9 +48,25 @@ export interface BackendAppOptions {
    * sets this so a web page cannot reach it through a rebound DNS name. Null: any host.
    */
   allowedHostnames?: readonly string[] | null;
+  /** Largest request body taken, in bytes; default MAX_BODY_BYTES. */
+  maxBodyBytes?: number;
+  /** `POST /api/test/run` requests in flight per account; default MAX_TEST_RUNS_PER_ACCOUNT. */
+  maxTestRunsPerAccount?: number;
   /** The chat page and its API; without it only the account pages and the test API are served. */
   chat?: { store: ChatStore; assetsDir?: string; runJobs?: RunJobs };
 }
+
+/**
+ * No route takes more: a test run's prompt and SQL, a chat question or a form are kilobytes.
+ * Bodies are buffered before parsing, so without a bound one request could take gigabytes.
+ */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * `POST /api/test/run` requests one account may have running at once: well above what
+ * `nao test --threads` sends, far below what would crowd out every other user.
+ */
+export const MAX_TEST_RUNS_PER_ACCOUNT = 16;
 
 const UNAUTHORIZED =
   'Unauthorized: log in with `nao login`, or send a session cookie or an `Authorization: Bearer` token.';
@@ -69,6 +93,8 @@ const credentialsSchema = z.object(
     email: z.string({ error: 'email is required' }).trim().min(1, 'email is required'),
     password: z.string({ error: 'password is required' }).min(1, 'password is required'),
     name: z.string({ error: 'name must be a string' }).optional(),
+    /** An invite code from the owner (needed after the first account unless sign-up is open). */
+    invite: z.string({ error: 'invite must be a string' }).max(200).optional(),
   },
   { error: 'the body must be a JSON object' },
 );
@@ -90,6 +116,9 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
   const { accounts, cliCodes, runtime } = options;
   const log = options.log ?? (() => {});
   const app = new Hono<SessionEnv>();
+  const scrubPaths = createPathScrubber({
+    projectDirs: [runtime.config.projectDir, runtime.agentContext.projectDir],
+  });
 
   app.onError((error, c) => {
     if (error instanceof HTTPException) {
@@ -120,6 +149,23 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
       return next();
     });
   }
+
+  // Before the session gate: the largest bodies come from whoever is not logged in. A declared
+  // length over the limit is refused before a byte is read; a streamed body once it passes it.
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) => {
+        // The rest of the body is not read: the connection closes instead of draining it.
+        c.header('Connection', 'close');
+        const message = `The request body is larger than ${Math.round(maxBodyBytes / 1024)} KB, the most this server takes.`;
+        if (isApiPath(c.req.path)) return c.json({ error: message }, 413);
+        return c.html(messagePage({ title: 'Request too large', message }), 413);
+      },
+    }),
+  );
 
   app.use(
     '*',
@@ -158,8 +204,20 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
     return next();
   });
 
+  // Error answers never show the server's folders (the log keeps them whole).
   app.use('/api/*', async (c, next) => {
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && !isJson(c.req.header('content-type'))) {
+    await next();
+    if (c.res.status < 400 || !isJson(c.res.headers.get('content-type') ?? undefined)) return;
+    const text = await c.res.text();
+    const headers = new Headers(c.res.headers);
+    headers.delete('content-length');
+    c.res = new Response(scrubPaths(text), { status: c.res.status, headers });
+  });
+
+  app.use('/api/*', async (c, next) => {
+    // A DELETE (cancel a run) has no body; cross-site pages cannot send one without a preflight.
+    const takesBody = c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'DELETE';
+    if (takesBody && !isJson(c.req.header('content-type'))) {
       return c.json({ error: 'Send the body as JSON (Content-Type: application/json).' }, 415);
     }
     return next();
@@ -193,6 +251,21 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
   app.post('/api/auth/sign-in/email', signInRoute(betterAuthResponse));
   app.post('/api/auth/sign-up/email', signUpRoute(betterAuthResponse));
 
+  // The owner hands out invites; the link opens the sign-up page with the code filled in.
+  const issueInvite = async (c: Context<SessionEnv>) => {
+    const user = c.get('session').user;
+    if ((await accounts.role(user.id)) !== 'owner') return null;
+    const { code, expiresAt } = await options.invites.issue(user.id);
+    log(`${user.email} created an invite`);
+    return { code, expiresAt, url: `${options.baseUrl}/signup?invite=${encodeURIComponent(code)}` };
+  };
+  app.post('/api/auth/invites', async (c) => {
+    const invite = await issueInvite(c);
+    if (invite === null)
+      return c.json({ error: "Only the server's owner (its first account) can invite." }, 403);
+    return c.json({ ...invite, expiresAt: invite.expiresAt.toISOString() }, 201);
+  });
+
   app.get('/api/auth/session', (c) => {
     const { user, expiresAt } = c.get('session');
     return c.json({ user, expiresAt: expiresAt.toISOString() });
@@ -217,6 +290,30 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
     return c.json({ token: session.token, user: session.user });
   });
 
+  // Requests in flight per account (user id, so every token of one account counts together).
+  const testRunsInFlight = new Map<string, number>();
+  const maxTestRunsPerAccount = options.maxTestRunsPerAccount ?? MAX_TEST_RUNS_PER_ACCOUNT;
+  app.post('/api/test/run', async (c, next) => {
+    const userId = c.get('session').user.id;
+    const inFlight = testRunsInFlight.get(userId) ?? 0;
+    if (inFlight >= maxTestRunsPerAccount) {
+      c.header('Retry-After', '5');
+      return c.json(
+        {
+          error: `This account has ${inFlight} test runs in flight, the most this server runs at once for one account; send fewer at a time (nao test --threads).`,
+        },
+        429,
+      );
+    }
+    testRunsInFlight.set(userId, inFlight + 1);
+    try {
+      await next();
+    } finally {
+      const left = (testRunsInFlight.get(userId) ?? 1) - 1;
+      if (left <= 0) testRunsInFlight.delete(userId);
+      else testRunsInFlight.set(userId, left);
+    }
+  });
   app.post('/api/test/run', async (c) => {
     const raw = await readJson(c);
     if (!raw.success) return raw.response;
@@ -229,6 +326,18 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
     if (request.judgeModel != null) {
       const judge = runtimeModel(runtime, `${request.judgeModel.provider}:${request.judgeModel.modelId}`);
       if (!judge.success) return c.json({ error: judge.error, fields: { judgeModel: [judge.error] } }, 400);
+    }
+    const user = c.get('session').user;
+    if (request.sql != null && (await accounts.role(user.id)) !== 'owner') {
+      const access = await checkReferenceAccess({
+        runtime,
+        sql: request.sql,
+        databaseName: request.databaseId ?? null,
+      });
+      if (!access.allowed) {
+        log(`refused reference SQL from ${user.email}: ${access.reason}`);
+        return c.json({ error: access.reason, fields: { sql: [access.reason] } }, 403);
+      }
     }
     const signal = c.req.raw.signal;
     const started = Date.now();
@@ -253,16 +362,36 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
     }
   });
 
-  if (options.chat) registerChatApi(app, { store: options.chat.store, runtime, log });
+  if (options.chat) registerChatApi(app, { store: options.chat.store, runtime, log, scrubPaths });
   if (options.chat?.runJobs) {
-    registerAppRunRoutes(app, { runtime, jobs: options.chat.runJobs, version: options.version, log });
+    registerAppRunRoutes(app, {
+      runtime,
+      scrubPaths,
+      jobs: options.chat.runJobs,
+      version: options.version,
+      log,
+      roleOf: (userId) => accounts.role(userId),
+    });
   }
 
   app.all('/api/*', (c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));
 
   // ---- Pages ----------------------------------------------------------------------------
 
-  app.get('/', (c) => c.html(homePage({ user: c.get('session').user, projectName: options.projectName })));
+  app.get('/', async (c) => {
+    const user = c.get('session').user;
+    const owner = (await accounts.role(user.id)) === 'owner';
+    return c.html(homePage({ user, projectName: options.projectName, owner }));
+  });
+
+  app.post('/invites', async (c) => {
+    const invite = await issueInvite(c);
+    if (invite === null) {
+      const message = "Only the server's owner (its first account) can invite.";
+      return c.html(messagePage({ title: 'Not allowed', message }), 403);
+    }
+    return c.html(invitePage(invite), 201);
+  });
 
   app.get('/login', async (c) => {
     const next = safeNext(c.req.query('next'));
@@ -284,7 +413,9 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
     return c.redirect(next, 303);
   });
 
-  app.get('/signup', (c) => c.html(signupPage({ next: safeNext(c.req.query('next')) })));
+  app.get('/signup', (c) =>
+    c.html(signupPage({ next: safeNext(c.req.query('next')), invite: c.req.query('invite') ?? '' })),
+  );
 
   app.post('/signup', async (c) => {
     const form = await c.req.parseBody();
@@ -292,12 +423,14 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
     const email = typeof form.email === 'string' ? form.email : '';
     const name = typeof form.name === 'string' ? form.name : '';
     const password = typeof form.password === 'string' ? form.password : '';
+    const invite = typeof form.invite === 'string' ? form.invite.slice(0, 200) : '';
     if (email.trim() === '' || password === '') {
-      return c.html(signupPage({ next, email, name, error: 'Enter an email and a password.' }), 400);
+      return c.html(signupPage({ next, email, name, invite, error: 'Enter an email and a password.' }), 400);
     }
-    const result = await accounts.signUp({ email, password, name, origin: originOf(c) });
+    const result = await accounts.signUp({ email, password, name, invite, origin: originOf(c) });
     accountHeaders(c, result);
-    if (!result.success) return c.html(signupPage({ next, email, name, error: result.error }), result.status);
+    if (!result.success)
+      return c.html(signupPage({ next, email, name, invite, error: result.error }), result.status);
     return c.redirect(next, 303);
   });
 
@@ -362,11 +495,13 @@ function accountResponse(c: Context<SessionEnv>, result: AccountResult): Respons
   return c.json({ error, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) }, result.status);
 }
 
-const BETTER_AUTH_CODES: Record<400 | 401 | 409 | 429, string> = {
+const BETTER_AUTH_CODES: Record<400 | 401 | 403 | 409 | 429 | 503, string> = {
   400: 'INVALID_REQUEST',
   401: 'INVALID_EMAIL_OR_PASSWORD',
+  403: 'FORBIDDEN',
   409: 'USER_ALREADY_EXISTS',
   429: 'TOO_MANY_REQUESTS',
+  503: 'SERVICE_UNAVAILABLE',
 };
 
 /** An account result in better-auth's own response shape. */

@@ -34,6 +34,19 @@ const naoTables = {
         createdAt: { type: 'date', required: true },
       },
     },
+    invite: {
+      modelName: 'nao_invite',
+      fields: {
+        codeHash: { type: 'string', required: true, unique: true },
+        createdBy: {
+          type: 'string',
+          required: true,
+          references: { model: 'user', field: 'id', onDelete: 'cascade' },
+        },
+        expiresAt: { type: 'date', required: true },
+        createdAt: { type: 'date', required: true },
+      },
+    },
     loginFailure: {
       modelName: 'nao_login_failure',
       fields: {
@@ -45,7 +58,7 @@ const naoTables = {
 } satisfies BetterAuthPlugin;
 
 /** Model names to pass to the adapter for nao's own tables. */
-export const NAO_MODELS = { cliCode: 'cliCode', loginFailure: 'loginFailure' } as const;
+export const NAO_MODELS = { cliCode: 'cliCode', invite: 'invite', loginFailure: 'loginFailure' } as const;
 
 export interface CreateAuthOptions {
   database: AuthDatabase;

@@ -29,7 +29,8 @@ beforeAll(async () => {
   openai.models = [...(openai.models ?? []), { id: 'house-model', costs: { output: 10 } }];
   backend = await startBackend({
     config,
-    env: {},
+    // Several accounts sign up here; the invite gate has its own tests (backend-limits.test.ts).
+    env: { NAO_ALLOW_SIGNUP: '1' },
     port: 0,
     version: 'test',
     log: (line) => log.push(line),

@@ -14,6 +14,7 @@ import { type AuthDatabase, openAuthDatabase } from './auth-database.js';
 import { loadAuthSecret } from './auth-secret.js';
 import { createChatStore } from './chat-store.js';
 import { createCliLoginCodes } from './cli-login-codes.js';
+import { createInvites } from './invites.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './listen-defaults.js';
 import { createLoginLimiter, type LoginLimits } from './login-limiter.js';
 
@@ -106,14 +107,19 @@ export async function startBackend(options: StartBackendOptions): Promise<Runnin
     const createdTables = [...(await migrateAuthStore(authOptions)), ...(await chatStore.migrate())];
     const auth = createAuth(authOptions);
     const adapter = (await auth.$context).adapter;
+    const invites = createInvites({ adapter, now: options.now });
     const accounts = createAccounts({
       auth,
       limiter: createLoginLimiter({ adapter, now: options.now, limits: options.loginLimits }),
+      invites,
+      openSignUp: options.env.NAO_ALLOW_SIGNUP === '1',
       log,
     });
     const app = createBackendApp({
       accounts,
       cliCodes: createCliLoginCodes({ adapter, now: options.now, ttlMs: options.cliCodeTtlMs }),
+      invites,
+      baseUrl: url,
       runtime,
       projectName: options.config.projectName,
       version: options.version,

@@ -37,8 +37,12 @@ const ASSETS_DIR = path.join(REPO_ROOT, 'dist', 'web', 'chat');
 const PASSWORD = 'pw-chat-page-5e1d';
 const COUNT_SQL = 'SELECT status, COUNT(*) AS orders FROM orders GROUP BY status ORDER BY status';
 
+/** While set, the stand-in model takes 30 s over every answer (a test run to cancel). */
+let slowAnswers = false;
+
 /** The stand-in model answers by the latest user message, so earlier turns do not confuse it. */
 function script(request: ScriptRequest): Turn {
+  if (slowAnswers) return { delayMs: 30_000, text: 'too late' };
   // The extraction of a test run (Save and run): the answer is the agent's last result table.
   if (request.wantsJson) {
     const ids = request.messages.flatMap((message) => message.content.match(/query_[0-9a-f]{8}/g) ?? []);
@@ -100,7 +104,14 @@ const log: string[] = [];
 
 async function startServer(): Promise<void> {
   const config = await loadConfig({ projectDir: project.dir, env: {} });
-  backend = await startBackend({ config, env: {}, port: 0, version: 'test', log: (line) => log.push(line) });
+  // A second account signs up later (open sign-up, no invite).
+  backend = await startBackend({
+    config,
+    env: { NAO_ALLOW_SIGNUP: '1' },
+    port: 0,
+    version: 'test',
+    log: (line) => log.push(line),
+  });
 }
 
 beforeAll(async () => {
@@ -237,6 +248,32 @@ describe.skipIf(!hasChromium && !required)('the chat page', () => {
     expect(saved.results[0]!.details.reference_sql).toContain('GROUP BY status');
     await run.scrollIntoViewIfNeeded();
     await screenshot('save-and-run');
+  });
+
+  it('cancels a running test run with its Cancel button, and shows the saved, cancelled run', async () => {
+    const form = page.getByTestId('save-test');
+    await form.getByLabel('Test name').fill('orders_by_status_cancel');
+    slowAnswers = true;
+    try {
+      const before = llm.requests.length;
+      await form.getByRole('button', { name: 'Save and run' }).click();
+      const run = form.getByTestId('test-run');
+      const cancel = run.getByRole('button', { name: 'Cancel run' });
+      await cancel.waitFor();
+      // The run is under way at the model before it is cancelled.
+      await expect.poll(() => llm.requests.length, { timeout: 10_000 }).toBeGreaterThan(before);
+      await cancel.click();
+      await expect
+        .poll(() => run.getByTestId('test-run-status').textContent(), { timeout: 15_000 })
+        .toContain('Cancelled');
+      expect(await run.getByTestId('test-run-verdict').allTextContents()).toEqual([
+        expect.not.stringMatching(/^passed/),
+      ]);
+      expect(log.some((line) => /cancelled test run/.test(line))).toBe(true);
+      await screenshot('test-run-cancelled');
+    } finally {
+      slowAnswers = false;
+    }
   });
 
   it('stops a run with the stop button and keeps the conversation usable', async () => {

@@ -19,6 +19,8 @@ export interface ChatRoutesOptions {
   store: ChatStore;
   runtime: ProjectRuntime;
   log: (line: string) => void;
+  /** Takes the server's folders out of errors shown on the page (wire-paths.ts). */
+  scrubPaths?: (text: string) => string;
 }
 
 const newConversationSchema = z.object(
@@ -65,6 +67,7 @@ export function chatModels(config: ProjectRuntime['config']): string[] {
 /** The chat page's API (`/api/chat/*`, `POST /api/tests`) and its bundled assets under `/chat`. */
 export function registerChatApi(app: Hono<SessionEnv>, options: ChatRoutesOptions): void {
   const { store, runtime, log } = options;
+  const scrubPaths = options.scrubPaths ?? ((text: string) => text);
 
   app.get('/api/chat/models', (c) => c.json({ models: chatModels(runtime.config) }));
 
@@ -181,9 +184,9 @@ export function registerChatApi(app: Hono<SessionEnv>, options: ChatRoutesOption
             answer.stopped = true;
             logChat(`${modelString} stopped after ${elapsed()}`);
           } else {
-            answer.error = messageOf(error);
+            answer.error = scrubPaths(messageOf(error));
             send({ type: 'error', error: answer.error });
-            logChat(`${modelString} failed after ${elapsed()}: ${answer.error}`);
+            logChat(`${modelString} failed after ${elapsed()}: ${messageOf(error)}`);
           }
         }
         try {
@@ -195,7 +198,7 @@ export function registerChatApi(app: Hono<SessionEnv>, options: ChatRoutesOption
           send({ type: 'done', message: stored });
         } catch (error) {
           logChat(`cannot store the answer: ${messageOf(error)}`);
-          send({ type: 'error', error: `The answer could not be saved: ${messageOf(error)}` });
+          send({ type: 'error', error: scrubPaths(`The answer could not be saved: ${messageOf(error)}`) });
         }
         if (open) controller.close();
       },

@@ -86,6 +86,25 @@ describe.each(stores)('failed log-in limit over %s', (kind) => {
     expect(await limiter.check(attempt)).toEqual({ allowed: true });
   });
 
+  it('reserves attempts sent at once: only as many as the limit allows are checked', async () => {
+    const attempt = { email: 'burst@example.com', address: '198.51.100.30' };
+    const reserved = await Promise.all(Array.from({ length: 10 }, () => limiter.reserve(attempt)));
+    const allowed = reserved.filter((reservation) => reservation.allowed);
+    expect(allowed).toHaveLength(3);
+    expect(reserved.find((reservation) => !reservation.allowed)).toMatchObject({ scope: 'account' });
+    // A settled failure is stored before the reservation is let go: still three, still locked.
+    for (const reservation of allowed) if (reservation.allowed) await reservation.settle('failure');
+    expect((await limiter.reserve(attempt)).allowed).toBe(false);
+  });
+
+  it('lets a reservation go without a failure when the check ended otherwise', async () => {
+    const attempt = { email: 'busy@example.com', address: null };
+    const reserved = await Promise.all(Array.from({ length: 3 }, () => limiter.reserve(attempt)));
+    expect((await limiter.reserve(attempt)).allowed).toBe(false);
+    for (const reservation of reserved) if (reservation.allowed) await reservation.settle('none');
+    expect((await limiter.reserve(attempt)).allowed).toBe(true);
+  });
+
   it('prunes failures older than the window', async () => {
     await limiter.recordFailure({ email: 'old@example.com', address: null });
     advance(16 * MINUTE);

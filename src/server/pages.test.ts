@@ -25,7 +25,11 @@ describe('pages', () => {
     expect(login).not.toContain('<script>x</script>');
     expect(login).not.toContain('<img src=x');
     const home = String(
-      await homePage({ user: { id: '1', email: 'a@b.co', name: 'x' }, projectName: '<b>shop</b>' }),
+      await homePage({
+        user: { id: '1', email: 'a@b.co', name: 'x' },
+        projectName: '<b>shop</b>',
+        owner: false,
+      }),
     );
     expect(home).toContain('&lt;b&gt;shop&lt;/b&gt;');
   });

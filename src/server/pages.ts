@@ -53,13 +53,21 @@ ${errorBox(options.error)}
   );
 }
 
-export function signupPage(options: { next: string; email?: string; name?: string; error?: string }): Html {
+export function signupPage(options: {
+  next: string;
+  email?: string;
+  name?: string;
+  /** The code of the invite link the page was opened with. */
+  invite?: string;
+  error?: string;
+}): Html {
   return layout(
     'Sign up',
     html`<h1>Create your nao account</h1>
 ${errorBox(options.error)}
 <form method="post" action="/signup">
   <input type="hidden" name="next" value="${options.next}">
+  <input type="hidden" name="invite" value="${options.invite ?? ''}">
   <label for="name">Name</label>
   <input id="name" name="name" type="text" autocomplete="name" value="${options.name ?? ''}">
   <label for="email">Email</label>
@@ -72,13 +80,18 @@ ${errorBox(options.error)}
   );
 }
 
-export function homePage(options: { user: PublicUser; projectName: string }): Html {
+export function homePage(options: { user: PublicUser; projectName: string; owner: boolean }): Html {
   return layout(
     'Home',
     html`<h1>nao · ${options.projectName}</h1>
 <p>Signed in as <strong data-testid="signed-in-as">${options.user.email}</strong>.</p>
 <p><a href="/chat/" data-testid="open-chat">Open the chat</a> to ask questions about your data.</p>
 <p class="muted">Run the test suite through this backend with <code>nao test</code>.</p>
+${
+  options.owner
+    ? html`<form method="post" action="/invites"><button type="submit" class="secondary" data-testid="invite">Create an invite link</button></form>`
+    : ''
+}
 <form method="post" action="/logout"><button type="submit" class="secondary">Log out</button></form>`,
   );
 }
@@ -104,6 +117,16 @@ it will run tests and use this backend with your account.</p>
   <button type="submit" name="decision" value="approve">Approve</button>
   <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
 </form>`,
+  );
+}
+
+export function invitePage(options: { url: string; expiresAt: Date }): Html {
+  return layout(
+    'Invite link',
+    html`<h1>Invite link</h1>
+<p>Send this link to the person to invite; it signs up one account, until ${options.expiresAt.toISOString().slice(0, 10)}:</p>
+<p><code data-testid="invite-url">${options.url}</code></p>
+<p class="muted"><a href="/">Back</a></p>`,
   );
 }
 

@@ -34,6 +34,8 @@ export const api = {
   runTests: (body: { tests: string[]; models: string[] }) =>
     request<{ job: AppRunJob }>('POST', '/api/tests/runs', body),
   testRun: (id: string) => request<{ job: AppRunJob }>('GET', `/api/tests/runs/${encodeURIComponent(id)}`),
+  cancelTestRun: (id: string) =>
+    request<{ job: AppRunJob }>('DELETE', `/api/tests/runs/${encodeURIComponent(id)}`),
 };
 
 /** Sends a question and calls `onEvent` for each streamed event until the run ends or `signal` aborts. */

@@ -127,19 +127,34 @@ export function SaveAsTest(props: {
               {runError}
             </p>
           )}
-          {job !== null && <TestRunStatus job={job} />}
+          {job !== null && (
+            <TestRunStatus
+              job={job}
+              onCancel={() =>
+                api.cancelTestRun(job.id).then(
+                  (answer) => setJob(answer.job),
+                  (error: Error) => setRunError(error.message),
+                )
+              }
+            />
+          )}
         </div>
       )}
     </form>
   );
 }
 
-function TestRunStatus(props: { job: AppRunJob }) {
+function TestRunStatus(props: { job: AppRunJob; onCancel: () => void }) {
   const { job } = props;
   if (job.state === 'running') {
     return (
       <p class="muted working" data-testid="test-run-status">
-        Running on {job.models.join(', ')}…
+        {job.cancelled ? 'Cancelling…' : `Running on ${job.models.join(', ')}…`}{' '}
+        {!job.cancelled && (
+          <button type="button" class="secondary" data-testid="cancel-test-run" onClick={props.onCancel}>
+            Cancel run
+          </button>
+        )}
       </p>
     );
   }
@@ -152,6 +167,7 @@ function TestRunStatus(props: { job: AppRunJob }) {
   }
   return (
     <div data-testid="test-run-status">
+      {job.cancelled && <p class="muted">Cancelled: runs that had not finished did not run.</p>}
       {job.runs.map((run, index) => (
         <p key={index} class={run.status === 'passed' ? 'ok' : 'error'} data-testid="test-run-verdict">
           {run.status} on {run.model}: {run.message}
