@@ -120,7 +120,7 @@ describe('formatNumber', () => {
     ['a negative safe integer', -9007199254740991, '-9007199254740991'],
     ['an integer past 2^53', 2 ** 60, '1152921504606850000'],
     ['15 significant digits kept', 1.23456789012345, '1.23456789012345'],
-    ['a 17th digit dropped', 0.12345678901234567, '0.123456789012346'],
+    ['a 17th digit dropped', 0.12345678901234566, '0.123456789012346'],
     ['a tiny double', 1e-7, '1e-7'],
     ['-1.5', -1.5, '-1.5'],
   ])('%s → %s', (_label, value, expected) => {

@@ -61,6 +61,17 @@ export function formatJsonForDisplay(value: unknown): string {
   }
 }
 
+/**
+ * Wall-clock time between two nao timestamps ("2025-02-09T14:30:22.123000", local time), or
+ * null when either is missing or unreadable.
+ */
+export function elapsedMs(startedAt: string | null, finishedAt: string | null): number | null {
+  if (startedAt === null || finishedAt === null) return null;
+  const start = Date.parse(startedAt.slice(0, 23));
+  const end = Date.parse(finishedAt.slice(0, 23));
+  return Number.isFinite(start) && Number.isFinite(end) && end >= start ? end - start : null;
+}
+
 /** Milliseconds as seconds with one decimal (702 ms → "0.7"). */
 export function formatSeconds(ms: number): string {
   if (!Number.isFinite(ms)) return UNKNOWN;

@@ -3,6 +3,8 @@
  * same figure for a run; the module is imported from its own file because report/index.ts
  * also exports the Node-only writers, which must stay out of the browser bundle.
  */
+export { elapsedMs } from '../report/format-values.js';
+
 import {
   formatCost,
   formatJsonForDisplay,
@@ -53,14 +55,6 @@ export function timestampText(timestamp: string | null): string {
   if (timestamp === null || timestamp === '') return UNKNOWN;
   const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(timestamp);
   return match ? `${match[1]} ${match[2]}` : timestamp;
-}
-
-/** Wall-clock time between two nao timestamps, or null when either is missing or unreadable. */
-export function elapsedMs(startedAt: string | null, finishedAt: string | null): number | null {
-  if (startedAt === null || finishedAt === null) return null;
-  const start = Date.parse(startedAt.slice(0, 23));
-  const end = Date.parse(finishedAt.slice(0, 23));
-  return Number.isFinite(start) && Number.isFinite(end) && end >= start ? end - start : null;
 }
 
 /**
