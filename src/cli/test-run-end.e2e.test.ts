@@ -216,6 +216,46 @@ describe('the end of nao test', () => {
     expect(lines.at(-1)).toMatch(/^Results saved to /);
   });
 
+  it('draws the progress line in a terminal as the suite starts, with the cost the totals count', async () => {
+    if (!existsSync('/usr/bin/script') && !existsSync('/bin/script')) {
+      throw new Error('util-linux `script` is missing: this test needs it for a pseudo-terminal.');
+    }
+    answers = scripted();
+    const run = spawnNaoInTerminal(['test', '--local', '-s', 'ending', '-t', '1', '--no-color']);
+    expect(await run.code).toBe(1);
+    // Each redraw clears the line first; run lines end with a newline (CRLF through the terminal).
+    const pieces = run
+      .output()
+      .replace(/\r\n/g, '\n')
+      .split('\r\u001b[2K')
+      .flatMap((piece) => piece.split('\n'))
+      .filter((piece) => piece !== '');
+    expect(pieces[0]).toMatch(
+      /^0\/5 done · 0 passed · 0 failed · 0 errors · \$0 · \d+\.\ds elapsed · ETA …$/,
+    );
+    const file = await latestResults(project.dir);
+    const byName = new Map(file.results.map((result) => [result.name, result]));
+    // After each finished run, the live line's cost is what the finished runs spent in all.
+    let finished = 0;
+    let spent = 0;
+    let checked = 0;
+    for (const piece of pieces) {
+      const line = /^\[(\d)\/5\] \S+ +\S+ +(\S+) /.exec(piece);
+      if (line) {
+        finished++;
+        spent += spentUsd(byName.get(line[2] ?? '')!) ?? 0;
+        continue;
+      }
+      const live = /^(\d)\/5 done · .* · (\S+) · [\d.]+s elapsed/.exec(piece);
+      if (live && Number(live[1]) === finished && finished > 0) {
+        expect(live[2]).toBe(formatCost(Math.round(spent * 1e10) / 1e10));
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(4);
+    expect(pieces.join('\n')).toContain(`5 total · ${totalCost(file)} in all`);
+  });
+
   it('says the suite started before its first run ends', async () => {
     answers = scripted(1500);
     const run = spawnNao(['test', '--local', '-s', 'ending', '-t', '2']);
@@ -229,6 +269,24 @@ describe('the end of nao test', () => {
     expect(run.output().stdout).toMatch(/^Running 5 runs .*\n\[1\/5\] /);
   });
 });
+
+/** `nao …` with a terminal as its output (util-linux `script` gives it a pseudo-terminal). */
+function spawnNaoInTerminal(args: string[]) {
+  const command = [process.execPath, BIN, ...args].map((part) => `'${part}'`).join(' ');
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    cwd: project.dir,
+    env: { PATH: process.env.PATH },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  return {
+    code: new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code))),
+    output: () => output,
+  };
+}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
