@@ -81,7 +81,7 @@ function roundUsd(value: number): number {
 }
 
 /** The one total cost of runs: the agent's, the extraction's and the judge's; null when none is known. */
-export function totalSpent(summary: Summary): number | null {
+function totalSpent(summary: Summary): number | null {
   const parts = [summary.total_cost, summary.total_extraction_cost, summary.total_judge_cost ?? null].filter(
     (part): part is number => part !== null,
   );
@@ -325,7 +325,7 @@ export function finalLine(summary: Summary, options: { color?: boolean } = {}): 
  * split (agent, extraction, judge) when there is more than the agent's, and the wall clock
  * with the runs' summed time, labelled as such.
  */
-export function totalsText(summary: Summary, options: { wallClockMs?: number | null } = {}): string {
+function totalsText(summary: Summary, options: { wallClockMs?: number | null } = {}): string {
   const total = totalSpent(summary);
   const parts: string[] = [];
   if (total === null) parts.push('cost unknown (no price for the models)');
