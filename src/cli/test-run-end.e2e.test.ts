@@ -120,88 +120,95 @@ function totalCost(file: ResultsFile): string {
   return `${lowerBound}${formatCost(Math.round(spent * 1e10) / 1e10)}`;
 }
 
+// Each test spawns the built binary for a five-run suite: slower than the default limit on a busy machine.
+const SPAWNED = { timeout: 90_000 };
+
 describe('the end of nao test', () => {
-  it('recaps why each run did not pass, with one total cost and the wall clock, after the tables', async () => {
-    answers = scripted();
-    const run = spawnNao(['test', '--local', '-s', 'ending', '-t', '2']);
-    expect(await run.code).toBe(1);
-    const { stdout } = run.output();
-    const file = await latestResults(project.dir);
-    const byName = Object.fromEntries(file.results.map((result) => [result.name, result]));
-    expect(file.results.map((result) => result.status)).toEqual([
-      'failed',
-      'failed',
-      'error',
-      'unverified',
-      'passed',
-    ]);
+  it(
+    'recaps why each run did not pass, with one total cost and the wall clock, after the tables',
+    SPAWNED,
+    async () => {
+      answers = scripted();
+      const run = spawnNao(['test', '--local', '-s', 'ending', '-t', '2']);
+      expect(await run.code).toBe(1);
+      const { stdout } = run.output();
+      const file = await latestResults(project.dir);
+      const byName = Object.fromEntries(file.results.map((result) => [result.name, result]));
+      expect(file.results.map((result) => result.status)).toEqual([
+        'failed',
+        'failed',
+        'error',
+        'unverified',
+        'passed',
+      ]);
 
-    // The recap comes after every table and before the final line.
-    const recapStart = stdout.indexOf('Runs that did not pass (2 failed, 1 error)');
-    expect(recapStart).toBeGreaterThan(stdout.lastIndexOf('└'));
-    const recap = stdout.slice(recapStart).split('\n');
-    const block = (name: string) =>
-      recap.slice(recap.findIndex((line) => line.startsWith(`✗ ${name}`) || line.startsWith(`! ${name}`)));
+      // The recap comes after every table and before the final line.
+      const recapStart = stdout.indexOf('Runs that did not pass (2 failed, 1 error)');
+      expect(recapStart).toBeGreaterThan(stdout.lastIndexOf('└'));
+      const recap = stdout.slice(recapStart).split('\n');
+      const block = (name: string) =>
+        recap.slice(recap.findIndex((line) => line.startsWith(`✗ ${name}`) || line.startsWith(`! ${name}`)));
 
-    // A data mismatch: the headline, then the differing rows aligned, doubles without binary noise.
-    expect(block('a_sales').slice(0, 5)).toEqual([
-      '✗ a_sales · openai:gpt-4.1',
-      '  values differ: 1 changed row (of 2 rows)',
-      '                    product  sales',
-      '  - expected row 0  coffee   3.3',
-      '  + actual row 0    coffee   0.3',
-    ]);
-    // The file keeps the exact values; the saved diff text shows them as a person reads them.
-    expect(byName.a_sales?.details.actual_data?.[0]?.sales).toBe(0.30000000000000004);
-    expect(byName.a_sales?.details.diff?.text).toContain('sales: expected 3.3, actual 0.3');
-    expect(stdout).not.toContain('0.30000000000000004');
-    expect(stdout).not.toContain('3.3000000000000003');
+      // A data mismatch: the headline, then the differing rows aligned, doubles without binary noise.
+      expect(block('a_sales').slice(0, 5)).toEqual([
+        '✗ a_sales · openai:gpt-4.1',
+        '  values differ: 1 changed row (of 2 rows)',
+        '                    product  sales',
+        '  - expected row 0  coffee   3.3',
+        '  + actual row 0    coffee   0.3',
+      ]);
+      // The file keeps the exact values; the saved diff text shows them as a person reads them.
+      expect(byName.a_sales?.details.actual_data?.[0]?.sales).toBe(0.30000000000000004);
+      expect(byName.a_sales?.details.diff?.text).toContain('sales: expected 3.3, actual 0.3');
+      expect(stdout).not.toContain('0.30000000000000004');
+      expect(stdout).not.toContain('3.3000000000000003');
 
-    // The seventh assertion of nine is the reason, in the recap and in the table's message.
-    expect(block('b_recent').slice(0, 2)).toEqual([
-      '✗ b_recent · openai:gpt-4.1',
-      '  row_count: the answer has 3 rows, expected exactly 4',
-    ]);
-    expect(
-      byName.b_recent?.message.indexOf('row_count: the answer has 3 rows, expected exactly 4'),
-    ).toBeGreaterThan(100);
-    expect(stdout).toMatch(/│ b_recent +│ openai:gpt-4\.1 +│ ✗ failed +│ row_count: the answer has 3 ro/);
+      // The seventh assertion of nine is the reason, in the recap and in the table's message.
+      expect(block('b_recent').slice(0, 2)).toEqual([
+        '✗ b_recent · openai:gpt-4.1',
+        '  row_count: the answer has 3 rows, expected exactly 4',
+      ]);
+      expect(
+        byName.b_recent?.message.indexOf('row_count: the answer has 3 rows, expected exactly 4'),
+      ).toBeGreaterThan(100);
+      expect(stdout).toMatch(/│ b_recent +│ openai:gpt-4\.1 +│ ✗ failed +│ row_count: the answer has 3 ro/);
 
-    expect(block('c_revenue')[0]).toBe('! c_revenue · openai:gpt-4.1');
-    expect(block('c_revenue')[1]).toMatch(/^ {2}\S/);
-    expect(block('c_revenue')[1]).toContain('400');
-    expect(recap).toContain(
-      '1 run unverified: its test has no sql, expected_answer or assertions, so nothing was checked.',
-    );
-    expect(recap.some((line) => line.includes('e_customers'))).toBe(false);
-
-    // One total (agent + extraction) in the Total row and the final line; the time is the wall clock.
-    const total = totalCost(file);
-    const extraction = file.summary.total_extraction_cost ?? 0;
-    expect(extraction).toBeGreaterThan(0);
-    const wallClock = formatSeconds(
-      elapsedMs(file.started_at ?? null, file.finished_at ?? null) ?? Number.NaN,
-    );
-    const summed = formatSeconds(file.summary.total_duration_ms);
-    const totalRow = stdout.split('\n').find((line) => line.startsWith('│ Total'));
-    expect(totalRow).toMatch(new RegExp(`│ +${escapeRegExp(total)} │ +${escapeRegExp(wallClock)} │`));
-    const finalLine = stdout.trimEnd().split('\n').at(-2);
-    expect(finalLine).toBe(
-      `1 passed, 2 failed, 1 error, 1 unverified, 5 total · ${total} in all ` +
-        `(agent ${formatCost(file.summary.total_cost)} + extraction ${formatCost(extraction)}) · ` +
-        `${wallClock} s wall clock (${summed} s summed over runs)`,
-    );
-    expect(stdout.trimEnd().split('\n').at(-1)).toMatch(/^Results saved to /);
-    // Each run's line shows what it spent in all, in the one cost format.
-    const priced = file.results.filter((result) => spentUsd(result) !== null);
-    for (const result of priced) {
-      expect(stdout).toMatch(
-        new RegExp(`\\] \\S+ \\S+ +${result.name} .* ${escapeRegExp(formatCost(spentUsd(result)))}\\n`),
+      expect(block('c_revenue')[0]).toBe('! c_revenue · openai:gpt-4.1');
+      expect(block('c_revenue')[1]).toMatch(/^ {2}\S/);
+      expect(block('c_revenue')[1]).toContain('400');
+      expect(recap).toContain(
+        '1 run unverified: its test has no sql, expected_answer or assertions, so nothing was checked.',
       );
-    }
-  });
+      expect(recap.some((line) => line.includes('e_customers'))).toBe(false);
 
-  it('keeps only the recap and the final line with -q', async () => {
+      // One total (agent + extraction) in the Total row and the final line; the time is the wall clock.
+      const total = totalCost(file);
+      const extraction = file.summary.total_extraction_cost ?? 0;
+      expect(extraction).toBeGreaterThan(0);
+      const wallClock = formatSeconds(
+        elapsedMs(file.started_at ?? null, file.finished_at ?? null) ?? Number.NaN,
+      );
+      const summed = formatSeconds(file.summary.total_duration_ms);
+      const totalRow = stdout.split('\n').find((line) => line.startsWith('│ Total'));
+      expect(totalRow).toMatch(new RegExp(`│ +${escapeRegExp(total)} │ +${escapeRegExp(wallClock)} │`));
+      const finalLine = stdout.trimEnd().split('\n').at(-2);
+      expect(finalLine).toBe(
+        `1 passed, 2 failed, 1 error, 1 unverified, 5 total · ${total} in all ` +
+          `(agent ${formatCost(file.summary.total_cost)} + extraction ${formatCost(extraction)}) · ` +
+          `${wallClock} s wall clock (${summed} s summed over runs)`,
+      );
+      expect(stdout.trimEnd().split('\n').at(-1)).toMatch(/^Results saved to /);
+      // Each run's line shows what it spent in all, in the one cost format.
+      const priced = file.results.filter((result) => spentUsd(result) !== null);
+      for (const result of priced) {
+        expect(stdout).toMatch(
+          new RegExp(`\\] \\S+ \\S+ +${result.name} .* ${escapeRegExp(formatCost(spentUsd(result)))}\\n`),
+        );
+      }
+    },
+  );
+
+  it('keeps only the recap and the final line with -q', SPAWNED, async () => {
     answers = scripted();
     const run = spawnNao(['test', '--local', '-s', 'ending', '-q']);
     expect(await run.code).toBe(1);
@@ -216,51 +223,56 @@ describe('the end of nao test', () => {
     expect(lines.at(-1)).toMatch(/^Results saved to /);
   });
 
-  it('draws the progress line in a terminal as the suite starts, with the cost the totals count', async () => {
-    if (!existsSync('/usr/bin/script') && !existsSync('/bin/script')) {
-      throw new Error('util-linux `script` is missing: this test needs it for a pseudo-terminal.');
-    }
-    answers = scripted();
-    const run = spawnNaoInTerminal(['test', '--local', '-s', 'ending', '-t', '1', '--no-color']);
-    expect(await run.code).toBe(1);
-    // Each redraw clears the line first; run lines end with a newline (CRLF through the terminal).
-    const pieces = run
-      .output()
-      .replace(/\r\n/g, '\n')
-      .split('\r\u001b[2K')
-      .flatMap((piece) => piece.split('\n'))
-      .filter((piece) => piece !== '');
-    expect(pieces[0]).toMatch(
-      /^0\/5 done · 0 passed · 0 failed · 0 errors · \$0 · \d+\.\ds elapsed · ETA …$/,
-    );
-    const file = await latestResults(project.dir);
-    const byName = new Map(file.results.map((result) => [result.name, result]));
-    // After each finished run, the live line's cost is what the finished runs spent in all.
-    let finished = 0;
-    let spent = 0;
-    let checked = 0;
-    for (const piece of pieces) {
-      const line = /^\[(\d)\/5\] \S+ +\S+ +(\S+) /.exec(piece);
-      if (line) {
-        finished++;
-        spent += spentUsd(byName.get(line[2] ?? '')!) ?? 0;
-        continue;
+  it(
+    'draws the progress line in a terminal as the suite starts, with the cost the totals count',
+    SPAWNED,
+    async () => {
+      if (!existsSync('/usr/bin/script') && !existsSync('/bin/script')) {
+        throw new Error('util-linux `script` is missing: this test needs it for a pseudo-terminal.');
       }
-      const live = /^(\d)\/5 done · .* · (\S+) · [\d.]+s elapsed/.exec(piece);
-      if (live && Number(live[1]) === finished && finished > 0) {
-        expect(live[2]).toBe(formatCost(Math.round(spent * 1e10) / 1e10));
-        checked++;
+      answers = scripted();
+      const run = spawnNaoInTerminal(['test', '--local', '-s', 'ending', '-t', '1', '--no-color']);
+      expect(await run.code).toBe(1);
+      // Each redraw clears the line first; run lines end with a newline (CRLF through the terminal).
+      const pieces = run
+        .output()
+        .replace(/\r\n/g, '\n')
+        .split('\r\u001b[2K')
+        .flatMap((piece) => piece.split('\n'))
+        .filter((piece) => piece !== '');
+      expect(pieces[0]).toMatch(
+        /^0\/5 done · 0 passed · 0 failed · 0 errors · \$0 · \d+\.\ds elapsed · ETA …$/,
+      );
+      const file = await latestResults(project.dir);
+      const byName = new Map(file.results.map((result) => [result.name, result]));
+      // After each finished run, the live line's cost is what the finished runs spent in all.
+      let finished = 0;
+      let spent = 0;
+      let checked = 0;
+      for (const piece of pieces) {
+        const line = /^\[(\d)\/5\] \S+ +\S+ +(\S+) /.exec(piece);
+        if (line) {
+          finished++;
+          spent += spentUsd(byName.get(line[2] ?? '')!) ?? 0;
+          continue;
+        }
+        const live = /^(\d)\/5 done · .* · (\S+) · [\d.]+s elapsed/.exec(piece);
+        if (live && Number(live[1]) === finished && finished > 0) {
+          expect(live[2]).toBe(formatCost(Math.round(spent * 1e10) / 1e10));
+          checked++;
+        }
       }
-    }
-    expect(checked).toBeGreaterThanOrEqual(4);
-    expect(pieces.join('\n')).toContain(`5 total · ${totalCost(file)} in all`);
-  });
+      expect(checked).toBeGreaterThanOrEqual(4);
+      expect(pieces.join('\n')).toContain(`5 total · ${totalCost(file)} in all`);
+    },
+  );
 
-  it('says the suite started before its first run ends', async () => {
+  it('says the suite started before its first run ends', SPAWNED, async () => {
     answers = scripted(1500);
     const run = spawnNao(['test', '--local', '-s', 'ending', '-t', '2']);
     let early = '';
-    for (let i = 0; i < 200 && early === ''; i++) {
+    // However slow the machine is to start the binary, the first line must come before the first run ends.
+    for (let i = 0; i < 1000 && early === ''; i++) {
       await new Promise((resolve) => setTimeout(resolve, 25));
       if (run.output().stdout !== '') early = run.output().stdout;
     }

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { judgedDetails, run } from '../../test-support/report/run-fixture.js';
 import { LiveProgress } from './live-progress.js';
 
@@ -21,6 +21,10 @@ function progress(options: { verbose?: boolean; interactive?: boolean; redrawMs?
   });
   return { live, output: () => text };
 }
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('LiveProgress', () => {
   it('says which runs a judge model graded, and by which model', () => {
@@ -45,10 +49,11 @@ describe('LiveProgress', () => {
   });
 
   it('draws the progress line in a terminal as the suite starts, redraws it while runs are in flight, and removes it', async () => {
+    vi.useFakeTimers();
     const { live, output } = progress({ interactive: true, redrawMs: 5 });
     live.start();
     expect(output()).toBe('0/2 done · 0 passed · 0 failed · 0 errors · $0 · 0.0s elapsed · ETA …');
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await vi.advanceTimersByTimeAsync(30);
     expect(output().split('\r\x1b[2K').length).toBeGreaterThan(2);
     live.finish(
       run({
@@ -72,7 +77,7 @@ describe('LiveProgress', () => {
     live.end();
     const ended = output();
     expect(ended.endsWith('\r\x1b[2K')).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await vi.advanceTimersByTimeAsync(30);
     expect(output()).toBe(ended);
   });
 
