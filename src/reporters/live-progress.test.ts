@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { judgedDetails, run } from '../../test-support/report/run-fixture.js';
 import { LiveProgress } from './live-progress.js';
 
-function progress(options: { verbose?: boolean; interactive?: boolean; redrawMs?: number } = {}) {
+function progress(
+  options: { verbose?: boolean; interactive?: boolean; redrawMs?: number; total?: number } = {},
+) {
   const out = new PassThrough();
   let text = '';
   out.on('data', (chunk) => {
@@ -12,7 +14,7 @@ function progress(options: { verbose?: boolean; interactive?: boolean; redrawMs?
   const live = new LiveProgress({
     out,
     interactive: options.interactive ?? false,
-    total: 2,
+    total: options.total ?? 2,
     plan: { tests: 1, models: 2, repeat: 1, threads: 4 },
     color: false,
     verbose: options.verbose ?? false,
@@ -40,6 +42,15 @@ describe('LiveProgress', () => {
       '[2/2] ✓ passed     total_revenue  openai:gpt-4.1  match  1.0s  $0.01',
       '',
     ]);
+  });
+
+  it('announces nothing for a suite without runs (an empty shard)', () => {
+    for (const interactive of [false, true]) {
+      const { live, output } = progress({ interactive, total: 0 });
+      live.start();
+      live.end();
+      expect(output()).toBe('');
+    }
   });
 
   it('says the suite started before any run finished, on a pipe', () => {

@@ -61,6 +61,8 @@ export class LiveProgress {
   start(): void {
     this.started = this.now();
     const { plan, total } = this.options;
+    // An empty shard runs nothing: nothing to announce.
+    if (total === 0) return;
     if (!this.options.interactive) {
       this.options.out.write(`${startLine(total, plan)}\n`);
       return;
