@@ -97,7 +97,10 @@ export const TEST_RUN_OPTIONS: readonly OptionSpec[] = [
     readme: 'unverified runs (tests with no `sql`, `expected_answer` or assertions) fail the run',
   },
   { flags: '--verbose', help: 'print prompt, response, tool calls and extraction SQL of each run' },
-  { flags: '-q, --quiet', help: 'print only the tables' },
+  {
+    flags: '-q, --quiet',
+    help: 'print only the runs that did not pass (why, with a short diff) and the final line',
+  },
   { flags: '--no-color', help: 'plain output without colours' },
 ];
 

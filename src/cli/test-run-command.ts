@@ -85,12 +85,14 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
     stderr: io.stderr,
     total: tests.length * settings.models.length * settings.repeat,
     models: settings.models,
+    plan: { tests: tests.length, repeat: settings.repeat, threads: settings.threads },
     color: flags.color !== false && io.stdout.isTTY === true,
     verbose: settings.verbose,
     quiet: settings.quiet,
   });
   let suite: Awaited<ReturnType<typeof runTestSuite>>;
   try {
+    terminal.onSuiteStart?.();
     suite = await runTestSuite({
       tests,
       models: settings.models,

@@ -151,7 +151,8 @@ describe('judged answers with nao test --local', () => {
 
     const summary = await nao(['test', 'summary']);
     expect(summary.stdout).toContain('1 passed (1 judged), 1 failed');
-    expect(summary.stdout).toMatch(/Judge cost \(not in the tables\): \d/);
+    // The judge's cost is in the one total, split once in the final line.
+    expect(summary.stdout).toMatch(/ in all \(agent \$[\d.]+( \+ extraction \$[\d.]+)? \+ judge \$\d/);
   });
 
   it('asks the model of --judge-model, over test.judge_model, over the model under test', async () => {

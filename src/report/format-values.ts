@@ -1,4 +1,4 @@
-/** How numbers print in the console tables and summaries, one rule per kind of value. */
+/** How numbers print for people (terminal, viewer, chat), one rule per kind of value. */
 
 /** Printed for a value nobody knows (a model without a price), never "$None" or 0. */
 export const UNKNOWN = '—';
@@ -8,15 +8,17 @@ function stripZeros(fixed: string): string {
 }
 
 /**
- * A USD amount as in the reference (0.089, 0.138, 0.0125): four decimals at most from one
- * cent up, three significant digits below so a cheap run never shows as 0; null is unknown.
+ * A USD amount, the one cost format of every output (terminal, viewer, chat): "$" and four
+ * decimals at most from one cent up ($0.089, $1.6716), three significant digits below so a
+ * cheap run never shows as $0 ($0.00224); null is unknown.
  */
 export function formatCost(cost: number | null): string {
   if (cost === null || !Number.isFinite(cost)) return UNKNOWN;
-  if (cost === 0) return '0';
+  if (cost === 0) return '$0';
   const magnitude = Math.abs(cost);
   const decimals = magnitude >= 0.01 ? 4 : Math.min(20, -Math.floor(Math.log10(magnitude)) + 2);
-  return stripZeros(cost.toFixed(decimals));
+  const text = stripZeros(magnitude.toFixed(decimals));
+  return cost < 0 ? `-$${text}` : `$${text}`;
 }
 
 /**
@@ -27,6 +29,47 @@ export function formatCostTotal(options: { total: number | null; unknownRuns: nu
   if (options.total === null) return UNKNOWN;
   const text = formatCost(options.total);
   return options.unknownRuns > 0 ? `≥${text}` : text;
+}
+
+/** Significant digits a double is shown with: its 16th and 17th digits are binary noise (0.1 + 0.2). */
+const SHOWN_DIGITS = 15;
+
+/**
+ * A number as a person reads it: integers up to 2^53 exactly, other doubles with at most 15
+ * significant digits (41226.65000000001 → "41226.65", 0.1 + 0.2 → "0.3"). Only for display:
+ * the results file keeps the exact value.
+ */
+export function formatNumber(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  if (Number.isSafeInteger(value)) return String(value);
+  // -0 prints as "0", as String does.
+  return String(Number(value.toPrecision(SHOWN_DIGITS)));
+}
+
+/** JSON of an array or struct cell with its numbers shown as `formatNumber` shows them. */
+export function formatJsonForDisplay(value: unknown): string {
+  try {
+    const text = JSON.stringify(value, (_key, inner: unknown) => {
+      if (typeof inner === 'bigint') return inner.toString();
+      return typeof inner === 'number' && Number.isFinite(inner) && !Number.isSafeInteger(inner)
+        ? Number(inner.toPrecision(SHOWN_DIGITS))
+        : inner;
+    });
+    return text ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * Wall-clock time between two nao timestamps ("2025-02-09T14:30:22.123000", local time), or
+ * null when either is missing or unreadable.
+ */
+export function elapsedMs(startedAt: string | null, finishedAt: string | null): number | null {
+  if (startedAt === null || finishedAt === null) return null;
+  const start = Date.parse(startedAt.slice(0, 23));
+  const end = Date.parse(finishedAt.slice(0, 23));
+  return Number.isFinite(start) && Number.isFinite(end) && end >= start ? end - start : null;
 }
 
 /** Milliseconds as seconds with one decimal (702 ms → "0.7"). */

@@ -1,3 +1,4 @@
+import { elapsedMs } from '../report/format-values.js';
 import { spentUsd } from '../report/index.js';
 import type { StopReason } from '../scheduler/index.js';
 import { renderReport } from './console-tables.js';
@@ -11,8 +12,9 @@ const STOP_MESSAGES: Record<StopReason, string> = {
 };
 
 /**
- * The terminal: each run as it lands (unless quiet), why the suite stopped early, then the
- * tables of the reference (results, performance by model, pass/fail grid, repeats).
+ * The terminal: that the suite started and each run as it lands (unless quiet), why the suite
+ * stopped early, then the tables of the reference (results, performance by model, pass/fail
+ * grid, repeats), the recap of the runs that did not pass and the final line.
  */
 export function consoleReporter(options: {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -20,21 +22,28 @@ export function consoleReporter(options: {
   total: number;
   /** The configured models, in the order the tables list them. */
   models: readonly string[];
+  /** Said as the suite starts; without it, only the number of runs is. */
+  plan?: { tests: number; repeat: number; threads: number };
   color: boolean;
   verbose: boolean;
-  /** Only the tables: no progress lines, no stop messages. */
+  /** Only the recap of the runs that did not pass and the final line: no progress, no tables. */
   quiet: boolean;
 }): Reporter & { close(): void } {
+  const { plan } = options;
   const progress = options.quiet
     ? null
     : new LiveProgress({
         out: options.stdout,
         interactive: options.stdout.isTTY === true,
         total: options.total,
+        ...(plan === undefined ? {} : { plan: { ...plan, models: options.models.length } }),
         color: options.color,
         verbose: options.verbose,
       });
   return {
+    onSuiteStart() {
+      progress?.start();
+    },
     onRunFinished(result) {
       progress?.finish(result, spentUsd(result));
     },
@@ -48,10 +57,12 @@ export function consoleReporter(options: {
         modelOrder: options.models,
         width: options.stdout.columns ?? 120,
         color: options.color,
+        wallClockMs: elapsedMs(file.started_at ?? null, file.finished_at ?? null),
+        quiet: options.quiet,
       });
-      options.stdout.write(`\n${tables}\n`);
+      options.stdout.write(options.quiet ? `${tables}\n` : `\n${tables}\n`);
       const replayed = file.results.filter((result) => result.details.replayed).length;
-      if (replayed > 0) {
+      if (replayed > 0 && !options.quiet) {
         options.stdout.write(
           `${replayed} run(s) replayed from tests/recordings/: no model was called; tokens and cost are the recorded ones.\n`,
         );

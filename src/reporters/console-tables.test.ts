@@ -23,6 +23,8 @@ const RESULTS = [
     cost: 0.06,
     duration_ms: 12000,
     tool_call_count: 7,
+    // Its extraction's cost counts in its Cost, the Total row and the final line.
+    details: { extraction_cost: 0.002 },
   }),
   run({
     name: 'revenue_per_customer',
@@ -78,37 +80,36 @@ function tableLines(text: string): string[] {
 
 describe('renderReport', () => {
   it('renders the three tables and the final line exactly (plain text, 120 columns)', () => {
-    expect(renderReport({ results: RESULTS, modelOrder: MODELS, color: false }).split('\n')).toEqual([
+    const report = renderReport({ results: RESULTS, modelOrder: MODELS, color: false, wallClockMs: 31_400 });
+    expect(report.split('\n')).toEqual([
       '                                                     Test Results',
-      '┏━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━━━┳━━━━━━━┓',
-      '┃ Test                 ┃ Model             ┃ Status       ┃ Message             ┃ Tokens ┃   Cost ┃ Time (s) ┃ Tools ┃',
-      '┡━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━━━╇━━━━━━━┩',
-      '│ total_revenue        │ openai            │ ✓ passed     │ match               │  30000 │   0.06 │     12.0 │     7 │',
-      '│                      │ gpt-4.1           │              │                     │        │        │          │       │',
-      '│ revenue_per_customer │ openai            │ ✗ failed     │ values differ       │  43390 │  0.078 │     15.2 │     9 │',
-      '│                      │ gpt-4.1           │              │                     │        │        │          │       │',
-      '│ orders_by_status     │ openai            │ ! error      │ provider error: 500 │    500 │      — │      0.3 │     0 │',
-      '│                      │ gpt-4.1           │              │                     │        │        │          │       │',
-      '│ total_revenue        │ anthropic         │ ✓ passed     │ match               │  20000 │  0.039 │      8.0 │     5 │',
-      '│                      │ claude-sonnet-4-5 │              │                     │        │        │          │       │',
-      '│ revenue_per_customer │ anthropic         │ ✓ passed     │ match               │  26000 │   0.05 │      9.6 │     6 │',
-      '│                      │ claude-sonnet-4-5 │              │                     │        │        │          │       │',
-      '│ orders_by_status     │ anthropic         │ ? unverified │ no verification     │   1200 │  0.002 │      1.0 │     1 │',
-      '│                      │ claude-sonnet-4-5 │              │                     │        │        │          │       │',
-      '├──────────────────────┼───────────────────┼──────────────┼─────────────────────┼────────┼────────┼──────────┼───────┤',
-      '│ Total                │                   │              │                     │ 121090 │ ≥0.229 │     46.1 │    28 │',
-      '└──────────────────────┴───────────────────┴──────────────┴─────────────────────┴────────┴────────┴──────────┴───────┘',
+      '┏━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━┳━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━┓',
+      '┃ Test                 ┃ Model             ┃ Status       ┃ Message             ┃ Tokens ┃    Cost ┃ Time (s) ┃ Tools ┃',
+      '┡━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━╇━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━┩',
+      '│ total_revenue        │ openai            │ ✓ passed     │ match               │  30000 │  $0.062 │     12.0 │     7 │',
+      '│                      │ gpt-4.1           │              │                     │        │         │          │       │',
+      '│ revenue_per_customer │ openai            │ ✗ failed     │ values differ       │  43390 │  $0.078 │     15.2 │     9 │',
+      '│                      │ gpt-4.1           │              │                     │        │         │          │       │',
+      '│ orders_by_status     │ openai            │ ! error      │ provider error: 500 │    500 │       — │      0.3 │     0 │',
+      '│                      │ gpt-4.1           │              │                     │        │         │          │       │',
+      '│ total_revenue        │ anthropic         │ ✓ passed     │ match               │  20000 │  $0.039 │      8.0 │     5 │',
+      '│                      │ claude-sonnet-4-5 │              │                     │        │         │          │       │',
+      '│ revenue_per_customer │ anthropic         │ ✓ passed     │ match               │  26000 │   $0.05 │      9.6 │     6 │',
+      '│                      │ claude-sonnet-4-5 │              │                     │        │         │          │       │',
+      '│ orders_by_status     │ anthropic         │ ? unverified │ no verification     │   1200 │  $0.002 │      1.0 │     1 │',
+      '│                      │ claude-sonnet-4-5 │              │                     │        │         │          │       │',
+      '├──────────────────────┼───────────────────┼──────────────┼─────────────────────┼────────┼─────────┼──────────┼───────┤',
+      '│ Total                │                   │              │                     │ 121090 │ ≥$0.231 │     31.4 │    28 │',
+      '└──────────────────────┴───────────────────┴──────────────┴─────────────────────┴────────┴─────────┴──────────┴───────┘',
       '',
-      '                           Performance by Model',
-      '┏━━━━━━━━━━━━━━━━━━━┳━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━━━┳━━━━━━━┓',
-      '┃                   ┃  Pass ┃        ┃        ┃        ┃      Avg ┃   Avg ┃',
-      '┃ Model             ┃  Rate ┃ Passed ┃ Tokens ┃   Cost ┃ Time (s) ┃ Tools ┃',
-      '┡━━━━━━━━━━━━━━━━━━━╇━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━━━╇━━━━━━━┩',
-      '│ anthropic         │ 66.7% │    2/3 │  47200 │  0.091 │      6.2 │   4.0 │',
-      '│ claude-sonnet-4-5 │       │        │        │        │          │       │',
-      '│ openai            │ 33.3% │    1/3 │  73890 │ ≥0.138 │      9.2 │   5.3 │',
-      '│ gpt-4.1           │       │        │        │        │          │       │',
-      '└───────────────────┴───────┴────────┴────────┴────────┴──────────┴───────┘',
+      '                                Performance by Model',
+      '┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━━━┳━━━━━━━┓',
+      '┃                             ┃  Pass ┃        ┃        ┃        ┃      Avg ┃   Avg ┃',
+      '┃ Model                       ┃  Rate ┃ Passed ┃ Tokens ┃   Cost ┃ Time (s) ┃ Tools ┃',
+      '┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━━━╇━━━━━━━┩',
+      '│ anthropic:claude-sonnet-4-5 │ 66.7% │    2/3 │  47200 │ $0.091 │      6.2 │   4.0 │',
+      '│ openai:gpt-4.1              │ 33.3% │    1/3 │  73890 │ ≥$0.14 │      9.2 │   5.3 │',
+      '└─────────────────────────────┴───────┴────────┴────────┴────────┴──────────┴───────┘',
       '',
       '            Pass / Fail by Test and Model',
       '┏━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━┓',
@@ -120,7 +121,17 @@ describe('renderReport', () => {
       '│ orders_by_status     │    !    │         ?         │',
       '└──────────────────────┴─────────┴───────────────────┘',
       '',
-      '3 passed, 1 failed, 1 error, 1 unverified, 6 total',
+      'Runs that did not pass (1 failed, 1 error)',
+      '',
+      '✗ revenue_per_customer · openai:gpt-4.1',
+      '  values differ',
+      '',
+      '! orders_by_status · openai:gpt-4.1',
+      '  provider error: 500',
+      '',
+      '1 run unverified: its test has no sql, expected_answer or assertions, so nothing was checked.',
+      '',
+      '3 passed, 1 failed, 1 error, 1 unverified, 6 total · ≥$0.231 in all (agent $0.229 + extraction $0.002) · 31.4 s wall clock (46.1 s summed over runs)',
     ]);
   });
 
@@ -130,7 +141,29 @@ describe('renderReport', () => {
     expect(text).toContain('Test Results');
     expect(text).not.toContain('Performance by Model');
     expect(text).not.toContain('Pass / Fail by Test and Model');
-    expect(text.split('\n').at(-1)).toBe('1 passed, 1 failed, 1 error, 0 unverified, 3 total');
+    expect(text.split('\n').at(-1)).toBe(
+      '1 passed, 1 failed, 1 error, 0 unverified, 3 total · ≥$0.14 in all (agent $0.138 + extraction $0.002) · ' +
+        '27.5 s summed over runs',
+    );
+  });
+
+  it('keeps only the recap and the final line when quiet', () => {
+    const text = renderReport({ results: RESULTS, modelOrder: MODELS, quiet: true, wallClockMs: 31_400 });
+    expect(text).not.toMatch(/Test Results|Performance by Model|Pass \/ Fail|[┏│]/);
+    expect(text.split('\n')).toEqual([
+      'Runs that did not pass (1 failed, 1 error)',
+      '',
+      '✗ revenue_per_customer · openai:gpt-4.1',
+      '  values differ',
+      '',
+      '! orders_by_status · openai:gpt-4.1',
+      '  provider error: 500',
+      '',
+      '1 run unverified: its test has no sql, expected_answer or assertions, so nothing was checked.',
+      '',
+      '3 passed, 1 failed, 1 error, 1 unverified, 6 total · ≥$0.231 in all (agent $0.229 + extraction $0.002) · ' +
+        '31.4 s wall clock (46.1 s summed over runs)',
+    ]);
   });
 
   it('colors statuses when asked, and the colored text is the plain text plus ANSI codes', () => {
@@ -172,9 +205,43 @@ describe('renderTestResultsTable', () => {
       .slice(3)
       .filter((line) => line.startsWith('│'));
     expect(first).toMatch(/│ +— │/);
-    expect(second).toMatch(/│ +0\.0125 │/);
-    expect(total).toMatch(/│ +≥0\.0125 │/);
-    expect(text).not.toMatch(/None|\$|NaN|null/);
+    expect(second).toMatch(/│ +\$0\.0125 │/);
+    expect(total).toMatch(/│ +≥\$0\.0125 │/);
+    expect(text).not.toMatch(/None|NaN|null/);
+  });
+
+  it("counts the extraction and the judge in each run's cost and in the total, and gives the wall clock as its time", () => {
+    const text = renderTestResultsTable(
+      [
+        run({ cost: 0.01, duration_ms: 40_000, details: { extraction_cost: 0.002 } }),
+        run({ name: 'judged', cost: 0.02, duration_ms: 50_000, details: judgedDetails({ cost: 0.003 }) }),
+      ],
+      { width: 200, wallClockMs: 52_000 },
+    );
+    const rows = tableLines(text).filter((line) => line.startsWith('│'));
+    expect(rows[0]).toMatch(/│ +\$0\.012 │ +40\.0 │/);
+    expect(rows[1]).toMatch(/│ +\$0\.023 │ +50\.0 │/);
+    expect(rows[2]).toMatch(/^│ Total .*│ +\$0\.035 │ +52\.0 │/);
+  });
+
+  it('shows the check that failed first, not the first check', () => {
+    const assertions = Array.from({ length: 9 }, (_, index) => ({
+      type: 'max_tool_calls',
+      passed: index !== 6,
+      message: index === 6 ? 'row_count: 4 rows (exactly 3)' : `max_tool_calls: ${index} calls (max 9)`,
+    }));
+    const text = renderTestResultsTable(
+      [
+        run({
+          status: 'failed',
+          message: assertions.map((assertion) => assertion.message).join('; '),
+          details: { reference_sql: null, assertions },
+        }),
+      ],
+      { width: 120 },
+    );
+    expect(tableLines(text)[3]).toMatch(/│ ✗ failed │ row_count: 4 rows \(exactly 3\) +│/);
+    expect(text).not.toContain('max_tool_calls: 0 calls');
   });
 
   it('prints "—" for a total no run has a price for', () => {
@@ -241,9 +308,19 @@ describe('renderModelPerformanceTable', () => {
       4,
       -1,
     );
-    const providerLines = body.filter((_, index) => index % 2 === 0);
-    expect(providerLines.map((line) => line.split('│')[1]?.trim())).toEqual(['m', 'a', 'z']);
-    expect(providerLines[2]).toMatch(/│ +— │/);
+    expect(body.map((line) => line.split('│')[1]?.trim())).toEqual(['m:cheap', 'a:dear', 'z:unpriced']);
+    expect(body[2]).toMatch(/│ +— │/);
+  });
+
+  it('keeps provider:model on one line when it fits, and splits it only when the terminal is narrow', () => {
+    const byModel = summarizeByModel([run({ model: OPENAI }), run({ model: ANTHROPIC })]);
+    const wide = tableLines(renderModelPerformanceTable(byModel, { width: 160 }));
+    expect(wide.filter((line) => line.includes('openai'))).toEqual([
+      expect.stringMatching(/^│ openai:gpt-4\.1 +│/),
+    ]);
+    const narrow = tableLines(renderModelPerformanceTable(byModel, { width: 70 }));
+    expect(narrow.some((line) => /^│ gpt-4\.1 +│/.test(line))).toBe(true);
+    for (const line of narrow) expect(displayWidth(line)).toBeLessThanOrEqual(70);
   });
 });
 
@@ -325,7 +402,7 @@ describe('judged runs', () => {
   });
 
   it('keep the mark when the status column shrinks to its symbol', () => {
-    const table = renderTestResultsTable(results, { width: 70 });
+    const table = renderTestResultsTable(results, { width: 72 });
     expect(table).not.toContain('passed');
     expect(table.split('\n').filter((line) => line.includes('│ ✓'))).toEqual([
       expect.stringMatching(/^│ bigge… .*│ ✓\* /),

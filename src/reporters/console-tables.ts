@@ -15,15 +15,22 @@ import {
 import { repeatStats } from '../report/pass-at-k.js';
 import type { ModelSummary, RunResult, RunStatus, Summary } from '../report/results-file.js';
 import { groupByPair, hasRepeats } from '../report/run-pairs.js';
+import { spentUsd } from '../report/run-result.js';
 import { STATUS_MARK, statusOf } from '../report/run-status.js';
 import { failedRuns, orderedModels, summarize, summarizeByModel } from '../report/summarize.js';
 import { type BoxTable, type CellColor, paint, renderBoxTable, type TableCell } from './box-table.js';
+import { failedChecks, renderRecap } from './run-recap.js';
 
 export interface ConsoleOptions {
   /** Terminal columns; wide content (messages first) is cut to fit. Default 120. */
   width?: number;
   /** ANSI colors: green pass, red fail, yellow error/unverified. Default false. */
   color?: boolean;
+  /**
+   * From the suite's start to its end: the time of the Total row and the final line (the runs'
+   * own times overlap). Unknown (null) for files that do not say when they started.
+   */
+  wallClockMs?: number | null;
 }
 
 export const DEFAULT_WIDTH = 120;
@@ -59,9 +66,35 @@ function resolve(options: ConsoleOptions): { width: number; color: boolean } {
   return { width: width > 0 ? width : DEFAULT_WIDTH, color: options.color ?? false };
 }
 
-/** One row per run in the order given, with a totals row; messages are cut first to fit `width`. */
+/**
+ * Everything a run spent (agent + extraction + judge), as the live line, the Total row and
+ * the final line count it; "≥" when the agent's model had no price.
+ */
+function runCost(result: RunResult): string {
+  const spent = spentUsd(result);
+  return formatCostTotal({ total: spent, unknownRuns: result.cost === null && spent !== null ? 1 : 0 });
+}
+
+/** Sums of floats are rounded to 1e-10 USD, as the results file's are. */
+function roundUsd(value: number): number {
+  return Math.round(value * 1e10) / 1e10;
+}
+
+/** The one total cost of runs: the agent's, the extraction's and the judge's; null when none is known. */
+function totalSpent(summary: Summary): number | null {
+  const parts = [summary.total_cost, summary.total_extraction_cost, summary.total_judge_cost ?? null].filter(
+    (part): part is number => part !== null,
+  );
+  return parts.length === 0 ? null : roundUsd(parts.reduce((sum, part) => sum + part, 0));
+}
+
+/**
+ * One row per run in the order given, with a totals row (the cost of everything, the wall
+ * clock as time); messages are cut first to fit `width`.
+ */
 export function renderTestResultsTable(results: readonly RunResult[], options: ConsoleOptions = {}): string {
   const { width, color } = resolve(options);
+  const wallClockMs = options.wallClockMs ?? null;
   const repeated = hasRepeats(results);
   const rows = results.map((result): TableCell[] => {
     const status = statusOf(result);
@@ -71,13 +104,14 @@ export function renderTestResultsTable(results: readonly RunResult[], options: C
       text(name),
       text(result.model),
       statusText(`${STATUS_MARK[status]} ${status}${judged}`, status),
-      text(result.message),
+      // A run that did not pass shows why first: the check that failed, not the first check.
+      text(status === 'failed' || status === 'error' ? failedChecks(result).join('; ') : result.message),
       // A run that never ran has no tokens, cost or time: blank, not a misleading 0 or "—".
       ...(status === 'skipped'
         ? [text(), text(), text(), text()]
         : [
             text(formatInteger(result.tokens)),
-            text(formatCost(result.cost)),
+            text(runCost(result)),
             text(formatSeconds(result.duration_ms)),
             text(formatInteger(result.tool_call_count)),
           ]),
@@ -103,8 +137,8 @@ export function renderTestResultsTable(results: readonly RunResult[], options: C
       text(),
       text(),
       text(formatInteger(summary.total_tokens)),
-      text(formatCostTotal({ total: summary.total_cost, unknownRuns: summary.runs_without_cost })),
-      text(formatSeconds(summary.total_duration_ms)),
+      text(formatCostTotal({ total: totalSpent(summary), unknownRuns: summary.runs_without_cost })),
+      text(wallClockMs === null ? '' : formatSeconds(wallClockMs)),
       text(formatInteger(summary.total_tool_calls)),
     ],
   };
@@ -152,17 +186,25 @@ export function renderModelPerformanceTable(
     rows: byModel.map((summary) => {
       const ran = summary.total > 0;
       return [
-        { lines: splitModel(summary.model) },
+        text(summary.model),
         text(ran ? formatPercent(summary.pass_rate) : '—'),
         text(`${summary.passed}/${summary.total}`),
         text(formatInteger(summary.total_tokens)),
-        text(formatCostTotal({ total: summary.total_cost, unknownRuns: summary.runs_without_cost })),
+        text(formatCostTotal({ total: totalSpent(summary), unknownRuns: summary.runs_without_cost })),
         text(ran ? formatSeconds(summary.avg_duration_ms) : '—'),
         text(ran ? formatOneDecimal(summary.avg_tool_calls) : '—'),
       ];
     }),
   };
-  return renderBoxTable(table, { width, color, shrink: [{ column: 0, kind: 'truncate', minWidth: 8 }] });
+  // provider:model on one line while it fits; over two lines ("openai" over "gpt-4.1") before it is cut.
+  return renderBoxTable(table, {
+    width,
+    color,
+    shrink: [
+      { column: 0, kind: 'reflow', reflow: splitModel },
+      { column: 0, kind: 'truncate', minWidth: 8 },
+    ],
+  });
 }
 
 function gridCell(attempts: readonly RunResult[], repeated: boolean): TableCell {
@@ -279,20 +321,59 @@ export function finalLine(summary: Summary, options: { color?: boolean } = {}): 
 }
 
 /**
+ * What the suite cost and took, for the end of the final line: the one total cost with its
+ * split (agent, extraction, judge) when there is more than the agent's, and the wall clock
+ * with the runs' summed time, labelled as such.
+ */
+function totalsText(summary: Summary, options: { wallClockMs?: number | null } = {}): string {
+  const total = totalSpent(summary);
+  const parts: string[] = [];
+  if (total === null) parts.push('cost unknown (no price for the models)');
+  else {
+    const cost = `${formatCostTotal({ total, unknownRuns: summary.runs_without_cost })} in all`;
+    const split = [
+      summary.total_cost === null ? null : `agent ${formatCost(summary.total_cost)}`,
+      summary.total_extraction_cost === null
+        ? null
+        : `extraction ${formatCost(summary.total_extraction_cost)}`,
+      summary.total_judge_cost == null ? null : `judge ${formatCost(summary.total_judge_cost)}`,
+    ].filter((part): part is string => part !== null);
+    parts.push(split.length > 1 ? `${cost} (${split.join(' + ')})` : cost);
+  }
+  const summed = `${formatSeconds(summary.total_duration_ms)} s summed over runs`;
+  const wallClockMs = options.wallClockMs ?? null;
+  parts.push(wallClockMs === null ? summed : `${formatSeconds(wallClockMs)} s wall clock (${summed})`);
+  return parts.join(' · ');
+}
+
+/**
  * The whole console report: Test Results; Performance by Model and the Pass / Fail grid when
- * more than one model ran; the repeated-runs table with --repeat; then the final line.
+ * more than one model ran; the repeated-runs table with --repeat; the recap of the runs that
+ * did not pass; then the final line with the counts, the total cost and the time. `quiet`:
+ * only the recap and the final line.
  */
 export function renderReport(
-  options: ConsoleOptions & { results: readonly RunResult[]; modelOrder?: readonly string[] },
+  options: ConsoleOptions & {
+    results: readonly RunResult[];
+    modelOrder?: readonly string[];
+    quiet?: boolean;
+  },
 ): string {
   const { results } = options;
   const modelOrder = options.modelOrder ?? [];
-  const sections = [renderTestResultsTable(results, options)];
-  if (orderedModels(results, modelOrder).length > 1) {
-    sections.push(renderModelPerformanceTable(summarizeByModel(results, { modelOrder }), options));
-    sections.push(renderPassFailGrid(results, { ...options, modelOrder }));
+  const sections: string[] = [];
+  if (options.quiet !== true) {
+    sections.push(renderTestResultsTable(results, options));
+    if (orderedModels(results, modelOrder).length > 1) {
+      sections.push(renderModelPerformanceTable(summarizeByModel(results, { modelOrder }), options));
+      sections.push(renderPassFailGrid(results, { ...options, modelOrder }));
+    }
+    if (hasRepeats(results)) sections.push(renderRepeatTable(results, options));
   }
-  if (hasRepeats(results)) sections.push(renderRepeatTable(results, options));
-  sections.push(finalLine(summarize(results), options));
+  const recap = renderRecap(results, resolve(options));
+  if (recap !== null) sections.push(recap);
+  const summary = summarize(results);
+  const final = finalLine(summary, options);
+  sections.push(summary.total === 0 ? final : `${final} · ${totalsText(summary, options)}`);
   return sections.join('\n\n');
 }

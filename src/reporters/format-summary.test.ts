@@ -17,17 +17,26 @@ describe('formatSummary', () => {
       command: 'nao test -m openai:gpt-4.1 -m anthropic:claude-sonnet-4-5',
       repeat: 1,
       nao_version: '0.1.0',
+      started_at: '2025-02-09T14:30:22.123000',
+      finished_at: '2025-02-09T14:31:40.123000',
     });
     const text = formatSummary({ file, path: 'tests/outputs/results_20250209_143022.json' });
-    expect(text.split('\n').slice(0, 5)).toEqual([
-      'File:    tests/outputs/results_20250209_143022.json',
-      'Run at:  2025-02-09T14:30:22.123000',
-      `Models:  ${A}, ${B}`,
-      'Command: nao test -m openai:gpt-4.1 -m anthropic:claude-sonnet-4-5',
-      'nao:     0.1.0',
+    expect(text.split('\n').slice(0, 7)).toEqual([
+      'File:     tests/outputs/results_20250209_143022.json',
+      'Run at:   2025-02-09T14:30:22.123000',
+      'Started:  2025-02-09T14:30:22.123000',
+      'Finished: 2025-02-09T14:31:40.123000',
+      `Models:   ${A}, ${B}`,
+      'Command:  nao test -m openai:gpt-4.1 -m anthropic:claude-sonnet-4-5',
+      'nao:      0.1.0',
     ]);
-    expect(text).toContain(renderReport({ results, modelOrder: [A, B] }));
-    expect(text.split('\n').at(-1)).toBe('Extraction cost (not in the tables): 0.0004');
+    expect(text).toContain(renderReport({ results, modelOrder: [A, B], wallClockMs: 78_000 }));
+    // The extraction's cost is in the one total, split once in the final line; the time is the wall clock.
+    expect(text.split('\n').at(-1)).toBe(
+      '1 passed, 1 failed, 0 errors, 0 unverified, 2 total · $0.0204 in all (agent $0.02 + extraction $0.0004) · ' +
+        '78.0 s wall clock (2.0 s summed over runs)',
+    );
+    expect(text).not.toContain('not in the tables');
   });
 
   it('takes the models from the results when the file does not list them, and notes interruptions', () => {

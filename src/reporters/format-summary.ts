@@ -1,6 +1,6 @@
 /** The text of `nao test summary [FILE]`: what the run was, then the same tables as the run printed. */
 
-import { formatCost } from '../report/format-values.js';
+import { elapsedMs } from '../report/format-values.js';
 import type { ResultsFile } from '../report/results-file.js';
 import { orderedModels } from '../report/summarize.js';
 import { paint } from './box-table.js';
@@ -8,8 +8,8 @@ import { type ConsoleOptions, renderReport } from './console-tables.js';
 import { toCellText } from './terminal-text.js';
 
 /**
- * A header (file, when, models, command and the other recorded run settings), the console
- * report of the file's results, and the extraction cost, which the tables leave out.
+ * A header (file, when, models, command and the other recorded run settings), then the console
+ * report of the file's results (its costs include the extraction's and the judge's).
  */
 export function formatSummary(options: ConsoleOptions & { file: ResultsFile; path?: string }): string {
   const { file } = options;
@@ -46,15 +46,14 @@ export function formatSummary(options: ConsoleOptions & { file: ResultsFile; pat
   if (file.results.length === 0) {
     sections.push('The file holds no runs.');
   } else {
-    sections.push(renderReport({ ...options, results: file.results, modelOrder: models }));
-  }
-  const extraction = file.summary.total_extraction_cost;
-  if (extraction !== null && extraction !== undefined) {
-    sections.push(`Extraction cost (not in the tables): ${formatCost(extraction)}`);
-  }
-  const judge = file.summary.total_judge_cost;
-  if (judge !== null && judge !== undefined) {
-    sections.push(`Judge cost (not in the tables): ${formatCost(judge)}`);
+    sections.push(
+      renderReport({
+        ...options,
+        results: file.results,
+        modelOrder: models,
+        wallClockMs: elapsedMs(file.started_at ?? null, file.finished_at ?? null),
+      }),
+    );
   }
   return sections.join('\n\n');
 }

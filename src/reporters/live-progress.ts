@@ -1,16 +1,24 @@
+import { formatCost } from '../report/format-values.js';
 import type { RunResult, RunStatus } from '../report/index.js';
 import { STATUS_MARK } from '../report/run-status.js';
+import { failedChecks } from './run-recap.js';
 
 export interface ProgressOptions {
   out: NodeJS.WritableStream;
   /** A terminal gets one progress line rewritten in place; pipes and CI get plain lines. */
   interactive: boolean;
   total: number;
+  /** Said when the suite starts: "Running 6 runs: 3 tests × 2 models, 4 at a time." */
+  plan?: { tests: number; models: number; repeat: number; threads: number };
   color: boolean;
   /** Print prompt, response, tool calls and extraction SQL of each run. */
   verbose: boolean;
   now?: () => number;
+  /** How often a terminal's progress line is redrawn between runs (elapsed time, ETA). */
+  redrawMs?: number;
 }
+
+const DEFAULT_REDRAW_MS = 1000;
 
 const COLORS: Record<RunStatus, string> = {
   passed: '\x1b[32m',
@@ -20,11 +28,15 @@ const COLORS: Record<RunStatus, string> = {
   skipped: '\x1b[90m',
 };
 
-/** Prints each finished run as it lands, with counts, cost so far, elapsed time and ETA. */
+/**
+ * Says the suite started, then prints each finished run as it lands, with counts, the cost so
+ * far (agent + extraction + judge, as the final line counts it), elapsed time and ETA.
+ */
 export class LiveProgress {
   private readonly options: ProgressOptions;
   private readonly now: () => number;
-  private readonly started: number;
+  private started: number;
+  private ticker: ReturnType<typeof setInterval> | undefined;
   private done = 0;
   private readonly counts: Record<RunStatus, number> = {
     passed: 0,
@@ -42,44 +54,73 @@ export class LiveProgress {
     this.started = this.now();
   }
 
+  /**
+   * Call as the first runs start, so a suite whose first run takes a minute does not look
+   * stuck: a terminal gets its progress line (redrawn every second), a pipe one line.
+   */
+  start(): void {
+    this.started = this.now();
+    const { plan, total } = this.options;
+    // An empty shard runs nothing: nothing to announce.
+    if (total === 0) return;
+    if (!this.options.interactive) {
+      this.options.out.write(`${startLine(total, plan)}\n`);
+      return;
+    }
+    this.drawLine();
+    this.ticker = setInterval(() => {
+      this.clearLine();
+      this.drawLine();
+    }, this.options.redrawMs ?? DEFAULT_REDRAW_MS);
+    // The line is cosmetic: it must never keep the process alive.
+    this.ticker.unref?.();
+  }
+
   /** Call when a run finishes (any order). */
   finish(result: RunResult, spentUsd: number | null): void {
     this.done++;
     this.counts[result.status]++;
     this.spent += spentUsd ?? 0;
     this.clearLine();
-    this.options.out.write(`${this.runLine(result)}\n`);
+    this.options.out.write(`${this.runLine(result, spentUsd)}\n`);
     if (this.options.verbose) this.options.out.write(verboseBlock(result));
     this.drawLine();
   }
 
   /** Removes the progress line before the final tables are printed. */
   end(): void {
+    if (this.ticker !== undefined) clearInterval(this.ticker);
+    this.ticker = undefined;
     this.clearLine();
   }
 
-  private runLine(result: RunResult): string {
+  private runLine(result: RunResult, spentUsd: number | null): string {
     const width = String(this.options.total).length;
     const symbol = this.paint(result.status, `${STATUS_MARK[result.status]} ${result.status.padEnd(10)}`);
-    const cost = result.cost === null ? '' : `  $${result.cost.toFixed(4)}`;
+    const cost = spentUsd === null ? '' : `  ${formatCost(spentUsd)}`;
+    const why =
+      result.status === 'failed' || result.status === 'error'
+        ? failedChecks(result).join('; ')
+        : (result.message.split('\n')[0] ?? '');
     const attempt = result.attempt > 1 ? ` #${result.attempt}` : '';
     const replayed = result.details.replayed ? '  (replayed)' : '';
     const judge = result.details.judge;
     const judged = result.details.judged === true && judge ? `  (judged by ${judge.model})` : '';
     return (
       `[${String(this.done).padStart(width)}/${this.options.total}] ${symbol} ${result.name}${attempt}  ` +
-      `${result.model}  ${result.message.split('\n')[0]}  ${(result.duration_ms / 1000).toFixed(1)}s${cost}${judged}${replayed}`
+      `${result.model}  ${why}  ${(result.duration_ms / 1000).toFixed(1)}s${cost}${judged}${replayed}`
     );
   }
 
   private drawLine(): void {
     if (!this.options.interactive || this.done >= this.options.total) return;
     const elapsed = (this.now() - this.started) / 1000;
-    const eta = this.done === 0 ? 0 : (elapsed / this.done) * (this.options.total - this.done);
+    const eta =
+      this.done === 0 ? '…' : `${((elapsed / this.done) * (this.options.total - this.done)).toFixed(0)}s`;
     const { passed, failed, error } = this.counts;
     this.options.out.write(
       `${this.done}/${this.options.total} done · ${passed} passed · ${failed} failed · ${error} errors · ` +
-        `$${this.spent.toFixed(4)} · ${elapsed.toFixed(1)}s elapsed · ETA ${eta.toFixed(0)}s`,
+        `${formatCost(this.spent)} · ${elapsed.toFixed(1)}s elapsed · ETA ${eta}`,
     );
     this.lineShown = true;
   }
@@ -93,6 +134,17 @@ export class LiveProgress {
   private paint(status: RunStatus, text: string): string {
     return this.options.color ? `${COLORS[status]}${text}\x1b[0m` : text;
   }
+}
+
+function startLine(total: number, plan: ProgressOptions['plan']): string {
+  const runs = `${total} ${total === 1 ? 'run' : 'runs'}`;
+  if (plan === undefined) return `Running ${runs}…`;
+  const shape = [
+    `${plan.tests} ${plan.tests === 1 ? 'test' : 'tests'}`,
+    `${plan.models} ${plan.models === 1 ? 'model' : 'models'}`,
+    ...(plan.repeat > 1 ? [`${plan.repeat} attempts`] : []),
+  ].join(' × ');
+  return `Running ${runs} (${shape}), ${Math.min(plan.threads, total)} at a time…`;
 }
 
 function verboseBlock(result: RunResult): string {

@@ -6,6 +6,8 @@ import type { StopReason } from '../scheduler/index.js';
  * and JUnit are reporters, and a new output is one more implementation of this.
  */
 export interface Reporter {
+  /** The first runs are starting. */
+  onSuiteStart?(): void;
   /** A run finished (runs finish in any order). */
   onRunFinished?(result: RunResult): void;
   /** The suite stopped starting runs: the budget, fail-fast or Ctrl-C. */

@@ -63,6 +63,17 @@ describe('display formats', () => {
     [1.5, '1.5'],
     [false, 'false'],
     [{ a: [1] }, '{"a":[1]}'],
+    [0.1 + 0.2, '0.3'],
+    [41226.65000000001, '41226.65'],
+    [1e21, '1e+21'],
+    [-0, '0'],
+    [Number.NaN, 'NaN'],
+    [Number.MAX_SAFE_INTEGER, '9007199254740991'],
+    // Big integers and decimals arrive as exact text and are shown as given.
+    ['12345678901234567890', '12345678901234567890'],
+    ['2458.3400000000006', '2458.3400000000006'],
+    ['0.10', '0.10'],
+    [{ sales: 2458.3400000000006 }, '{"sales":2458.34}'],
   ])('cellText(%j) → %j', (value, expected) => {
     expect(cellText(value)).toBe(expected);
   });

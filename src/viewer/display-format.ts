@@ -3,12 +3,19 @@
  * same figure for a run; the module is imported from its own file because report/index.ts
  * also exports the Node-only writers, which must stay out of the browser bundle.
  */
-import { formatCost, formatSeconds, UNKNOWN } from '../report/format-values.js';
+export { elapsedMs } from '../report/format-values.js';
 
-/** "$0.0125"; "—" when the model has no price. */
+import {
+  formatCost,
+  formatJsonForDisplay,
+  formatNumber,
+  formatSeconds,
+  UNKNOWN,
+} from '../report/format-values.js';
+
+/** "$0.0125" (the console's format); "—" when the model has no price. */
 export function costText(cost: number | null): string {
-  const text = formatCost(cost);
-  return text === UNKNOWN ? UNKNOWN : `$${text}`;
+  return formatCost(cost);
 }
 
 /** A total over runs of which some had no price: the known part marked as a lower bound. */
@@ -50,18 +57,14 @@ export function timestampText(timestamp: string | null): string {
   return match ? `${match[1]} ${match[2]}` : timestamp;
 }
 
-/** Wall-clock time between two nao timestamps, or null when either is missing or unreadable. */
-export function elapsedMs(startedAt: string | null, finishedAt: string | null): number | null {
-  if (startedAt === null || finishedAt === null) return null;
-  const start = Date.parse(startedAt.slice(0, 23));
-  const end = Date.parse(finishedAt.slice(0, 23));
-  return Number.isFinite(start) && Number.isFinite(end) && end >= start ? end - start : null;
-}
-
-/** A cell value of a data table: NULL spelled out so it is not mistaken for an empty string. */
+/**
+ * A cell value of a data table: NULL spelled out so it is not mistaken for an empty string,
+ * doubles with at most 15 significant digits (the file keeps the exact value), strings as given.
+ */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return JSON.stringify(value);
+  if (typeof value === 'number') return formatNumber(value);
+  if (typeof value === 'boolean') return String(value);
+  return formatJsonForDisplay(value);
 }

@@ -49,6 +49,15 @@ describe('formatDiff', () => {
     expect(formatDiff(result.diff!).split('\n').at(-1)).toBe('… 4 more differences not shown (diff limit 2)');
   });
 
+  it('shows doubles with at most 15 significant digits', () => {
+    const result = compareResults({
+      actual: { columns: ['region', 'sales'], rows: [['EU', 2458.3400000000006]] },
+      expected: { columns: ['region', 'sales'], rows: [['EU', 41226.65000000001]] },
+      tolerances,
+    });
+    expect(formatDiff(result.diff!)).toContain('sales: expected 41226.65, actual 2458.34');
+  });
+
   it('explains missing columns', () => {
     const result = compareResults({
       actual: { columns: ['revenue'], rows: [[1]] },
@@ -98,6 +107,9 @@ describe('formatValue', () => {
     ['say "hi"', '"say \\"hi\\""'],
     [1.5, '1.5'],
     [Number.NaN, 'NaN'],
+    [2458.3400000000006, '2458.34'],
+    [0.1 + 0.2, '0.3'],
+    ['2458.3400000000006', '"2458.3400000000006"'],
     [true, 'true'],
     ['x'.repeat(200), `"${'x'.repeat(77)}…"`],
   ])('%j → %s', (value, text) => {

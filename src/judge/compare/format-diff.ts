@@ -1,3 +1,6 @@
+// The display rule of numbers is the reporters' (a leaf module without imports), so a diff
+// shows 2458.34 where the terminal, the viewer and the chat do, not 2458.3400000000006.
+import { formatJsonForDisplay, formatNumber } from '../../report/format-values.js';
 import type { CellValue } from '../../warehouse/database.js';
 import { plural } from '../assertions/assertion-fields.js';
 import type { DataDiff, DiffRow, RowMismatch } from './data-diff.js';
@@ -84,18 +87,18 @@ function formatRow(columns: readonly string[], row: DiffRow): string {
     .join(', ');
 }
 
-/** NULL for null, strings quoted (so '' and ' 1' are visible), numbers and booleans as is. */
+/**
+ * NULL for null, strings quoted (so '' and ' 1' are visible), doubles with at most 15
+ * significant digits, booleans as is.
+ */
 export function formatValue(value: CellValue | undefined): string {
   if (value === null || value === undefined) return 'NULL';
   if (typeof value === 'string') {
     const quoted = JSON.stringify(value);
     return quoted.length > MAX_VALUE_LENGTH ? `${quoted.slice(0, MAX_VALUE_LENGTH - 2)}…"` : quoted;
   }
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'number') return formatNumber(value);
+  if (typeof value === 'boolean') return String(value);
   // Data read from JSON can hold what CellValue does not promise; show it rather than fail.
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
+  return formatJsonForDisplay(value);
 }
