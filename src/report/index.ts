@@ -12,6 +12,7 @@ export type {
   RunDetails,
   RunResult,
   RunStatus,
+  SelectionRecord,
   ShardRecord,
   SuiteFingerprint,
   SuiteTestRecord,

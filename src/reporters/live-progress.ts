@@ -63,7 +63,7 @@ export class LiveProgress {
     const symbol = this.paint(result.status, `${STATUS_MARK[result.status]} ${result.status.padEnd(10)}`);
     const cost = result.cost === null ? '' : `  $${result.cost.toFixed(4)}`;
     const attempt = result.attempt > 1 ? ` #${result.attempt}` : '';
-    const replayed = result.details.replayed ? '  (replayed)' : '';
+    const replayed = result.details.replayed ? '  (replayed)' : result.details.mock ? '  (mock)' : '';
     const judge = result.details.judge;
     const judged = result.details.judged === true && judge ? `  (judged by ${judge.model})` : '';
     return (
