@@ -87,6 +87,12 @@ export const TEST_RUN_OPTIONS: readonly OptionSpec[] = [
       'run slice i of n of the selected tests (by test, the same slice on every machine); `nao test merge` combines the shards',
   },
   {
+    flags: '--last-failed [file]',
+    help: 'rerun only the (test, model) pairs that failed or errored in the latest complete results file, or in <file>',
+    readme:
+      'rerun only the (test, model) pairs that failed or errored in the latest complete results file (or `<file>`); nothing failed: exit 0',
+  },
+  {
     flags: '--junit <path>',
     help: 'also write a JUnit XML report there',
     readme: 'also write JUnit XML (one testsuite per model)',
