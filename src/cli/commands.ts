@@ -119,6 +119,10 @@ export const TEST_MERGE_OPTIONS: readonly OptionSpec[] = [
     help: 'merge even when shards are missing; their runs are recorded as skipped',
   },
   {
+    flags: '--remove-shards',
+    help: 'delete the shard files once the merged file is written, so tests/outputs/ holds the whole run only',
+  },
+  {
     flags: '--junit <path>',
     help: 'also write JUnit XML of the merged file',
     readme: 'also write JUnit XML of the merged runs',
@@ -200,7 +204,10 @@ export const COMMANDS: readonly CommandSpec<CliDependencies>[] = [
       { name: '[after]', help: 'the later results file' },
     ],
     options: [
-      { flags: '--last', help: 'compare the two latest results files (the default without files)' },
+      {
+        flags: '--last',
+        help: 'compare the latest two complete runs of the same selection (the default without files): shards, reruns, interrupted and stopped runs are passed over',
+      },
       { flags: '--model <model>', help: 'only this model' },
       { flags: '--test <name>', help: 'only this test' },
       { flags: '--no-fail', help: 'exit 0 even when there are regressions' },
