@@ -52,7 +52,11 @@ describe('nao init, then its next steps as printed', () => {
   it('says in one line to start nao chat or use --local when `nao test` finds no backend', async () => {
     const projectDir = path.join(dir, 'shop');
     const backend = `http://127.0.0.1:${await closedPort()}`;
-    const run = await runNao({ args: ['test', '-m', 'mock:reference'], cwd: projectDir, env: { BACKEND_URL: backend } });
+    const run = await runNao({
+      args: ['test', '-m', 'mock:reference'],
+      cwd: projectDir,
+      env: { BACKEND_URL: backend },
+    });
     expect(run.code).not.toBe(0);
     expect(run.stdout).toBe('');
     const lines = run.stderr.trimEnd().split('\n');

@@ -71,7 +71,9 @@ describe('nao test -m mock:reference', () => {
       expect(result.cost).toBe(0);
     }
     const newest = (await listResultsFiles(path.join(project.dir, 'tests', 'outputs'))).at(-1)!;
-    const written = JSON.parse(await readFile(newest, 'utf8')) as { results: { details: { mock?: boolean } }[] };
+    const written = JSON.parse(await readFile(newest, 'utf8')) as {
+      results: { details: { mock?: boolean } }[];
+    };
     expect(written.results.every((result) => result.details.mock === true)).toBe(true);
     const xml = await readFile(junit, 'utf8');
     expect(xml.match(/<property name="mock" value="true"\/>/g)).toHaveLength(project.tests.length);

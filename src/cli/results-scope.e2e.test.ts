@@ -27,7 +27,9 @@ function nao(args: string[]) {
 
 const outputsDir = () => path.join(project.dir, 'tests', 'outputs');
 async function outputFiles(): Promise<string[]> {
-  return (await readdir(outputsDir()).catch(() => [] as string[])).filter((name) => name.endsWith('.json')).sort();
+  return (await readdir(outputsDir()).catch(() => [] as string[]))
+    .filter((name) => name.endsWith('.json'))
+    .sort();
 }
 /** Runs `nao` and returns the name of the results file it added. */
 async function run(args: string[]): Promise<string> {
@@ -60,7 +62,9 @@ describe('results files say what they are; diff and merge use it', () => {
     const tooFew = await nao(['test', 'diff']);
     expect(tooFew.code).toBe(2);
     expect(tooFew.stderr).toContain('No two complete runs of the same selection');
-    expect(tooFew.stderr).toContain('2 complete run(s) of different selections, 3 shard, rerun, interrupted, stopped');
+    expect(tooFew.stderr).toContain(
+      '2 complete run(s) of different selections, 3 shard, rerun, interrupted, stopped',
+    );
 
     const second = await run(['test', ...MOCK, '-t', '4']);
     const diff = await nao(['test', 'diff']);
@@ -70,7 +74,14 @@ describe('results files say what they are; diff and merge use it', () => {
     );
 
     // Shards hidden once merged: --remove-shards leaves the merged file only.
-    const merge = await nao(['test', 'merge', `tests/outputs/${shard1}`, `tests/outputs/${shard2}`, '--remove-shards', '-q']);
+    const merge = await nao([
+      'test',
+      'merge',
+      `tests/outputs/${shard1}`,
+      `tests/outputs/${shard2}`,
+      '--remove-shards',
+      '-q',
+    ]);
     expect(merge.stdout).toContain('Removed the 2 shard file(s) (--remove-shards).');
     const files = await outputFiles();
     expect(files).not.toContain(shard1);
@@ -79,7 +90,9 @@ describe('results files say what they are; diff and merge use it', () => {
     expect((await read(merged)).merged?.shard_count).toBe(2);
     // The merged file is a complete run of every test, so diff now takes it.
     const again = await nao(['test', 'diff']);
-    expect(again.stderr).toContain(`Comparing the latest two complete runs of every test: ${second} → ${merged}`);
+    expect(again.stderr).toContain(
+      `Comparing the latest two complete runs of every test: ${second} → ${merged}`,
+    );
   });
 
   it('diff of -s runs compares runs of the same selection', async () => {

@@ -74,7 +74,9 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
   }
   if (rerun !== null && tests.length === 0) {
     closeUnused(opening);
-    io.stdout.write(`None of the failed tests of ${rerun.label} is among the tests to run: nothing to repeat.\n`);
+    io.stdout.write(
+      `None of the failed tests of ${rerun.label} is among the tests to run: nothing to repeat.\n`,
+    );
     return EXIT.ok;
   }
   if (tests.length === 0 && shard === undefined) {
@@ -205,7 +207,11 @@ function rerunTests(options: { tests: TestCase[]; rerun: Rerun; io: CliIO; quiet
 }
 
 /** The (test, model) pairs that will run, before --repeat. */
-function runCount(options: { tests: readonly TestCase[]; models: readonly string[]; rerun: Rerun | null }): number {
+function runCount(options: {
+  tests: readonly TestCase[];
+  models: readonly string[];
+  rerun: Rerun | null;
+}): number {
   const { tests, models, rerun } = options;
   if (rerun === null) return tests.length * models.length;
   return tests.reduce(

@@ -3,7 +3,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyExampleProject, type ExampleCopy } from '../../test-support/cli/example-project.js';
 import { latestResults, runNao } from '../../test-support/cli/run-cli.js';
-import { type ScriptRequest, startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
+import {
+  type ScriptRequest,
+  startTestLlmServer,
+  type TestLlmServer,
+} from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
 
 let server: TestLlmServer;
@@ -26,7 +30,9 @@ function answersFor(request: ScriptRequest): Record<string, ScriptedAnswer> {
 }
 
 beforeAll(async () => {
-  server = await startTestLlmServer({ script: (request) => scriptedAnalyst({ answers: answersFor(request) })(request) });
+  server = await startTestLlmServer({
+    script: (request) => scriptedAnalyst({ answers: answersFor(request) })(request),
+  });
   project = await copyExampleProject({ baseUrl: server.url });
 });
 afterAll(async () => {
@@ -54,12 +60,23 @@ describe('nao test --last-failed', () => {
 
   it('reruns only the failed and errored (test, model) pairs of the latest complete run, and marks the file', async () => {
     broken = true;
-    const full = await nao(['test', '--local', '-m', 'openai:gpt-4.1', '-m', 'openai:gpt-4.1-mini', '-t', '4']);
+    const full = await nao([
+      'test',
+      '--local',
+      '-m',
+      'openai:gpt-4.1',
+      '-m',
+      'openai:gpt-4.1-mini',
+      '-t',
+      '4',
+    ]);
     expect(full.code).toBe(1);
     const [fullName] = await outputFiles();
     const fullFile = await latestResults(project.dir);
     expect(fullFile.selection).toBeUndefined();
-    expect(fullFile.results.filter((result) => result.status === 'failed' || result.status === 'error')).toHaveLength(
+    expect(
+      fullFile.results.filter((result) => result.status === 'failed' || result.status === 'error'),
+    ).toHaveLength(
       // revenue_q4_2025's reference is what the analyst runs, so only the two broken pairs fail.
       2,
     );
@@ -70,7 +87,10 @@ describe('nao test --last-failed', () => {
     expect(rerun.code).toBe(0);
     expect(rerun.stdout).toContain(`Rerunning the 2 failed (test, model) pair(s) of ${fullName}.`);
     const rerunFile = await latestResults(project.dir);
-    expect(pairsOf(rerunFile)).toEqual(['orders_by_status openai:gpt-4.1', 'total_revenue openai:gpt-4.1-mini']);
+    expect(pairsOf(rerunFile)).toEqual([
+      'orders_by_status openai:gpt-4.1',
+      'total_revenue openai:gpt-4.1-mini',
+    ]);
     expect(rerunFile.results.every((result) => result.status === 'passed')).toBe(true);
     expect(rerunFile.selection).toEqual({ select: [], last_failed: fullName });
     // Two runs, each an agent call, its answer after the tool, and one extraction.

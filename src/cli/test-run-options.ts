@@ -137,7 +137,8 @@ function lastFailedFlag(value: string | boolean | undefined): TestRunOptions['la
   if (value.trim() === '') {
     throw new UsageError({
       code: 'INVALID_FLAG',
-      message: '--last-failed was given an empty file name: give a results file, or no value for the latest run.',
+      message:
+        '--last-failed was given an empty file name: give a results file, or no value for the latest run.',
     });
   }
   return { file: value };

@@ -29,7 +29,10 @@ describe('mockReferenceModel', () => {
       model: mockReferenceModel({ sql: 'SELECT 1', databaseId: null }),
       prompt: 'Tables: query_89abcdef (1 row). Return the answer.',
       output: Output.object({
-        schema: jsonSchema<{ sql: string | null }>({ type: 'object', properties: { sql: { type: 'string' } } }),
+        schema: jsonSchema<{ sql: string | null }>({
+          type: 'object',
+          properties: { sql: { type: 'string' } },
+        }),
         name: 'extraction_query',
       }),
     });
@@ -42,7 +45,10 @@ describe('mockReferenceModel', () => {
       prompt: 'Grade this answer.',
       maxRetries: 0,
       output: Output.object({
-        schema: jsonSchema<{ verdict: string }>({ type: 'object', properties: { verdict: { type: 'string' } } }),
+        schema: jsonSchema<{ verdict: string }>({
+          type: 'object',
+          properties: { verdict: { type: 'string' } },
+        }),
         name: 'answer_judgement',
       }),
     });

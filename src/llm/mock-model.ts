@@ -14,9 +14,8 @@ import type { LanguageModelInstance } from './providers.js';
 type ModelV3 = Extract<LanguageModel, { specificationVersion: 'v3' }>;
 type CallOptions = Parameters<ModelV3['doGenerate']>[0];
 type GenerateResult = Awaited<ReturnType<ModelV3['doGenerate']>>;
-type StreamPart = Awaited<ReturnType<ModelV3['doStream']>>['stream'] extends ReadableStream<infer Part>
-  ? Part
-  : never;
+type StreamPart =
+  Awaited<ReturnType<ModelV3['doStream']>>['stream'] extends ReadableStream<infer Part> ? Part : never;
 
 export const MOCK_PROVIDER = 'mock';
 /** The mock's only model. */
@@ -101,7 +100,12 @@ function answer(options: CallOptions, reference: MockReference | null): Generate
     };
     return {
       content: [
-        { type: 'tool-call', toolCallId: 'mock_reference_0', toolName: EXECUTE_SQL, input: JSON.stringify(input) },
+        {
+          type: 'tool-call',
+          toolCallId: 'mock_reference_0',
+          toolName: EXECUTE_SQL,
+          input: JSON.stringify(input),
+        },
       ],
       finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
       usage: NO_USAGE,

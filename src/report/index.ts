@@ -21,8 +21,8 @@ export type {
   UsageRecord,
 } from './results-file.js';
 export { groupByPair, pairKey } from './run-pairs.js';
-export { partialReasons, selectionKey, selectionText } from './run-scope.js';
 export { errorResult, judgedResult, notRunResult, skippedResult, spentUsd } from './run-result.js';
+export { partialReasons, selectionKey, selectionText } from './run-scope.js';
 export { statusOf } from './run-status.js';
 export { ensureByModel, failedRuns, orderedModels, passRate, summarize } from './summarize.js';
 export {

@@ -18,7 +18,8 @@ export function partialReasons(file: ScopeFields): string[] {
   if (file.stopped_by === 'fail-fast') reasons.push('stopped by --fail-fast');
   if (file.stopped_by === 'budget') reasons.push('stopped at --max-cost');
   const missing = file.merged?.missing ?? [];
-  if (missing.length > 0) reasons.push(`merged without shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`);
+  if (missing.length > 0)
+    reasons.push(`merged without shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`);
   return reasons;
 }
 

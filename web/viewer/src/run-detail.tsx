@@ -114,7 +114,10 @@ function RunView(props: { response: RunDetailResponse }) {
           {run.file ? <> · {run.file}</> : null}
           {details.replayed ? <> · answered from a recording</> : null}
           {details.mock ? (
-            <span data-testid="run-mock"> · mock: answered with the test's own reference SQL, no model was called</span>
+            <span data-testid="run-mock">
+              {' '}
+              · mock: answered with the test's own reference SQL, no model was called
+            </span>
           ) : null}
         </p>
         <p class={`run-message message-${run.status}`} data-testid="run-message">
