@@ -87,6 +87,12 @@ export const TEST_RUN_OPTIONS: readonly OptionSpec[] = [
       'run slice i of n of the selected tests (by test, the same slice on every machine); `nao test merge` combines the shards',
   },
   {
+    flags: '--last-failed [file]',
+    help: 'rerun only the (test, model) pairs that failed or errored in the latest complete results file, or in <file>',
+    readme:
+      'rerun only the (test, model) pairs that failed or errored in the latest complete results file (or `<file>`); nothing failed: exit 0',
+  },
+  {
     flags: '--junit <path>',
     help: 'also write a JUnit XML report there',
     readme: 'also write JUnit XML (one testsuite per model)',
@@ -114,6 +120,10 @@ export const TEST_MERGE_OPTIONS: readonly OptionSpec[] = [
   {
     flags: '--allow-partial',
     help: 'merge even when shards are missing; their runs are recorded as skipped',
+  },
+  {
+    flags: '--remove-shards',
+    help: 'delete the shard files once the merged file is written, so tests/outputs/ holds the whole run only',
   },
   {
     flags: '--junit <path>',
@@ -197,7 +207,10 @@ export const COMMANDS: readonly CommandSpec<CliDependencies>[] = [
       { name: '[after]', help: 'the later results file' },
     ],
     options: [
-      { flags: '--last', help: 'compare the two latest results files (the default without files)' },
+      {
+        flags: '--last',
+        help: 'compare the latest two complete runs of the same selection (the default without files): shards, reruns, interrupted and stopped runs are passed over',
+      },
       { flags: '--model <model>', help: 'only this model' },
       { flags: '--test <name>', help: 'only this test' },
       { flags: '--no-fail', help: 'exit 0 even when there are regressions' },

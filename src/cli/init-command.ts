@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { scaffoldProject } from '../init/index.js';
+import { nextSteps, scaffoldProject } from '../init/index.js';
 import type { CommandAction } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';
 import { EXIT } from './exit-codes.js';
@@ -9,9 +9,6 @@ export const runInit: CommandAction<CliDependencies> = async ({ io, args }) => {
   const report = await scaffoldProject({ folder: path.resolve(io.cwd, args[0] ?? '.') });
   for (const file of report.created) io.stdout.write(`  created  ${file}\n`);
   for (const file of report.kept) io.stdout.write(`  kept     ${file} (already exists, left as is)\n`);
-  io.stdout.write(
-    `\nProject ready in ${report.folder}.\nNext: point nao_config.yaml at your warehouse, describe it in RULES.md, ` +
-      'write tests in tests/, then run `nao test`.\n',
-  );
+  io.stdout.write(`\n${nextSteps({ folder: report.folder, cwd: io.cwd })}`);
   return EXIT.ok;
 };

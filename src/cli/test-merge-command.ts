@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { readResultsFile, writeResultsFile, writeResultsFileAt } from '../report/index.js';
 import { endSuite, formatSummary, junitReporter, type Reporter } from '../reporters/index.js';
@@ -47,6 +48,14 @@ export const mergeResults: CommandAction<CliDependencies> = async ({ io, args, f
     `Merged ${merged.shards.length} of ${merged.shard_count} shard(s), ${file.results.length} run(s), into ${shown}\n`,
   );
   for (const notice of notices) io.stdout.write(`${notice}\n`);
+  if (flags.removeShards === true) {
+    // Only now that the merged file is whole on disk; never the file just written (-o onto a shard).
+    const removed = [...new Set(sources.map((source) => path.resolve(io.cwd, source)))].filter(
+      (source) => source !== path.resolve(saved),
+    );
+    await Promise.all(removed.map((source) => rm(source, { force: true })));
+    io.stdout.write(`Removed the ${removed.length} shard file(s) (--remove-shards).\n`);
+  }
   if (merged.missing.length > 0) {
     io.stderr.write(
       `Warning: shard ${merged.missing.map((index) => `${index}/${merged.shard_count}`).join(', ')} missing (--allow-partial): ` +

@@ -1,6 +1,15 @@
 import path from 'node:path';
 import { UsageError } from '../errors/index.js';
-import { compareRunFiles, ensureByModel, listResultsFiles, readResultsFile } from '../report/index.js';
+import {
+  compareRunFiles,
+  ensureByModel,
+  listResultsFiles,
+  partialReasons,
+  type ResultsFile,
+  readResultsFile,
+  selectionKey,
+  selectionText,
+} from '../report/index.js';
 import { formatRunComparison, formatSummary } from '../reporters/index.js';
 import type { CommandAction } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';
@@ -63,9 +72,14 @@ export const diffResults: CommandAction<CliDependencies> = async ({ io, args, fl
   } else {
     const { outputsDir, files } = await resultFiles(io);
     if (files.length < 2) throw noResults(outputsDir, 2);
-    paths = [files.at(-2)!, files.at(-1)!];
+    const latest = await latestTwoCompleteRuns(outputsDir, files);
+    paths = [latest.before, latest.after];
+    io.stderr.write(`${latest.note}\n`);
   }
   const [beforeFile, afterFile] = await Promise.all(paths.map((file) => readResultsFile(file)));
+  // Pairs are matched by (test, model): a mock model never meets a real one, but a replayed
+  // run does meet the same model's live run, so say when the two sides were answered differently.
+  for (const note of answerSourceNotes(beforeFile!, afterFile!)) io.stderr.write(`Note: ${note}\n`);
   const comparison = compareRunFiles({
     before: beforeFile!,
     after: afterFile!,
@@ -80,3 +94,81 @@ export const diffResults: CommandAction<CliDependencies> = async ({ io, args, fl
   );
   return comparison.regressions.length > 0 && flags.fail !== false ? EXIT.failed : EXIT.ok;
 };
+
+/**
+ * `nao test diff` without files: the latest two complete runs of one selection (`-s`, or every
+ * test): the newest complete run that has an earlier complete run of its selection, and that
+ * run. Shards, reruns of failures, interrupted and stopped runs are passed over, so a slice is
+ * never compared with a whole suite.
+ */
+async function latestTwoCompleteRuns(
+  outputsDir: string,
+  files: readonly string[],
+): Promise<{ before: string; after: string; note: string }> {
+  const complete: { path: string; key: string; text: string }[] = [];
+  let partial = 0;
+  for (const candidate of [...files].reverse()) {
+    let file: ResultsFile;
+    try {
+      file = await readResultsFile(candidate);
+    } catch {
+      partial++;
+      continue;
+    }
+    if (partialReasons(file).length > 0) partial++;
+    else complete.push({ path: candidate, key: selectionKey(file), text: selectionText(file) });
+  }
+  for (const [index, after] of complete.entries()) {
+    const before = complete.slice(index + 1).find((run) => run.key === after.key);
+    if (before === undefined) continue;
+    const passed = [
+      ...(partial === 0 ? [] : [`${partial} partial or unreadable`]),
+      ...(index === 0 ? [] : [`${index} newer run(s) of another selection`]),
+    ];
+    return {
+      before: before.path,
+      after: after.path,
+      note:
+        `Comparing the latest two complete runs of ${after.text}: ${path.basename(before.path)} → ${path.basename(after.path)}` +
+        `${passed.length === 0 ? '' : ` (passed over: ${passed.join(', ')})`}.`,
+    };
+  }
+  throw new UsageError({
+    code: 'NO_RESULTS',
+    message:
+      `No two complete runs of the same selection in ${outputsDir} ` +
+      `(${complete.length} complete run(s) of different selections, ${partial} shard, rerun, interrupted, stopped or unreadable file(s)). ` +
+      'Pass the two files to compare.',
+  });
+}
+
+/** Per model, how each side's runs were answered (live, replayed from recordings, the mock). */
+function answerSourceNotes(before: ResultsFile, after: ResultsFile): string[] {
+  const sources = (file: ResultsFile) => {
+    const byModel = new Map<string, string>();
+    for (const result of file.results) {
+      if (result.status === 'skipped') continue;
+      const source = result.details.mock ? 'mock' : result.details.replayed ? 'replayed' : 'live';
+      const seen = byModel.get(result.model);
+      byModel.set(result.model, seen === undefined || seen === source ? source : 'mixed');
+    }
+    return byModel;
+  };
+  const described: Record<string, string> = {
+    mock: 'answered by mock:reference (its reference SQL, no model)',
+    replayed: 'replayed from recordings',
+    live: 'live model calls',
+    mixed: 'partly replayed from recordings',
+  };
+  const beforeSources = sources(before);
+  const notes: string[] = [];
+  for (const [model, afterSource] of sources(after)) {
+    const beforeSource = beforeSources.get(model);
+    if (beforeSource === undefined || beforeSource === afterSource) continue;
+    notes.push(
+      `${model}: the earlier file's runs were ${described[beforeSource]}, the later file's ${described[afterSource]}; ` +
+        'their differences are not a change of the model alone.',
+    );
+  }
+  return notes;
+}

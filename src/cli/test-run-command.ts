@@ -13,6 +13,7 @@ import type { CommandAction } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIO } from './io.js';
+import { type LastFailed, readLastFailed } from './last-failed.js';
 import { type LoadedProject, loadProjectConfig, loadProjectTests, projectTestsDir } from './load-project.js';
 import { openBackendSession } from './login-command.js';
 import { type RawTestRunFlags, resolveTestRunOptions, type TestRunOptions } from './test-run-options.js';
@@ -28,7 +29,15 @@ const START_SPACING_MS = 4;
 /** `nao test` (= `nao test run`): runs the suite, reports it, and exits 0 only when every run passed. */
 export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps }) => {
   const config = await loadProjectConfig(io);
-  const settings = resolveTestRunOptions({ flags: flags as RawTestRunFlags, config, env: io.env });
+  let settings = resolveTestRunOptions({ flags: flags as RawTestRunFlags, config, env: io.env });
+  // --last-failed: the models are those of the failed pairs (or the -m ones among them).
+  const rerun = settings.lastFailed === null ? null : await failedPairs(settings, config, io);
+  if (rerun?.pairs.length === 0) {
+    const models = settings.modelsGiven ? ` for ${settings.models.join(', ')}` : '';
+    io.stdout.write(`Nothing failed in ${rerun.label}${models}: no run to repeat.\n`);
+    return EXIT.ok;
+  }
+  if (rerun !== null) settings = { ...settings, models: [...new Set(rerun.pairs.map((pair) => pair.model))] };
   for (const model of settings.models) checkModel(model, config, io);
   if (settings.judgeModel !== null)
     parseModelString(settings.judgeModel, { providers: config.llm.providers });
@@ -44,6 +53,7 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
   try {
     project = await loadProjectTests(io, config);
     tests = selectTests({ tests: project.tests, select: settings.select });
+    if (rerun !== null) tests = rerunTests({ tests, rerun, io, quiet: settings.quiet });
     if (tests.length > 0 && settings.shard !== null) {
       // The fingerprint covers the whole selection, so `nao test merge` can check the shards add up to it.
       const suite = await suiteFingerprint({
@@ -61,6 +71,13 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
   } catch (error) {
     closeUnused(opening);
     throw error;
+  }
+  if (rerun !== null && tests.length === 0) {
+    closeUnused(opening);
+    io.stdout.write(
+      `None of the failed tests of ${rerun.label} is among the tests to run: nothing to repeat.\n`,
+    );
+    return EXIT.ok;
   }
   if (tests.length === 0 && shard === undefined) {
     closeUnused(opening);
@@ -83,7 +100,7 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
   const terminal = consoleReporter({
     stdout: io.stdout,
     stderr: io.stderr,
-    total: tests.length * settings.models.length * settings.repeat,
+    total: runCount({ tests, models: settings.models, rerun }) * settings.repeat,
     models: settings.models,
     plan: { tests: tests.length, repeat: settings.repeat, threads: settings.threads },
     color: flags.color !== false && io.stdout.isTTY === true,
@@ -97,6 +114,7 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
       tests,
       models: settings.models,
       repeat: settings.repeat,
+      ...(rerun === null ? {} : { include: (test, model) => rerun.keys.has(pairKeyOf(test.name, model)) }),
       client,
       comparison: project.config.test.comparison,
       judgeModel: settings.judgeModel,
@@ -110,7 +128,19 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
         if (event.type === 'finish') terminal.onRunFinished?.(event.result);
         else terminal.onSuiteStopped?.(event.reason);
       },
-      record: { command: redactedCommand(io), naoVersion: NAO_VERSION, shard },
+      record: {
+        command: redactedCommand(io),
+        naoVersion: NAO_VERSION,
+        shard,
+        ...(settings.select.length > 0 || rerun !== null
+          ? {
+              selection: {
+                select: settings.select,
+                ...(rerun === null ? {} : { last_failed: rerun.label }),
+              },
+            }
+          : {}),
+      },
       now: deps.now,
     });
   } finally {
@@ -139,6 +169,58 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
   const skipped = results.some((result) => result.status === 'skipped');
   return broken || skipped || (settings.strict && unverified > 0) ? EXIT.failed : EXIT.ok;
 };
+
+type Rerun = LastFailed & { keys: Set<string> };
+
+function pairKeyOf(name: string, model: string): string {
+  return JSON.stringify([name, model]);
+}
+
+/** `--last-failed`: the failed and errored pairs to rerun, narrowed to the `-m` models when given. */
+async function failedPairs(settings: TestRunOptions, config: NaoConfig, io: CliIO): Promise<Rerun> {
+  const found = await readLastFailed({
+    file: settings.lastFailed?.file ?? null,
+    outputsDir: path.join(projectTestsDir(config), 'outputs'),
+    projectDir: config.projectDir,
+    cwd: io.cwd,
+  });
+  const pairs = settings.modelsGiven
+    ? found.pairs.filter((pair) => settings.models.includes(pair.model))
+    : found.pairs;
+  return { ...found, pairs, keys: new Set(pairs.map((pair) => pairKeyOf(pair.name, pair.model))) };
+}
+
+/** The selected tests that failed; a failed test that no longer exists is said, not an error. */
+function rerunTests(options: { tests: TestCase[]; rerun: Rerun; io: CliIO; quiet: boolean }): TestCase[] {
+  const { rerun, io } = options;
+  const failedNames = new Set(rerun.pairs.map((pair) => pair.name));
+  const tests = options.tests.filter((test) => failedNames.has(test.name));
+  const present = new Set(tests.map((test) => test.name));
+  const gone = [...failedNames].filter((name) => !present.has(name));
+  if (gone.length > 0) {
+    io.stderr.write(
+      `Warning: ${gone.length} failed test(s) of ${rerun.label} are not among the tests to run (removed, renamed or not selected): ${gone.join(', ')}.\n`,
+    );
+  }
+  const runs = runCount({ tests, models: [...new Set(rerun.pairs.map((pair) => pair.model))], rerun });
+  if (!options.quiet && tests.length > 0)
+    io.stdout.write(`Rerunning the ${runs} failed (test, model) pair(s) of ${rerun.label}.\n`);
+  return tests;
+}
+
+/** The (test, model) pairs that will run, before --repeat. */
+function runCount(options: {
+  tests: readonly TestCase[];
+  models: readonly string[];
+  rerun: Rerun | null;
+}): number {
+  const { tests, models, rerun } = options;
+  if (rerun === null) return tests.length * models.length;
+  return tests.reduce(
+    (count, test) => count + models.filter((model) => rerun.keys.has(pairKeyOf(test.name, model))).length,
+    0,
+  );
+}
 
 /**
  * A bad model string stops the command; a provider of the original nao that nao cannot call

@@ -28,6 +28,8 @@ export interface RawTestRunFlags {
   record?: boolean;
   replay?: boolean;
   shard?: string;
+  /** `--last-failed` alone (true) or with a results file. */
+  lastFailed?: string | boolean;
 }
 
 export interface TestRunOptions {
@@ -53,6 +55,13 @@ export interface TestRunOptions {
   recording: 'record' | 'replay' | null;
   /** `--shard i/n`: run only that slice of the selected tests. */
   shard: ShardSpec | null;
+  /**
+   * `--last-failed [file]`: rerun only the failed and errored (test, model) pairs of that
+   * results file (`file: null`: the latest complete one). null without the flag.
+   */
+  lastFailed: { file: string | null } | null;
+  /** `-m` was given: with --last-failed, only the pairs of these models rerun. */
+  modelsGiven: boolean;
 }
 
 /**
@@ -104,6 +113,8 @@ export function resolveTestRunOptions(options: {
     junitPath: flags.junit,
     strict: flags.strict ?? false,
     shard: flags.shard === undefined ? null : parseShardFlag(flags.shard),
+    lastFailed: lastFailedFlag(flags.lastFailed),
+    modelsGiven: flags.model !== undefined && flags.model.length > 0,
   };
 }
 
@@ -118,4 +129,17 @@ function checkModelFlag(flag: string, value: string): void {
 
 function dedupe(values: readonly string[]): string[] {
   return [...new Set(values.map((value) => value.trim()))];
+}
+
+function lastFailedFlag(value: string | boolean | undefined): TestRunOptions['lastFailed'] {
+  if (value === undefined || value === false) return null;
+  if (value === true) return { file: null };
+  if (value.trim() === '') {
+    throw new UsageError({
+      code: 'INVALID_FLAG',
+      message:
+        '--last-failed was given an empty file name: give a results file, or no value for the latest run.',
+    });
+  }
+  return { file: value };
 }

@@ -1,1 +1,2 @@
+export { nextSteps } from './next-steps.js';
 export { scaffoldProject } from './scaffold.js';

@@ -7,10 +7,12 @@ export const SCAFFOLD_FILES: Readonly<Record<string, string>> = {
 project_name: my-project
 
 databases:
-  # The embedded default: a DuckDB file, opened read-only. Paths are relative to this folder.
+  # The embedded default, DuckDB. Without \`path\` it is an empty in-memory database, so the
+  # sample test runs as is; set \`path\` to your DuckDB file (opened read-only, relative to
+  # this folder), or use another type below.
   - name: warehouse
     type: duckdb
-    path: warehouse.duckdb
+    # path: warehouse.duckdb
   # - name: analytics
   #   type: postgres
   #   host: 127.0.0.1

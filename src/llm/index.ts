@@ -1,4 +1,5 @@
 export { DEFAULT_CALL_SETTINGS, isRetryableStatus } from './call-settings.js';
+export { isMockModel } from './mock-model.js';
 export { parseModelString, UnsupportedProviderError } from './model-string.js';
 export { PRICE_TABLE_VERSION } from './price-table.js';
 export { ProviderError, ProviderTimeoutError, redactSecrets } from './provider-error.js';

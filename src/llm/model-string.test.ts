@@ -19,6 +19,8 @@ describe('parseModelString', () => {
     ['ollama:llama3.1:8b', 'ollama', 'llama3.1:8b', 'ollama'],
     ['openaiCompatible/vllm:llama-3:8b', 'openaiCompatible/vllm', 'llama-3:8b', 'openaiCompatible'],
     ['  openai : gpt-4.1  ', 'openai', 'gpt-4.1', 'openai'],
+    // nao's built-in mock: answers each test with its own reference SQL.
+    ['mock:reference', 'mock', 'reference', 'mock'],
   ])('reads %j', (value, provider, modelId, kind) => {
     const parsed = parseModelString(value, { providers });
     expect(parsed).toMatchObject({ provider, modelId, kind });
@@ -66,7 +68,7 @@ describe('parseModelString', () => {
 });
 
 describe('knownProviders', () => {
-  it('lists the built-ins and every configured openaiCompatible entry', () => {
+  it('lists the built-ins, every configured openaiCompatible entry and the mock', () => {
     expect(knownProviders(providers)).toEqual([
       'openai',
       'anthropic',
@@ -79,6 +81,7 @@ describe('knownProviders', () => {
       'minimax',
       'moonshot',
       'openaiCompatible/vllm',
+      'mock',
     ]);
   });
 });

@@ -6,6 +6,7 @@ import {
 } from '../config/llm-providers.js';
 import type { ProviderConfig, ProviderKind } from '../config/schema.js';
 import { NaoError, UsageError } from '../errors/index.js';
+import { MOCK_MODEL_ID, MOCK_PROVIDER } from './mock-model.js';
 
 /** Providers usable without a config entry (their key comes from the environment, or none is needed). */
 export type BuiltInProvider = Exclude<ProviderKind, 'openaiCompatible'>;
@@ -19,7 +20,8 @@ export interface ParsedModel {
   /** As written: `openai`, or `openaiCompatible/<name>` for a configured OpenAI-compatible server. */
   provider: string;
   modelId: string;
-  kind: ProviderKind;
+  /** `mock`: nao's built-in `mock:reference`, which calls no model (see mock-model.ts). */
+  kind: ProviderKind | typeof MOCK_PROVIDER;
   /** The `name` of the openaiCompatible entry; absent for other kinds. */
   name?: string;
 }
@@ -50,7 +52,7 @@ function isBuiltIn(value: string): value is BuiltInProvider {
 /** Every provider a model string may name with this configuration. */
 export function knownProviders(providers: readonly ProviderConfig[]): string[] {
   const compatible = providers.filter((entry) => entry.provider === 'openaiCompatible');
-  return [...BUILT_IN_PROVIDERS, ...compatible.map(providerAddress)];
+  return [...BUILT_IN_PROVIDERS, ...compatible.map(providerAddress), MOCK_PROVIDER];
 }
 
 function invalid(value: string, reason: string, providers: readonly ProviderConfig[]): UsageError {
@@ -92,6 +94,14 @@ export function parseModelString(
   if (modelId === '') throw invalid(value, 'the model id after ":" is empty', providers);
 
   if (isBuiltIn(provider)) return { provider, modelId, kind: provider };
+  if (provider === MOCK_PROVIDER) {
+    if (modelId === MOCK_MODEL_ID) return { provider, modelId, kind: MOCK_PROVIDER };
+    throw invalid(
+      value,
+      `the built-in mock provider has one model, ${MOCK_PROVIDER}:${MOCK_MODEL_ID} (it answers each test with its reference SQL)`,
+      providers,
+    );
+  }
   if (isUnsupportedProviderKind(provider))
     throw new UnsupportedProviderError({ provider, model: value.trim() });
   // An entry without a name is addressed as plain `openaiCompatible`, as in the original nao.

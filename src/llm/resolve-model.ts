@@ -4,6 +4,7 @@ import type { ProviderKind } from '../config/schema.js';
 import { UsageError } from '../errors/index.js';
 import { DEFAULT_CALL_SETTINGS, type ModelCallSettings } from './call-settings.js';
 import { type FetchFunction, failFastFetch } from './fail-fast-fetch.js';
+import { MOCK_PROVIDER, type MockReference, mockReferenceModel } from './mock-model.js';
 import { parseModelString } from './model-string.js';
 import type { PricedModel } from './priced-model.js';
 import { explainProviderFailure } from './provider-error.js';
@@ -36,7 +37,7 @@ export const REPLAY_PLACEHOLDER_KEY = 'nao-replay-no-key';
 export interface ResolvedModel extends PricedModel {
   provider: string;
   modelId: string;
-  kind: ProviderKind;
+  kind: ProviderKind | typeof MOCK_PROVIDER;
   /** Pass to `generateText` / `streamText` together with `callSettings`. */
   model: LanguageModelInstance;
   callSettings: ModelCallSettings;
@@ -46,6 +47,29 @@ export interface ResolvedModel extends PricedModel {
   priceSource: PriceSource | null;
   /** Set when declared prices were incomplete (the cost stays unknown); the runtime reports it (onPriceWarning). */
   priceWarning: string | null;
+  /**
+   * Only `mock:reference` has it: the model instance for one test run, told that test's
+   * reference SQL. No real model has this channel, so a real agent never sees the reference.
+   */
+  withReference?: (reference: MockReference) => LanguageModelInstance;
+}
+
+/** `mock:reference`: answers from the test's reference SQL, costs 0, sends nothing anywhere. */
+function mockModel(modelId: string): ResolvedModel {
+  return {
+    id: `${MOCK_PROVIDER}:${modelId}`,
+    provider: MOCK_PROVIDER,
+    modelId,
+    kind: MOCK_PROVIDER,
+    model: mockReferenceModel(),
+    callSettings: DEFAULT_CALL_SETTINGS,
+    explainError: (error) => error,
+    baseUrl: '',
+    prices: { inputNoCache: 0, output: 0 },
+    priceSource: null,
+    priceWarning: null,
+    withReference: (reference) => mockReferenceModel(reference),
+  };
 }
 
 function present(value: string | undefined): string | undefined {
@@ -63,6 +87,7 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
   const { config, env } = options;
   const providers = config.llm.providers;
   const parsed = parseModelString(options.modelString, { providers });
+  if (parsed.kind === MOCK_PROVIDER) return mockModel(parsed.modelId);
   const definition = PROVIDER_DEFINITIONS[parsed.kind];
   const keyRequired = definition.keyEnv.length > 0;
   const entry = providers.find((candidate) => providerAddress(candidate) === parsed.provider);

@@ -54,8 +54,15 @@ export async function runTestRequest(options: {
   onSpending?: (spending: RunSpending) => void;
 }): Promise<TestRunResponse> {
   const { runtime, request, signal } = options;
+  const named = runtime.model(`${request.model.provider}:${request.model.modelId}`);
+  // Only the built-in mock is told the reference SQL (it answers with it); real models never are.
   const resolved = withCallerPrices(
-    runtime.model(`${request.model.provider}:${request.model.modelId}`),
+    named.withReference === undefined
+      ? named
+      : {
+          ...named,
+          model: named.withReference({ sql: request.sql ?? null, databaseId: request.databaseId ?? null }),
+        },
     request,
   );
   const spent = spendingMeter(resolved, options.onSpending);

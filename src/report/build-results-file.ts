@@ -1,5 +1,5 @@
 import { repeatStats } from './pass-at-k.js';
-import type { ResultsFile, RunResult, ShardRecord } from './results-file.js';
+import type { ResultsFile, RunResult, SelectionRecord, ShardRecord } from './results-file.js';
 import { summarize, summarizeByModel } from './summarize.js';
 import { localIsoTimestamp } from './write-results.js';
 
@@ -21,6 +21,10 @@ export function buildResultsFile(options: {
   startedAt?: Date;
   /** `--shard i/n`: which slice of which suite the results are. */
   shard?: ShardRecord;
+  /** Why the suite stopped starting runs before the end (not for Ctrl-C: that is `interrupted`). */
+  stoppedBy?: 'fail-fast' | 'budget';
+  /** `-s` / `--last-failed`: the run covered only these tests. */
+  selection?: SelectionRecord;
 }): ResultsFile {
   const { results } = options;
   const repeats = repeatStats(results);
@@ -37,6 +41,8 @@ export function buildResultsFile(options: {
   if (options.models !== undefined) file.models = options.models;
   if (options.repeat !== undefined) file.repeat = options.repeat;
   if (options.interrupted !== undefined) file.interrupted = options.interrupted;
+  if (options.stoppedBy !== undefined) file.stopped_by = options.stoppedBy;
+  if (options.selection !== undefined) file.selection = options.selection;
   if (options.startedAt !== undefined) file.started_at = localIsoTimestamp(options.startedAt);
   file.finished_at = localIsoTimestamp(options.now);
   if (options.shard !== undefined) file.shard = options.shard;

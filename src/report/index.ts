@@ -12,6 +12,7 @@ export type {
   RunDetails,
   RunResult,
   RunStatus,
+  SelectionRecord,
   ShardRecord,
   SuiteFingerprint,
   SuiteTestRecord,
@@ -21,6 +22,7 @@ export type {
 } from './results-file.js';
 export { groupByPair, pairKey } from './run-pairs.js';
 export { errorResult, judgedResult, notRunResult, skippedResult, spentUsd } from './run-result.js';
+export { partialReasons, selectionKey, selectionText } from './run-scope.js';
 export { statusOf } from './run-status.js';
 export { ensureByModel, failedRuns, orderedModels, passRate, summarize } from './summarize.js';
 export {

@@ -64,6 +64,7 @@ const detailsSchema = z.looseObject({
   extraction_cost: nullableNumber,
   snapshot_consistent: z.boolean().nullable().optional(),
   replayed: z.boolean().nullable().optional(),
+  mock: z.boolean().nullable().optional(),
 });
 
 /** A name as YAML may have typed it (`name: 2024`): read as its text. */
@@ -168,6 +169,7 @@ function normalizeDetails(raw: RawDetails | null | undefined, run: RawRun): RunD
     extraction_cost: details.extraction_cost ?? null,
     snapshot_consistent: details.snapshot_consistent ?? null,
     replayed: details.replayed ?? false,
+    mock: details.mock === true ? true : undefined,
   };
 }
 

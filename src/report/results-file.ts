@@ -105,6 +105,11 @@ export interface RunDetails {
   snapshot_consistent: boolean | null;
   /** Answered from recordings (`--replay`) instead of a live model. */
   replayed: boolean;
+  /**
+   * Answered by nao's built-in `mock:reference`, which runs the test's own reference SQL: no
+   * model was called, so its pass says nothing of a model (absent: a real model's run).
+   */
+  mock?: boolean;
   /** The test's `expected_answer` (absent from files written before it existed). */
   expected_answer?: string | null;
   /**
@@ -246,6 +251,18 @@ export interface MergedRecord {
   missing: number[];
 }
 
+/**
+ * Which tests a run covered when it was not the whole suite (`-s`, `--last-failed`); absent
+ * for a run of every test. Together with `shard`, `interrupted`, `stopped_by` and
+ * `merged.missing` it tells a partial run from a complete one (see `partialReasons`).
+ */
+export interface SelectionRecord {
+  /** The `-s/--select` values, as given. */
+  select: string[];
+  /** `--last-failed`: the results file whose failed and errored (test, model) pairs were rerun. */
+  last_failed?: string;
+}
+
 export interface ResultsFile {
   timestamp: string;
   results: RunResult[];
@@ -261,6 +278,10 @@ export interface ResultsFile {
   models?: string[];
   repeat?: number;
   interrupted?: boolean;
+  /** The run stopped starting runs early (`--fail-fast`, `--max-cost`): the rest are skipped. */
+  stopped_by?: 'fail-fast' | 'budget';
+  /** Present when only some tests were selected (`-s`, `--last-failed`). */
+  selection?: SelectionRecord;
   started_at?: string;
   finished_at?: string;
   shard?: ShardRecord;

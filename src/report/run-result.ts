@@ -4,7 +4,7 @@
  * results file.
  */
 import { formatDiff, type Judgement } from '../judge/index.js';
-import type { Cost, TokenUsage } from '../llm/index.js';
+import { type Cost, isMockModel, type TokenUsage } from '../llm/index.js';
 import type { RunSpending, TableData, TestRunResponse } from '../pipeline/index.js';
 import type { StopReason } from '../scheduler/index.js';
 import type { TestCase } from '../test-files/index.js';
@@ -85,11 +85,17 @@ export function judgedResult(options: {
       extraction_cost: verification?.cost?.totalCost ?? null,
       snapshot_consistent: verification?.snapshotConsistent ?? null,
       replayed: response.replayed ?? false,
+      ...mockMark(run.model),
       judged: judgement.judged,
       judge: judgeRecord(judgement),
       clarification: response.clarification ?? null,
     },
   };
+}
+
+/** `mock: true` on the runs of the built-in mock model, so no reader takes them for a model's. */
+function mockMark(model: string): { mock?: true } {
+  return isMockModel(model) ? { mock: true } : {};
 }
 
 function judgeRecord(judgement: Judgement): JudgeRecord | null {
@@ -128,6 +134,7 @@ export function errorResult(options: {
       : { tokens: spending.usage.totalTokens, cost: spending.cost?.totalCost ?? null }),
     details: {
       ...emptyDetails(options.run.test),
+      ...mockMark(options.run.model),
       error: options.message,
       ...(spending === undefined
         ? {}

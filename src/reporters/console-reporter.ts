@@ -67,6 +67,13 @@ export function consoleReporter(options: {
           `${replayed} run(s) replayed from tests/recordings/: no model was called; tokens and cost are the recorded ones.\n`,
         );
       }
+      const mock = file.results.filter((result) => result.details.mock).length;
+      if (mock > 0) {
+        options.stdout.write(
+          `${mock} run(s) answered by mock:reference with each test's own reference SQL: no model was called, ` +
+            'so these passes say nothing of a model.\n',
+        );
+      }
       return undefined;
     },
     /** Removes the progress line, also when the suite ends with an error. */

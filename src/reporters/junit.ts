@@ -114,20 +114,23 @@ function outcomeElement(run: RunResult, status: RunStatus): string {
 
 /**
  * A case whose verdict a judge model gave (a test with `expected_answer`) says so in
- * properties, so CI dashboards never read it as a data-verified pass.
+ * properties, so CI dashboards never read it as a data-verified pass; a case answered by the
+ * built-in mock or from a recording says so too, so it is never read as a live model's result.
  */
-function judgedProperties(run: RunResult): string {
+function runProperties(run: RunResult): string {
   const judge = run.details?.judge;
-  if (run.details?.judged !== true || !judge) return '';
   const property = (name: string, value: string) =>
     `        <property${attributes({ name, value: bounded(value, MAX_MESSAGE_CHARS) })}/>\n`;
-  return (
-    '      <properties>\n' +
-    property('judged', 'true') +
-    property('judge_model', judge.model) +
-    property('judge_verdict', judge.verdict ?? '') +
-    '      </properties>\n'
-  );
+  let properties = '';
+  if (run.details?.judged === true && judge) {
+    properties +=
+      property('judged', 'true') +
+      property('judge_model', judge.model) +
+      property('judge_verdict', judge.verdict ?? '');
+  }
+  if (run.details?.mock === true) properties += property('mock', 'true');
+  if (run.details?.replayed === true) properties += property('replayed', 'true');
+  return properties === '' ? '' : `      <properties>\n${properties}      </properties>\n`;
 }
 
 function testcase(run: RunResult, repeated: boolean): string {
@@ -139,7 +142,7 @@ function testcase(run: RunResult, repeated: boolean): string {
     time: seconds(run.duration_ms),
     file: run.file ? `tests/${run.file}` : undefined,
   })}`;
-  const properties = judgedProperties(run);
+  const properties = runProperties(run);
   const outcome = outcomeElement(run, status);
   const response = run.details?.response_text;
   const out = response

@@ -103,7 +103,7 @@ export class LiveProgress {
         ? failedChecks(result).join('; ')
         : (result.message.split('\n')[0] ?? '');
     const attempt = result.attempt > 1 ? ` #${result.attempt}` : '';
-    const replayed = result.details.replayed ? '  (replayed)' : '';
+    const replayed = result.details.replayed ? '  (replayed)' : result.details.mock ? '  (mock)' : '';
     const judge = result.details.judge;
     const judged = result.details.judged === true && judge ? `  (judged by ${judge.model})` : '';
     return (

@@ -7,6 +7,7 @@ import {
   errorResult,
   type ResultsFile,
   type RunResult,
+  type SelectionRecord,
   type ShardRecord,
   skippedResult,
   spentUsd,
@@ -27,6 +28,8 @@ export async function runTestSuite(options: {
   tests: readonly TestCase[];
   models: readonly string[];
   repeat: number;
+  /** Runs only these (test, model) pairs (`--last-failed`); default every pair. */
+  include?: (test: TestCase, model: string) => boolean;
   client: TestRunClient;
   /** `test.comparison` of nao_config.yaml. */
   comparison: ComparisonOptions;
@@ -41,13 +44,18 @@ export async function runTestSuite(options: {
   signal?: AbortSignal;
   onEvent?: (event: TestSuiteEvent) => void;
   /** What the results file records of the run. */
-  record: { command: string; naoVersion: string; shard?: ShardRecord };
+  record: { command: string; naoVersion: string; shard?: ShardRecord; selection?: SelectionRecord };
   now?: () => Date;
 }): Promise<{ file: ResultsFile; stoppedBy: StopReason | null; finishedAt: Date }> {
   const now = options.now ?? (() => new Date());
   const startedAt = now();
   const outcome = await runSuite({
-    runs: planRuns({ tests: options.tests, models: options.models, repeat: options.repeat }),
+    runs: planRuns({
+      tests: options.tests,
+      models: options.models,
+      repeat: options.repeat,
+      include: options.include,
+    }),
     concurrency: options.threads,
     startSpacingMs: options.startSpacingMs,
     timeoutMs: options.timeoutMs,
@@ -81,7 +89,10 @@ export async function runTestSuite(options: {
     naoVersion: options.record.naoVersion,
     priceTableVersion: PRICE_TABLE_VERSION,
     interrupted: outcome.stoppedBy === 'interrupted',
+    stoppedBy:
+      outcome.stoppedBy === 'fail-fast' || outcome.stoppedBy === 'budget' ? outcome.stoppedBy : undefined,
     shard: options.record.shard,
+    selection: options.record.selection,
   });
   return { file, stoppedBy: outcome.stoppedBy, finishedAt };
 }

@@ -104,10 +104,24 @@ export interface HistoryNumbers {
   runs_without_cost: number;
 }
 
+/** A model's numbers in one file, with how its runs were answered. */
+export interface HistoryModelNumbers extends HistoryNumbers {
+  model: string;
+  /** The built-in `mock:reference` answered (its reference SQL): no model's result. */
+  mock: boolean;
+  /** Some of its runs were replayed from recordings rather than live model calls. */
+  replayed: boolean;
+}
+
 export interface HistoryPoint extends HistoryNumbers {
   name: string;
   timestamp: string;
-  by_model: (HistoryNumbers & { model: string })[];
+  /**
+   * Why the file is not a complete run of every test (a `-s` subset, a rerun of failures, a
+   * shard, an interrupted or stopped run); empty when it is. The chart never joins it to a line.
+   */
+  partial: string[];
+  by_model: HistoryModelNumbers[];
 }
 
 /** GET /api/history: oldest first; files that cannot be read are listed apart. */

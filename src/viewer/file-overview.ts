@@ -1,4 +1,12 @@
-import { orderedModels, passRate, type ResultsFile, repeatStats, statusOf } from '../report/index.js';
+import {
+  orderedModels,
+  partialReasons,
+  passRate,
+  type ResultsFile,
+  repeatStats,
+  selectionText,
+  statusOf,
+} from '../report/index.js';
 import type { FileOverview, HistoryNumbers, HistoryPoint, RunRow } from './api-types.js';
 
 /** The file's repeat statistics; computed when a file with repeated attempts lacks them. */
@@ -64,13 +72,30 @@ function historyNumbers(summary: ResultsFile['summary']): HistoryNumbers {
   };
 }
 
-/** The few numbers of a file that the history chart plots, overall and per model. */
+/**
+ * The few numbers of a file that the history chart plots, overall and per model, with what
+ * sets them apart from a model's line: a partial run, mock or replayed answers.
+ */
 export function buildHistoryPoint(options: { name: string; file: ResultsFile }): HistoryPoint {
   const { name, file } = options;
+  const subset =
+    file.selection !== undefined &&
+    file.selection.last_failed === undefined &&
+    file.selection.select.length > 0
+      ? [`subset (${selectionText(file)})`]
+      : [];
+  const answered = (model: string, mark: 'mock' | 'replayed') =>
+    file.results.some((result) => result.model === model && result.details[mark] === true);
   return {
     name,
     timestamp: file.timestamp,
     ...historyNumbers(file.summary),
-    by_model: file.by_model.map((entry) => ({ model: entry.model, ...historyNumbers(entry) })),
+    partial: [...subset, ...partialReasons(file)],
+    by_model: file.by_model.map((entry) => ({
+      model: entry.model,
+      ...historyNumbers(entry),
+      mock: answered(entry.model, 'mock'),
+      replayed: answered(entry.model, 'replayed'),
+    })),
   };
 }

@@ -12,12 +12,22 @@ function numbers(passed: number, total: number, cost: number | null): HistoryNum
   };
 }
 
-function point(name: string, models: Record<string, HistoryNumbers>): HistoryPoint {
+function point(
+  name: string,
+  models: Record<string, HistoryNumbers & { replayed?: boolean; mock?: boolean }>,
+  partial: string[] = [],
+): HistoryPoint {
   return {
     name,
     timestamp: name,
     ...numbers(0, 0, null),
-    by_model: Object.entries(models).map(([model, entry]) => ({ model, ...entry })),
+    partial,
+    by_model: Object.entries(models).map(([model, entry]) => ({
+      model,
+      mock: false,
+      replayed: false,
+      ...entry,
+    })),
   };
 }
 
@@ -30,15 +40,49 @@ const files = [
 describe('historySeries', () => {
   it('gives one line per model with a gap where the model did not run', () => {
     expect(historySeries(files, 'pass_rate')).toEqual([
-      { model: 'openai:b', values: [null, null, 33.3] },
-      { model: 'openai:a', values: [50, 100, 75] },
+      { model: 'openai:b', mock: false, values: [null, null, 33.3], marked: [null, null, null] },
+      { model: 'openai:a', mock: false, values: [50, 100, 75], marked: [null, null, null] },
     ]);
   });
 
   it('leaves unknown costs as gaps rather than zeros', () => {
-    expect(historySeries(files, 'total_cost')).toEqual([
-      { model: 'openai:b', values: [null, null, 0.25] },
-      { model: 'openai:a', values: [0.5, null, 1] },
+    expect(historySeries(files, 'total_cost').map((entry) => entry.values)).toEqual([
+      [null, null, 0.25],
+      [0.5, null, 1],
+    ]);
+  });
+
+  it('keeps partial runs and replayed answers off the line, as marked points with the reason', () => {
+    const series = historySeries(
+      [
+        point('full', { 'openai:a': numbers(2, 4, 1) }),
+        point('shard', { 'openai:a': numbers(1, 1, 0.2) }, ['shard 1/2']),
+        point('replay', { 'openai:a': { ...numbers(3, 4, 1), replayed: true } }),
+        point('full2', {
+          'openai:a': numbers(4, 4, 1),
+          'mock:reference': { ...numbers(4, 4, 0), mock: true },
+        }),
+      ],
+      'pass_rate',
+    );
+    expect(series).toEqual([
+      {
+        model: 'openai:a',
+        mock: false,
+        values: [50, null, null, 100],
+        marked: [
+          null,
+          { value: 100, reason: 'shard 1/2' },
+          { value: 75, reason: 'replayed from recordings' },
+          null,
+        ],
+      },
+      {
+        model: 'mock:reference',
+        mock: true,
+        values: [null, null, null, 100],
+        marked: [null, null, null, null],
+      },
     ]);
   });
 

@@ -1,7 +1,10 @@
 /**
  * The lines of the history chart: one per model, one point per results file (oldest first),
  * and the ticks of the value axis. A model absent from a file, a model whose runs were all
- * skipped, or a cost nobody knows has no point there (a gap), never a zero. Used by the web UI.
+ * skipped, or a cost nobody knows has no point there (a gap), never a zero. Only complete runs
+ * of every test answered live are joined into a model's line; a partial run (a subset, a
+ * rerun, a shard, an interrupted or stopped run) or replayed answers are marked points apart,
+ * with the reason. Used by the web UI.
  */
 import type { HistoryPoint } from './api-types.js';
 
@@ -9,22 +12,43 @@ export type HistoryMetric = 'pass_rate' | 'total_cost';
 
 export interface HistorySeries {
   model: string;
-  /** One value per file, in the order of the files given; null where there is nothing to plot. */
+  /** The built-in `mock:reference`: its points are no model's result. */
+  mock: boolean;
+  /** One value per file, in the order of the files given, joined into the line; null where there is nothing to join. */
   values: (number | null)[];
+  /** Per file, the value of a run set apart from the line (partial or replayed), and why; null elsewhere. */
+  marked: ({ value: number; reason: string } | null)[];
+}
+
+/** Why a model's point in a file is not part of its line; null when it is. */
+function apartReason(file: HistoryPoint, entry: HistoryPoint['by_model'][number]): string | null {
+  const reasons = [...file.partial, ...(entry.replayed ? ['replayed from recordings'] : [])];
+  return reasons.length === 0 ? null : reasons.join(', ');
 }
 
 /** Series per model, the models in the order they first appear from the newest file back. */
 export function historySeries(files: readonly HistoryPoint[], metric: HistoryMetric): HistorySeries[] {
   const newestFirst = [...files].reverse();
   const models = [...new Set(newestFirst.flatMap((file) => file.by_model.map((entry) => entry.model)))];
-  return models.map((model) => ({
-    model,
-    values: files.map((file) => {
+  return models.map((model) => {
+    const values: HistorySeries['values'] = [];
+    const marked: HistorySeries['marked'] = [];
+    let mock = false;
+    for (const file of files) {
       const entry = file.by_model.find((candidate) => candidate.model === model);
-      if (entry === undefined || entry.total === 0) return null;
-      return metric === 'pass_rate' ? entry.pass_rate : entry.total_cost;
-    }),
-  }));
+      const value =
+        entry === undefined || entry.total === 0
+          ? null
+          : metric === 'pass_rate'
+            ? entry.pass_rate
+            : entry.total_cost;
+      const reason = entry === undefined ? null : apartReason(file, entry);
+      mock ||= entry?.mock === true;
+      values.push(reason === null ? value : null);
+      marked.push(reason === null || value === null ? null : { value, reason });
+    }
+    return { model, mock, values, marked };
+  });
 }
 
 /**

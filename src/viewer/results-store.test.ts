@@ -136,9 +136,29 @@ describe('createResultsStore', () => {
       [FILES.repeat, 66.7],
     ]);
     expect(history.files[1]?.by_model).toEqual([
-      { model: CLAUDE, total: 5, passed: 3, pass_rate: 60, total_cost: null, runs_without_cost: 5 },
-      { model: GPT, total: 5, passed: 2, pass_rate: 40, total_cost: 0.05, runs_without_cost: 0 },
+      {
+        model: CLAUDE,
+        total: 5,
+        passed: 3,
+        pass_rate: 60,
+        total_cost: null,
+        runs_without_cost: 5,
+        mock: false,
+        replayed: false,
+      },
+      {
+        model: GPT,
+        total: 5,
+        passed: 2,
+        pass_rate: 40,
+        total_cost: 0.05,
+        runs_without_cost: 0,
+        mock: false,
+        replayed: false,
+      },
     ]);
+    // Files that say nothing of their scope (older nao, the original's) are complete runs.
+    expect(history.files.map((point) => point.partial)).toEqual([[], [], []]);
     expect(history.unreadable).toEqual([
       { name: FILES.broken, error: expect.stringContaining('invalid JSON') },
     ]);

@@ -63,11 +63,21 @@ export function HistoryView() {
         {files.length} results file{files.length === 1 ? '' : 's'}, oldest on the left. Click a point to open
         its run.
       </p>
+      {files.some((file) => file.partial.length > 0 || file.by_model.some((entry) => entry.replayed)) ? (
+        <p class="muted" data-testid="apart-note">
+          Each line joins complete runs of every test. Hollow dashed diamonds are runs set apart (a subset, a
+          rerun of failures, a shard, an interrupted or stopped run, or answers replayed from recordings):
+          hover one for why.
+        </p>
+      ) : null}
       <ul class="legend" aria-label="Models">
         {charts.passRate.map((entry) => (
           <li key={entry.model} data-legend={entry.model}>
             <span class="swatch" style={{ background: charts.colors.get(entry.model) }} />
             {entry.model}
+            {entry.mock ? (
+              <span class="muted"> (mock: answered with each test's reference SQL, no model)</span>
+            ) : null}
           </li>
         ))}
       </ul>
@@ -111,6 +121,12 @@ export function HistoryView() {
                   <td>{timestampText(file.timestamp)}</td>
                   <td>
                     <a href={dashboardHref({ file: file.name })}>{file.name}</a>
+                    {file.partial.length > 0 ? (
+                      <span class="muted" data-partial>
+                        {' '}
+                        · partial: {file.partial.join(', ')}
+                      </span>
+                    ) : null}
                   </td>
                   <td class="num">{numbersText(file)}</td>
                   {charts.passRate.map((entry) => (

@@ -25,6 +25,11 @@ const PAD = { left: 64, right: 24, top: 14, bottom: 40 };
 const INSET = 40;
 const MAX_X_LABELS = 8;
 
+/** A diamond of radius 6 around (cx, cy), as an SVG path. */
+function diamond(cx: number, cy: number): string {
+  return `M${cx.toFixed(1)},${(cy - 6).toFixed(1)} L${(cx + 6).toFixed(1)},${cy.toFixed(1)} L${cx.toFixed(1)},${(cy + 6).toFixed(1)} L${(cx - 6).toFixed(1)},${cy.toFixed(1)} Z`;
+}
+
 /**
  * An inline SVG line chart: one line per series over the files (oldest left), gaps where a
  * value is missing, each point a link to its file with a tooltip giving the exact value.
@@ -45,7 +50,7 @@ export function LineChart(props: {
 }) {
   const count = props.labels.length;
   const values = props.series
-    .flatMap((entry) => entry.values)
+    .flatMap((entry) => [...entry.values, ...entry.marked.map((mark) => mark?.value ?? null)])
     .filter((value): value is number => value !== null);
   const ticks = niceTicks(props.max ?? Math.max(0, ...values), 5);
   const top = ticks.at(-1) ?? 1;
@@ -77,17 +82,25 @@ export function LineChart(props: {
         )}
         {props.series.map((entry) => {
           const color = props.colors.get(entry.model) ?? '#333';
-          // One path; a missing value ends a subpath and the next value starts one ("M"), leaving a gap.
+          // One path; a missing value ends a subpath and the next value starts one ("M"), leaving a
+          // gap. A point set apart (marked) is stepped over: the line joins the runs on either side.
+          const joined = (index: number): boolean => {
+            let previous = index - 1;
+            while (previous >= 0 && entry.marked[previous] != null) previous--;
+            return previous >= 0 && entry.values[previous] != null;
+          };
           const line = entry.values
             .map((value, index) =>
               value === null
                 ? ''
-                : `${entry.values[index - 1] == null ? 'M' : 'L'}${x(index).toFixed(1)},${y(value).toFixed(1)} `,
+                : `${joined(index) ? 'L' : 'M'}${x(index).toFixed(1)},${y(value).toFixed(1)} `,
             )
             .join('');
           return (
             <g key={entry.model} class="series" data-series={entry.model}>
-              {line === '' ? null : <path d={line} stroke={color} fill="none" stroke-width="2" />}
+              {line === '' ? null : (
+                <path class="series-line" d={line} stroke={color} fill="none" stroke-width="2" />
+              )}
               {entry.values.map((value, index) =>
                 value === null ? null : (
                   <a key={index} href={props.hrefs[index]}>
@@ -102,6 +115,25 @@ export function LineChart(props: {
                     >
                       <title>{`${entry.model} · ${props.pointTitles[index] ?? ''}: ${props.format(value)}`}</title>
                     </circle>
+                  </a>
+                ),
+              )}
+              {entry.marked.map((mark, index) =>
+                mark === null ? null : (
+                  // A hollow dashed diamond, never joined to the line: a partial run or replayed answers.
+                  <a key={`marked-${index}`} href={props.hrefs[index]}>
+                    <path
+                      class="apart-point"
+                      d={diamond(x(index), y(mark.value))}
+                      fill="#fff"
+                      stroke={color}
+                      stroke-width="2"
+                      stroke-dasharray="2 2"
+                      data-value={mark.value}
+                      data-apart={mark.reason}
+                    >
+                      <title>{`${entry.model} · ${props.pointTitles[index] ?? ''}: ${props.format(mark.value)} — not on the line: ${mark.reason}`}</title>
+                    </path>
                   </a>
                 ),
               )}

@@ -113,6 +113,12 @@ function RunView(props: { response: RunDetailResponse }) {
           {run.attempt > 1 || run.status === 'skipped' ? <> · attempt {run.attempt}</> : null}
           {run.file ? <> · {run.file}</> : null}
           {details.replayed ? <> · answered from a recording</> : null}
+          {details.mock ? (
+            <span data-testid="run-mock">
+              {' '}
+              · mock: answered with the test's own reference SQL, no model was called
+            </span>
+          ) : null}
         </p>
         <p class={`run-message message-${run.status}`} data-testid="run-message">
           {run.message || '(no message)'}
