@@ -1,0 +1,162 @@
+/**
+ * The viewer's layout in real Chromium, measured: badges that fit their cells, history axis
+ * labels that never overlap however many files there are, and the Duration card's headline.
+ * Each check reads element bounding boxes at the widths people use (1280 and 1600 px).
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
+import { REPO_ROOT } from '../../test-support/cli/example-project.js';
+import { ensureViewerAssets } from '../../test-support/viewer/viewer-assets.js';
+import { CLAUDE, fixtureRun, GPT } from '../../test-support/viewer/viewer-fixtures.js';
+import { buildResultsFile, type RunResult, type RunStatus, resultsFileName } from '../report/index.js';
+import { startViewerServer, type ViewerServer } from './viewer-server.js';
+
+const hasChromium = existsSync(CHROMIUM_PATH);
+const required = Boolean(process.env.NAO_REQUIRE_SERVERS);
+if (!hasChromium && !required) {
+  console.warn(
+    `Skipping the viewer layout browser tests: ${CHROMIUM_PATH} is missing (install chromium; with NAO_REQUIRE_SERVERS set they fail instead).`,
+  );
+}
+
+const SCREENSHOTS = path.join(REPO_ROOT, 'test-artifacts', 'viewer');
+const WIDTHS = [1280, 1600] as const;
+
+let root: string;
+let assetsDir: string;
+let browser: Browser;
+const servers: ViewerServer[] = [];
+
+beforeAll(async () => {
+  if (!hasChromium && !required) return;
+  assetsDir = await ensureViewerAssets();
+  root = await mkdtemp(path.join(tmpdir(), 'nao-viewer-layout-'));
+  await mkdir(SCREENSHOTS, { recursive: true });
+  browser = await launchChromium();
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all(servers.map((server) => server.close()));
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+/** A viewer over its own tests/outputs/ holding `files` (name → content). */
+async function serve(folder: string, files: Record<string, unknown>): Promise<ViewerServer> {
+  const outputsDir = path.join(root, folder, 'tests', 'outputs');
+  await mkdir(outputsDir, { recursive: true });
+  for (const [name, content] of Object.entries(files)) {
+    await writeFile(path.join(outputsDir, name), JSON.stringify(content));
+  }
+  const server = await startViewerServer({ outputsDir, port: 0, assetsDir });
+  servers.push(server);
+  return server;
+}
+
+/** A page at `width` px that records script errors, closed by the caller. */
+async function openPage(width: number): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  return { page, errors };
+}
+
+const fileHash = (name: string) => `#/files/${encodeURIComponent(name)}`;
+
+/** A run the judge model graded (no data compared), as `nao test` writes it. */
+function judgedRun(options: { test: string; status: 'passed' | 'failed' }): RunResult {
+  const run = fixtureRun({ test: options.test, model: GPT, status: 'unverified' });
+  const passed = options.status === 'passed';
+  return {
+    ...run,
+    status: options.status,
+    passed,
+    message: passed ? 'the answer greets the user' : 'the answer does not greet the user',
+    details: {
+      ...run.details,
+      response_text: 'Hello!',
+      expected_answer: 'A friendly greeting',
+      judged: true,
+    },
+  };
+}
+
+describe.skipIf(!hasChromium && !required)('viewer layout in Chromium', () => {
+  it.each(WIDTHS)(
+    'shows every status badge whole in the runs table at %i px, judged ones too',
+    async (width) => {
+      const name = resultsFileName(new Date(2025, 0, 4, 10, 0, 0));
+      const statuses: RunStatus[] = ['passed', 'failed', 'error', 'unverified', 'skipped'];
+      const server = await serve(`badges-${width}`, {
+        [name]: buildResultsFile({
+          results: [
+            judgedRun({ test: 'say_hello', status: 'passed' }),
+            judgedRun({ test: 'say_goodbye', status: 'failed' }),
+            ...statuses.map((status) => fixtureRun({ test: 'total_revenue', model: CLAUDE, status })),
+          ],
+          now: new Date(2025, 0, 4, 10, 0, 0),
+          models: [GPT, CLAUDE],
+        }),
+      });
+      const { page, errors } = await openPage(width);
+      try {
+        await page.goto(`${server.url}${fileHash(name)}`);
+        await page.locator('.runs-table [data-judged="true"]').first().waitFor();
+        const cells = await page.locator('.run-row .col-status').evaluateAll((elements) =>
+          elements.map((cell) => {
+            const badge = cell.querySelector('.status');
+            const outer = cell.getBoundingClientRect();
+            const inner = badge?.getBoundingClientRect();
+            const tag = badge?.querySelector('.judged-tag')?.getBoundingClientRect();
+            const mark = badge?.querySelector('.status-mark');
+            const label = badge?.querySelector('.status-label')?.getBoundingClientRect();
+            return {
+              text: cell.textContent,
+              // A clipped badge shows as content wider than its cell, or a badge edge past the cell's.
+              overflows: cell.scrollWidth > cell.clientWidth,
+              badgeInside:
+                inner !== undefined && inner.left >= outer.left - 0.5 && inner.right <= outer.right + 0.5,
+              tagInside: tag === undefined || tag.right <= outer.right + 0.5,
+              // The two-character mark of a judged run ("✓*") must not run into its label.
+              markClear:
+                mark !== null &&
+                mark !== undefined &&
+                label !== undefined &&
+                mark.scrollWidth <= mark.clientWidth + 0.5 &&
+                mark.getBoundingClientRect().right <= label.left + 0.5,
+            };
+          }),
+        );
+        expect(cells.map((cell) => cell.text)).toEqual([
+          '✓*passedjudged',
+          '✗*failedjudged',
+          '✓passed',
+          '✗failed',
+          '!error',
+          '?unverified',
+          '–skipped',
+        ]);
+        for (const cell of cells) {
+          expect(cell, `${cell.text} at ${width} px`).toMatchObject({
+            overflows: false,
+            badgeInside: true,
+            tagInside: true,
+            markClear: true,
+          });
+        }
+        await page.screenshot({ path: path.join(SCREENSHOTS, `layout-badges-${width}.png`) });
+        expect(errors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    },
+  );
+});
