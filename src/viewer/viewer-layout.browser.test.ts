@@ -160,3 +160,72 @@ describe.skipIf(!hasChromium && !required)('viewer layout in Chromium', () => {
     },
   );
 });
+
+/** `count` results files a day apart, each with a run of two models. */
+function historyFiles(count: number): Record<string, unknown> {
+  const files: Record<string, unknown> = {};
+  for (let index = 0; index < count; index++) {
+    const now = new Date(2025, 0, 1 + index, 9 + (index % 9), 30, 0);
+    files[resultsFileName(now)] = buildResultsFile({
+      results: [
+        fixtureRun({ test: 'total_revenue', model: GPT, status: index % 3 === 0 ? 'failed' : 'passed' }),
+        fixtureRun({ test: 'total_revenue', model: CLAUDE, status: 'passed' }),
+      ],
+      now,
+      models: [GPT, CLAUDE],
+    });
+  }
+  return files;
+}
+
+const historyServers = new Map<number, Promise<ViewerServer>>();
+
+describe.skipIf(!hasChromium && !required)('history chart axis in Chromium', () => {
+  it.each([5, 12, 50, 200].flatMap((count) => WIDTHS.map((width) => [count, width] as const)))(
+    '%i results files at %i px: the x labels never overlap, first and last shown',
+    async (count, width) => {
+      let server = historyServers.get(count);
+      if (server === undefined) {
+        server = serve(`history-${count}`, historyFiles(count));
+        historyServers.set(count, server);
+      }
+      const { page, errors } = await openPage(width);
+      try {
+        await page.goto(`${(await server).url}#/history`);
+        for (const chart of ['pass-rate', 'cost']) {
+          await page.locator(`[data-chart="${chart}"] .x-label`).first().waitFor();
+          const labels = await page.locator(`[data-chart="${chart}"] .x-label`).evaluateAll((elements) =>
+            elements.map((element) => {
+              const box = element.getBoundingClientRect();
+              return { text: element.textContent ?? '', left: box.left, right: box.right };
+            }),
+          );
+          expect(labels.length, `${chart}: labels drawn`).toBeGreaterThanOrEqual(Math.min(count, 2));
+          expect(labels[0]?.text).toBe('01-01 09:30');
+          const last = new Date(2025, 0, count, 9 + ((count - 1) % 9), 30, 0);
+          const pad = (value: number) => String(value).padStart(2, '0');
+          expect(labels.at(-1)?.text).toBe(
+            `${pad(last.getMonth() + 1)}-${pad(last.getDate())} ${pad(last.getHours())}:30`,
+          );
+          for (let index = 1; index < labels.length; index++) {
+            const [before, after] = [labels[index - 1]!, labels[index]!];
+            // At least a few pixels apart on screen, whatever the chart's scale.
+            expect(
+              after.left - before.right,
+              `${chart}: "${before.text}" then "${after.text}"`,
+            ).toBeGreaterThan(2);
+          }
+        }
+        if (width === 1280) {
+          await page.screenshot({
+            path: path.join(SCREENSHOTS, `layout-history-${count}.png`),
+            fullPage: true,
+          });
+        }
+        expect(errors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    },
+  );
+});
