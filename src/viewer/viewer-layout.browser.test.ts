@@ -4,7 +4,7 @@
  * Each check reads element bounding boxes at the widths people use (1280 and 1600 px).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -14,6 +14,7 @@ import { REPO_ROOT } from '../../test-support/cli/example-project.js';
 import { ensureViewerAssets } from '../../test-support/viewer/viewer-assets.js';
 import { CLAUDE, fixtureRun, GPT } from '../../test-support/viewer/viewer-fixtures.js';
 import { buildResultsFile, type RunResult, type RunStatus, resultsFileName } from '../report/index.js';
+import { secondsText } from './display-format.js';
 import { startViewerServer, type ViewerServer } from './viewer-server.js';
 
 const hasChromium = existsSync(CHROMIUM_PATH);
@@ -228,4 +229,87 @@ describe.skipIf(!hasChromium && !required)('history chart axis in Chromium', () 
       }
     },
   );
+});
+
+describe.skipIf(!hasChromium && !required)('the Duration card in Chromium', () => {
+  /** The Duration card's label, value and detail, and whether its label keeps to one line like its neighbour's. */
+  async function durationCard(page: Page) {
+    await page.locator('[data-card="duration"] .card-value').waitFor();
+    return page.locator('.cards').evaluate((cards) => {
+      const card = cards.querySelector('[data-card="duration"]');
+      const neighbour = cards.querySelector('[data-card="tokens"] .card-label');
+      const label = card?.querySelector('.card-label');
+      return {
+        label: label?.textContent ?? '',
+        value: card?.querySelector('.card-value')?.textContent ?? '',
+        detail: card?.querySelector('.card-detail')?.textContent ?? '',
+        oneLine: label?.getBoundingClientRect().height === neighbour?.getBoundingClientRect().height,
+      };
+    });
+  }
+
+  it.each(WIDTHS)(
+    'headlines the wall clock from start to finish at %i px, the summed time below it',
+    async (width) => {
+      const now = new Date(2025, 0, 5, 10, 0, 0);
+      const name = resultsFileName(now);
+      // Ten runs of 1.5 s (15 s added up) that ran side by side in 6.2 s.
+      const statuses: RunStatus[] = ['passed', 'failed', 'passed', 'error', 'passed'];
+      const server = await serve(`duration-${width}`, {
+        [name]: buildResultsFile({
+          results: [GPT, CLAUDE].flatMap((model) =>
+            statuses.map((status, index) => fixtureRun({ test: `test_${index}`, model, status })),
+          ),
+          now,
+          startedAt: new Date(2025, 0, 5, 9, 59, 53, 800),
+          models: [GPT, CLAUDE],
+        }),
+      });
+      const { page, errors } = await openPage(width);
+      try {
+        await page.goto(`${server.url}${fileHash(name)}`);
+        expect(await durationCard(page)).toEqual({
+          label: 'Wall clock',
+          value: secondsText(6200),
+          detail: `${secondsText(15_000)} summed run time · avg ${secondsText(1500)} per run`,
+          oneLine: true,
+        });
+        await page.screenshot({ path: path.join(SCREENSHOTS, `layout-duration-${width}.png`) });
+        // One model's runs interleave with the other's: no wall clock of their own, so the sum, named so.
+        await page.locator(`.model-row[data-model="${GPT}"]`).click();
+        await page.locator('[data-testid="model-banner"]').waitFor();
+        expect(await durationCard(page)).toEqual({
+          label: 'Run time (sum)',
+          value: secondsText(7500),
+          detail: `runs added up; the whole file took ${secondsText(6200)} · avg ${secondsText(1500)} per run`,
+          oneLine: true,
+        });
+        expect(errors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    },
+  );
+
+  it("shows a file without start and finish times (the original nao's) by its summed run time, said so", async () => {
+    const name = 'results_20260212_100411.json';
+    const original = JSON.parse(
+      await readFile(path.join(REPO_ROOT, 'test-support', 'original-nao', 'results', name), 'utf8'),
+    ) as { started_at?: string; summary: { total_duration_ms: number; avg_duration_ms: number } };
+    expect(original.started_at).toBeUndefined();
+    const server = await serve('duration-original', { [name]: original });
+    const { page, errors } = await openPage(1280);
+    try {
+      await page.goto(`${server.url}${fileHash(name)}`);
+      expect(await durationCard(page)).toEqual({
+        label: 'Run time (sum)',
+        value: secondsText(original.summary.total_duration_ms),
+        detail: `runs added up; the file records no start and finish times · avg ${secondsText(original.summary.avg_duration_ms)} per run`,
+        oneLine: true,
+      });
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
 });
