@@ -262,7 +262,13 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
 
   // ---- Pages ----------------------------------------------------------------------------
 
-  app.get('/', (c) => c.html(homePage({ user: c.get('session').user, projectName: options.projectName })));
+  // With the chat served, signing up or logging in (which lands on `/` unless told otherwise)
+  // goes straight on to it; the home page is for a backend without the chat.
+  app.get('/', (c) =>
+    options.chat
+      ? c.redirect('/chat/', 303)
+      : c.html(homePage({ user: c.get('session').user, projectName: options.projectName })),
+  );
 
   app.get('/login', async (c) => {
     const next = safeNext(c.req.query('next'));

@@ -142,15 +142,37 @@ async function ask(question: string): Promise<void> {
 const lastAnswer = () => page.getByTestId('assistant-message').last();
 
 describe.skipIf(!hasChromium && !required)('the chat page', () => {
-  it('logs in through the form and lands on the chat with the configured models', async () => {
-    await page.goto(`${backend.url}/signup?next=${encodeURIComponent('/chat/')}`);
+  it('signs up from the address nao chat prints and lands on the chat with the configured models', async () => {
+    const visited: string[] = [];
+    const onFrame = (frame: { url(): string; parentFrame(): unknown }) => {
+      if (frame.parentFrame() === null) visited.push(new URL(frame.url()).pathname);
+    };
+    page.on('framenavigated', onFrame);
+    await page.goto(`${backend.url}/`);
+    await page.waitForURL(/\/login\?next=/);
+    await page.getByRole('link', { name: 'Sign up' }).click();
     await page.getByLabel('Email').fill('ada@example.com');
     await page.getByLabel(/^Password/).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign up' }).click();
     await page.waitForURL(`${backend.url}/chat/`);
+    page.off('framenavigated', onFrame);
+    // Straight from the form to the chat: no page in between.
+    expect(visited).toEqual(['/login', '/signup', '/chat/']);
     await expect.poll(() => page.getByTestId('signed-in-as').textContent()).toBe('ada@example.com');
     const options = await page.getByLabel('Model').locator('option').allTextContents();
     expect(options).toEqual(expect.arrayContaining(['openai:gpt-4.1', 'openai:gpt-4.1-mini']));
+  });
+
+  it('logs in to the chat too, and never follows a next that leaves the site', async () => {
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL(/\/login$/);
+    // A tab inside "//" is dropped by browsers: this next would be //evil.example.
+    await page.goto(`${backend.url}/login?next=${encodeURIComponent('/\t/evil.example/')}`);
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(`${backend.url}/chat/`);
+    await expect.poll(() => page.getByTestId('signed-in-as').textContent()).toBe('ada@example.com');
   });
 
   it('answers with the formatted SQL, its result table and row count', async () => {
