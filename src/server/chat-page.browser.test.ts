@@ -212,7 +212,22 @@ describe.skipIf(!hasChromium && !required)('the chat page', () => {
       .toBe('Saved tests/orders_by_status_chat.yml.');
     const text = await readFile(path.join(project.dir, 'tests', 'orders_by_status_chat.yml'), 'utf8');
     expect(text).toContain('prompt: How many orders by status?');
-    expect(text).toContain('GROUP BY status');
+    // The agent's one-line query, laid out as a block like a hand-written test.
+    expect(text).toContain(
+      [
+        'sql: |',
+        '  SELECT',
+        '    status,',
+        '    COUNT(*) AS orders',
+        '  FROM',
+        '    orders',
+        '  GROUP BY',
+        '    status',
+        '  ORDER BY',
+        '    status',
+        '',
+      ].join('\n'),
+    );
     await screenshot('save-as-test');
 
     await form.getByRole('button', { name: 'Save', exact: true }).click();
@@ -256,7 +271,10 @@ describe.skipIf(!hasChromium && !required)('the chat page', () => {
     expect(saved.results.map((result) => [result.name, result.status])).toEqual([
       ['orders_by_status_run', 'passed'],
     ]);
-    expect(saved.results[0]!.details.reference_sql).toContain('GROUP BY status');
+    // The saved test's query, laid out over lines, ran and passed: the same query as the answer's.
+    const reference = saved.results[0]!.details.reference_sql;
+    expect(reference.split('\n').length).toBeGreaterThan(1);
+    expect(reference.replace(/\s+/g, ' ').trim()).toBe(COUNT_SQL);
     await run.scrollIntoViewIfNeeded();
     await screenshot('save-and-run');
   });
