@@ -43,12 +43,7 @@ function DurationCard(props: { summary: Summary; wallClock: number | null; model
       ? `the whole file took ${secondsText(wallClock)}`
       : 'the file records no start and finish times';
   return (
-    <Card
-      id="duration"
-      label="Run time (sum)"
-      value={summed}
-      detail={[`runs added up; ${why}`, average]}
-    />
+    <Card id="duration" label="Run time (sum)" value={summed} detail={[`runs added up; ${why}`, average]} />
   );
 }
 
