@@ -148,22 +148,30 @@ describe.skipIf(!hasChromium && !required)('the chat page', () => {
       if (frame.parentFrame() === null) visited.push(new URL(frame.url()).pathname);
     };
     page.on('framenavigated', onFrame);
-    await page.goto(`${backend.url}/`);
-    await page.waitForURL(/\/login\?next=/);
-    await page.getByRole('link', { name: 'Sign up' }).click();
+    // `nao chat` prints <url>/signup.
+    await page.goto(`${backend.url}/signup`);
     await page.getByLabel('Email').fill('ada@example.com');
     await page.getByLabel(/^Password/).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign up' }).click();
     await page.waitForURL(`${backend.url}/chat/`);
     page.off('framenavigated', onFrame);
     // Straight from the form to the chat: no page in between.
-    expect(visited).toEqual(['/login', '/signup', '/chat/']);
+    expect(visited).toEqual(['/signup', '/chat/']);
     await expect.poll(() => page.getByTestId('signed-in-as').textContent()).toBe('ada@example.com');
     const options = await page.getByLabel('Model').locator('option').allTextContents();
     expect(options).toEqual(expect.arrayContaining(['openai:gpt-4.1', 'openai:gpt-4.1-mini']));
   });
 
   it('logs in to the chat too, and never follows a next that leaves the site', async () => {
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL(/\/login$/);
+    // The root address asks for a log-in, then opens the chat.
+    await page.goto(`${backend.url}/`);
+    await page.waitForURL(/\/login\?next=%2F$/);
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(`${backend.url}/chat/`);
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL(/\/login$/);
     // A tab inside "//" is dropped by browsers: this next would be //evil.example.
