@@ -378,11 +378,15 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
 
   // ---- Pages ----------------------------------------------------------------------------
 
-  app.get('/', async (c) => {
+  // With the chat served, signing up or logging in (which lands on `/` unless told otherwise)
+  // goes straight on to it; the account page (log-out, the owner's invites) stays at /account.
+  const accountPage = async (c: Context<SessionEnv>) => {
     const user = c.get('session').user;
     const owner = (await accounts.role(user.id)) === 'owner';
     return c.html(homePage({ user, projectName: options.projectName, owner }));
-  });
+  };
+  app.get('/', (c) => (options.chat ? c.redirect('/chat/', 303) : accountPage(c)));
+  app.get('/account', accountPage);
 
   app.post('/invites', async (c) => {
     const invite = await issueInvite(c);

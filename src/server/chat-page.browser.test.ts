@@ -153,15 +153,45 @@ async function ask(question: string): Promise<void> {
 const lastAnswer = () => page.getByTestId('assistant-message').last();
 
 describe.skipIf(!hasChromium && !required)('the chat page', () => {
-  it('logs in through the form and lands on the chat with the configured models', async () => {
-    await page.goto(`${backend.url}/signup?next=${encodeURIComponent('/chat/')}`);
+  it('signs up from the address nao chat prints and lands on the chat with the configured models', async () => {
+    const visited: string[] = [];
+    const onFrame = (frame: { url(): string; parentFrame(): unknown }) => {
+      if (frame.parentFrame() === null) visited.push(new URL(frame.url()).pathname);
+    };
+    page.on('framenavigated', onFrame);
+    // `nao chat` prints <url>/signup.
+    await page.goto(`${backend.url}/signup`);
     await page.getByLabel('Email').fill('ada@example.com');
     await page.getByLabel(/^Password/).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign up' }).click();
     await page.waitForURL(`${backend.url}/chat/`);
+    page.off('framenavigated', onFrame);
+    // Straight from the form to the chat: no page in between.
+    expect(visited).toEqual(['/signup', '/chat/']);
     await expect.poll(() => page.getByTestId('signed-in-as').textContent()).toBe('ada@example.com');
     const options = await page.getByLabel('Model').locator('option').allTextContents();
     expect(options).toEqual(expect.arrayContaining(['openai:gpt-4.1', 'openai:gpt-4.1-mini']));
+  });
+
+  it('logs in to the chat too, and never follows a next that leaves the site', async () => {
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL(/\/login$/);
+    // The root address asks for a log-in, then opens the chat.
+    await page.goto(`${backend.url}/`);
+    await page.waitForURL(/\/login\?next=%2F$/);
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(`${backend.url}/chat/`);
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL(/\/login$/);
+    // A tab inside "//" is dropped by browsers: this next would be //evil.example.
+    await page.goto(`${backend.url}/login?next=${encodeURIComponent('/\t/evil.example/')}`);
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(`${backend.url}/chat/`);
+    await expect.poll(() => page.getByTestId('signed-in-as').textContent()).toBe('ada@example.com');
   });
 
   it('answers with the formatted SQL, its result table and row count', async () => {
@@ -201,7 +231,22 @@ describe.skipIf(!hasChromium && !required)('the chat page', () => {
       .toBe('Saved tests/orders_by_status_chat.yml.');
     const text = await readFile(path.join(project.dir, 'tests', 'orders_by_status_chat.yml'), 'utf8');
     expect(text).toContain('prompt: How many orders by status?');
-    expect(text).toContain('GROUP BY status');
+    // The agent's one-line query, laid out as a block like a hand-written test.
+    expect(text).toContain(
+      [
+        'sql: |',
+        '  SELECT',
+        '    status,',
+        '    COUNT(*) AS orders',
+        '  FROM',
+        '    orders',
+        '  GROUP BY',
+        '    status',
+        '  ORDER BY',
+        '    status',
+        '',
+      ].join('\n'),
+    );
     await screenshot('save-as-test');
 
     await form.getByRole('button', { name: 'Save', exact: true }).click();
@@ -245,7 +290,10 @@ describe.skipIf(!hasChromium && !required)('the chat page', () => {
     expect(saved.results.map((result) => [result.name, result.status])).toEqual([
       ['orders_by_status_run', 'passed'],
     ]);
-    expect(saved.results[0]!.details.reference_sql).toContain('GROUP BY status');
+    // The saved test's query, laid out over lines, ran and passed: the same query as the answer's.
+    const reference = saved.results[0]!.details.reference_sql;
+    expect(reference.split('\n').length).toBeGreaterThan(1);
+    expect(reference.replace(/\s+/g, ' ').trim()).toBe(COUNT_SQL);
     await run.scrollIntoViewIfNeeded();
     await screenshot('save-and-run');
   });

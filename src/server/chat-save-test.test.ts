@@ -43,6 +43,46 @@ describe('saveChatTest', () => {
     expect(parsed).toMatchObject({ success: true, test: { name: 'top_customers', prompt, sql } });
   });
 
+  it("writes an agent's one-line SQL as a multi-line `sql: |` block that reads back as the same test", async () => {
+    const sql =
+      "SELECT c.name, SUM(p.amount) AS revenue FROM payments p JOIN customers c ON c.id = p.customer_id WHERE p.status <> 'refunded' GROUP BY c.name ORDER BY revenue DESC LIMIT 3";
+    const databaseNames = ['shop', 'finance'];
+    expect(await save({ name: 'top_revenue', sql, database: 'shop', databaseNames })).toMatchObject({
+      success: true,
+    });
+    const filePath = path.join(projectDir, 'tests', 'top_revenue.yml');
+    const text = await readFile(filePath, 'utf8');
+    expect(text).toBe(
+      [
+        'name: top_revenue',
+        'prompt: How many orders?',
+        'database: shop',
+        'sql: |',
+        '  SELECT',
+        '    c.name,',
+        '    SUM(p.amount) AS revenue',
+        '  FROM',
+        '    payments p',
+        '    JOIN customers c ON c.id = p.customer_id',
+        '  WHERE',
+        "    p.status <> 'refunded'",
+        '  GROUP BY',
+        '    c.name',
+        '  ORDER BY',
+        '    revenue DESC',
+        '  LIMIT',
+        '    3',
+        '',
+      ].join('\n'),
+    );
+    const parsed = parseTestFile({ text, filePath, relativePath: 'top_revenue.yml', databaseNames });
+    if (!parsed.success) throw new Error(JSON.stringify(parsed.problems));
+    expect(parsed.test).toMatchObject({ name: 'top_revenue', prompt: 'How many orders?', database: 'shop' });
+    // The same query: only the layout differs.
+    expect(parsed.test.sql?.split('\n').length).toBe(14);
+    expect(parsed.test.sql?.replace(/\s+/g, ' ')).toBe(sql);
+  });
+
   it('names the database when several are configured, and refuses to guess it', async () => {
     const databaseNames = ['shop', 'finance'];
     expect(await save({ name: 'a', databaseNames })).toMatchObject({

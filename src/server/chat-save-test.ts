@@ -3,6 +3,7 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { UsageError } from '../errors/index.js';
 import { discoverTests, formatProblems, parseTestFile } from '../test-files/index.js';
+import { savedTestSql } from './chat-test-sql.js';
 
 export const TEST_NAME_PATTERN = /^[a-z0-9_][a-z0-9_-]*$/;
 
@@ -28,7 +29,7 @@ export async function saveChatTest(options: {
 }): Promise<SaveTestResult> {
   const name = options.name.trim();
   const prompt = options.prompt.trim();
-  const sql = options.sql.trim();
+  const sql = savedTestSql(options.sql);
   if (!TEST_NAME_PATTERN.test(name) || name.length > 100) {
     return refused(
       400,

@@ -7,6 +7,12 @@ describe('safeNext', () => {
     ['/cli/authorize?state=x&redirect_uri=y', '/cli/authorize?state=x&redirect_uri=y'],
     ['//evil.example/', '/'],
     ['/\\evil.example', '/'],
+    // Browsers drop tabs and newlines from a Location and read a backslash as "/": all //evil.
+    ['/\t/evil.example', '/'],
+    ['/\n/evil.example/', '/'],
+    ['\\/evil.example', '/'],
+    ['/chat/', '/chat/'],
+    ['/chat/#/c/1', '/chat/#/c/1'],
     ['https://evil.example/', '/'],
     ['javascript:alert(1)', '/'],
     ['', '/'],

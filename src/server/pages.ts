@@ -85,7 +85,6 @@ export function homePage(options: { user: PublicUser; projectName: string; owner
     'Home',
     html`<h1>nao · ${options.projectName}</h1>
 <p>Signed in as <strong data-testid="signed-in-as">${options.user.email}</strong>.</p>
-<p><a href="/chat/" data-testid="open-chat">Open the chat</a> to ask questions about your data.</p>
 <p class="muted">Run the test suite through this backend with <code>nao test</code>.</p>
 ${
   options.owner
@@ -134,10 +133,21 @@ export function messagePage(options: { title: string; message: string }): Html {
   return layout(options.title, html`<h1>${options.title}</h1><p>${options.message}</p>`);
 }
 
-/** A redirect target after log-in: a path on this server only (no `//host` or absolute URL). */
+/** Stands for this server when reading a redirect target; never contacted. */
+const THIS_SERVER = 'http://nao.invalid';
+
+/**
+ * A redirect target after log-in: a path on this server only (no `//host` or absolute URL).
+ * Read the way a browser reads the Location header, which drops tabs and newlines and takes
+ * `\` for `/`: `/\t/evil.example` would otherwise pass a prefix check and leave the site.
+ */
 export function safeNext(next: unknown): string {
-  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) {
+  if (typeof next !== 'string' || !next.startsWith('/')) return '/';
+  let url: URL;
+  try {
+    url = new URL(next, THIS_SERVER);
+  } catch {
     return '/';
   }
-  return next;
+  return url.origin === THIS_SERVER ? `${url.pathname}${url.search}${url.hash}` : '/';
 }

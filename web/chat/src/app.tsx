@@ -175,7 +175,9 @@ export function App() {
           </ul>
         </nav>
         <div class="who">
-          <span data-testid="signed-in-as">{email}</span>
+          <a href="/account" data-testid="signed-in-as">
+            {email}
+          </a>
           <form method="post" action="/logout">
             <button type="submit" class="link">
               Log out

@@ -23,7 +23,33 @@ const HEIGHT = 260;
 const PAD = { left: 64, right: 24, top: 14, bottom: 40 };
 /** Keeps the first and last points (and their labels) off the axis and the edge. */
 const INSET = 40;
-const MAX_X_LABELS = 8;
+/**
+ * What an x label takes up, in the chart's own units: the SVG scales as a whole, so labels that
+ * clear each other here clear each other at every screen width. Generous for the 12 px font's
+ * digits (~6.7 units each), plus a gap.
+ */
+const LABEL_CHAR_WIDTH = 7.5;
+const LABEL_GAP = 14;
+
+/**
+ * Which x labels to draw: every `step`-th, `step` the fewest files whose spacing holds the
+ * widest label, and the newest always (it replaces the thinned one before it when they would
+ * touch).
+ */
+function xLabelIndexes(options: { count: number; spacing: number; labelWidth: number }): number[] {
+  const { count, spacing, labelWidth } = options;
+  if (count <= 1) return count === 1 ? [0] : [];
+  const room = labelWidth + LABEL_GAP;
+  const step = Math.max(1, Math.ceil(room / spacing));
+  const shown: number[] = [];
+  for (let index = 0; index < count; index += step) shown.push(index);
+  const last = count - 1;
+  if (shown.at(-1) !== last) {
+    if (shown.length > 1 && (last - shown.at(-1)!) * spacing < room) shown.pop();
+    shown.push(last);
+  }
+  return shown;
+}
 
 /** A diamond of radius 6 around (cx, cy), as an SVG path. */
 function diamond(cx: number, cy: number): string {
@@ -59,7 +85,13 @@ export function LineChart(props: {
   const x = (index: number) =>
     PAD.left + INSET + (count <= 1 ? plotWidth / 2 : (index * plotWidth) / (count - 1));
   const y = (value: number) => PAD.top + plotHeight - (Math.max(0, value) / top) * plotHeight;
-  const labelEvery = Math.max(1, Math.ceil(count / MAX_X_LABELS));
+  const shownLabels = new Set(
+    xLabelIndexes({
+      count,
+      spacing: count <= 1 ? plotWidth : plotWidth / (count - 1),
+      labelWidth: Math.max(0, ...props.labels.map((label) => label.length)) * LABEL_CHAR_WIDTH,
+    }),
+  );
 
   return (
     <figure class="chart" data-chart={props.id}>
@@ -74,7 +106,7 @@ export function LineChart(props: {
           </g>
         ))}
         {props.labels.map((label, index) =>
-          index % labelEvery === 0 || index === count - 1 ? (
+          shownLabels.has(index) ? (
             <text key={index} class="x-label" x={x(index)} y={HEIGHT - PAD.bottom + 18} text-anchor="middle">
               {label}
             </text>

@@ -17,9 +17,15 @@ interface ColumnSpec {
   width: string;
 }
 
-function columnsFor(showAttempt: boolean): ColumnSpec[] {
+/**
+ * The runs table's columns. Each row is a grid of its own (rows are virtualised), so widths are
+ * fixed, not sized to content: the status column widens when a judged badge ("✓* passed
+ * judged", ~145 px) has to fit, and stays narrow otherwise.
+ */
+function columnsFor(options: { showAttempt: boolean; showJudged: boolean }): ColumnSpec[] {
+  const { showAttempt } = options;
   return [
-    { column: 'status', label: 'Status', numeric: false, width: '112px' },
+    { column: 'status', label: 'Status', numeric: false, width: options.showJudged ? '160px' : '112px' },
     { column: 'name', label: 'Test', numeric: false, width: 'minmax(160px, 2fr)' },
     { column: 'model', label: 'Model', numeric: false, width: 'minmax(150px, 1.6fr)' },
     ...(showAttempt ? [{ column: 'attempt' as const, label: 'Attempt', numeric: true, width: '76px' }] : []),
@@ -69,7 +75,8 @@ export function RunsTable(props: {
   onChange: (state: RunsFilterState) => void;
 }) {
   const { state, runs } = props;
-  const columns = columnsFor(props.showAttempt);
+  const showJudged = useMemo(() => runs.some((run) => run.judged), [runs]);
+  const columns = columnsFor({ showAttempt: props.showAttempt, showJudged });
   const template = columns.map((spec) => spec.width).join(' ');
   const shown = useMemo(() => {
     const filtered = filterRuns(runs, { model: state.model, status: state.status, search: state.search });

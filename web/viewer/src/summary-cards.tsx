@@ -18,6 +18,35 @@ function passRateTone(summary: Summary): string | undefined {
   return summary.passed * 2 >= summary.total ? 'warn' : 'bad';
 }
 
+/**
+ * How long the run took: the wall clock from the file's start to its finish. Runs overlap
+ * (--concurrency), so their summed time is not how long one waited; it stays as a line of its
+ * own, named as a sum. A file without start and finish times (older nao, the original) and a
+ * view filtered to one model (whose runs interleave with the others') show the sum, labelled so.
+ */
+function DurationCard(props: { summary: Summary; wallClock: number | null; model: string | null }) {
+  const { summary, wallClock, model } = props;
+  const summed = secondsText(summary.total_duration_ms);
+  const average = `avg ${secondsText(summary.avg_duration_ms)} per run`;
+  if (wallClock !== null && model === null) {
+    return (
+      <Card
+        id="duration"
+        label="Wall clock"
+        value={secondsText(wallClock)}
+        detail={[`${summed} summed run time`, average]}
+      />
+    );
+  }
+  const why =
+    wallClock !== null
+      ? `the whole file took ${secondsText(wallClock)}`
+      : 'the file records no start and finish times';
+  return (
+    <Card id="duration" label="Run time (sum)" value={summed} detail={[`runs added up; ${why}`, average]} />
+  );
+}
+
 /** The dashboard's headline numbers, for the whole file or for the model it is filtered to. */
 export function SummaryCards(props: {
   overview: FileOverview;
@@ -86,15 +115,7 @@ export function SummaryCards(props: {
         value={costTotalText({ total: summary.total_cost, runsWithoutCost: summary.runs_without_cost })}
         detail={costDetails}
       />
-      <Card
-        id="duration"
-        label="Duration"
-        value={secondsText(summary.total_duration_ms)}
-        detail={[
-          `avg ${secondsText(summary.avg_duration_ms)} per run`,
-          wallClock !== null && model === null ? `${secondsText(wallClock)} wall clock` : null,
-        ]}
-      />
+      <DurationCard summary={summary} wallClock={wallClock} model={model} />
       <Card
         id="tool-calls"
         label="Tool calls"
