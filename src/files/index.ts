@@ -1,0 +1,1 @@
+export { isTempFileName, removeStaleTempFiles, writeFileAtomic, writeNewFileAtomic } from './atomic-write.js';
