@@ -5,7 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackendProcess } from '../../test-support/backend/backend-process.js';
@@ -140,5 +141,40 @@ describe('a kill while nao writes a file', () => {
     expect(await readFile(path.join(project.dir, 'tests', 'kill_me.yml'), 'utf8')).toContain('name: kill_me');
     const saved = await runNao({ args: ['test', '--local', '-s', 'kill_me', '-q'], cwd: project.dir });
     expect(saved.code, saved.stderr).not.toBe(2);
+  }, 120_000);
+});
+
+describe('the sandbox folders of a killed nao', () => {
+  it('are removed by the next nao when their owner is gone; a live one and an unrelated folder are kept', async () => {
+    // A private TMPDIR: the folders of other nao processes on this machine are none of this test's business.
+    const temp = await mkdtemp(path.join(tmpdir(), 'nao-tmpdir-'));
+    try {
+      const exited = spawn(process.execPath, ['-e', '']);
+      const deadPid = exited.pid!;
+      await new Promise((resolve) => exited.on('exit', resolve));
+      const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600 * 1000);
+      const folders = {
+        dead: `nao-sandboxes-${deadPid}-aB3dE6`,
+        deadExchange: `nao-exchange-${deadPid}-Zz9Yy8`,
+        live: `nao-sandboxes-${process.pid}-kL3mN4`,
+        olderNao: 'nao-sandboxes-Qq1Ww2',
+        olderNaoToday: 'nao-exchange-Ee3Rr4',
+        unrelated: `nao-sandboxes-notes-${deadPid}`,
+      };
+      for (const folder of Object.values(folders)) {
+        await mkdir(path.join(temp, folder));
+        await writeFile(path.join(temp, folder, 'load_1.duckdb'), 'x');
+      }
+      await utimes(path.join(temp, folders.olderNao), twoDaysAgo, twoDaysAgo);
+
+      const run = await spawnNao(['test', '--local', '-s', 'total_revenue'], { TMPDIR: temp });
+      expect(run.signal, run.output).toBeNull();
+      expect(run.output).toContain('All 1 test(s) passed');
+      expect((await readdir(temp)).sort()).toEqual(
+        [folders.live, folders.olderNaoToday, folders.unrelated].sort(),
+      );
+    } finally {
+      await rm(temp, { recursive: true, force: true });
+    }
   }, 120_000);
 });
