@@ -1,1 +1,1 @@
-export { isTempFileName, removeStaleTempFiles, writeFileAtomic, writeNewFileAtomic } from './atomic-write.js';
+export { removeStaleTempFiles, writeFileAtomic, writeNewFileAtomic } from './atomic-write.js';
