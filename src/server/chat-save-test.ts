@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { UsageError } from '../errors/index.js';
-import { writeFileAtomic } from '../files/index.js';
+import { removeStaleTempFiles, writeFileAtomic } from '../files/index.js';
 import { discoverTests, formatProblems, parseTestFile } from '../test-files/index.js';
 
 export const TEST_NAME_PATTERN = /^[a-z0-9_][a-z0-9_-]*$/;
@@ -66,6 +66,8 @@ export async function saveChatTest(options: {
       `The test would not be valid, so it was not saved: ${formatProblems(parsed.problems)}`,
     );
   }
+  // What an earlier save killed while writing left (never a test: hidden, named .tmp).
+  await removeStaleTempFiles({ folder: testsDir });
   try {
     await writeFileAtomic({ path: filePath, data: text, ifExists: 'fail' });
   } catch (error) {
