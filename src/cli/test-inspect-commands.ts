@@ -7,7 +7,13 @@ import {
 } from '../config/index.js';
 import { NaoError } from '../errors/index.js';
 import { describeAssertion } from '../judge/assertions/index.js';
-import { discoverTests, formatProblems, selectTests } from '../test-files/index.js';
+import {
+  countProblems,
+  discoverTests,
+  formatProblemLines,
+  selectTests,
+  type TestFileProblem,
+} from '../test-files/index.js';
 import type { CommandAction } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';
 import { EXIT } from './exit-codes.js';
@@ -78,13 +84,13 @@ export const showTests: CommandAction<CliDependencies> = async ({ io, args, flag
 
 /** `nao test validate`: every problem of nao_config.yaml and the test files (exit 1), or a count. */
 export const validateProject: CommandAction<CliDependencies> = async ({ io }) => {
-  const problems: string[] = [];
   let config: NaoConfig | undefined;
+  let configInvalid: ConfigInvalidError | undefined;
   try {
     config = await loadProjectConfig(io);
   } catch (error) {
     if (error instanceof ConfigNotFoundError) throw error;
-    if (error instanceof ConfigInvalidError) problems.push(error.message);
+    if (error instanceof ConfigInvalidError) configInvalid = error;
     else throw error;
   }
   const testsDir = path.join(config?.projectDir ?? io.cwd, 'tests');
@@ -93,23 +99,35 @@ export const validateProject: CommandAction<CliDependencies> = async ({ io }) =>
     databaseNames: config === undefined ? undefined : configuredDatabaseNames(config),
   });
   for (const warning of discovered.warnings) io.stderr.write(`Warning: ${warning}\n`);
-  if (discovered.problems.length > 0) problems.push(formatProblems(discovered.problems));
+  const fileProblems: TestFileProblem[] = [...discovered.problems];
   if (config !== undefined) {
     const names = configuredDatabaseNames(config);
     for (const t of discovered.tests) {
       if (t.sql !== null && t.database === null && names.length > 1) {
-        problems.push(
-          `${t.relativePath}: database: several databases are configured (${names.join(', ')}); name the one the reference SQL runs on`,
-        );
+        fileProblems.push({
+          file: t.relativePath,
+          field: 'database',
+          message: `several databases are configured (${names.join(', ')}); name the one the reference SQL runs on`,
+        });
       } else if (t.sql !== null && names.length === 0) {
-        problems.push(
-          `${t.relativePath}: sql: no database is configured in nao_config.yaml to run the reference SQL on`,
-        );
+        fileProblems.push({
+          file: t.relativePath,
+          field: 'sql',
+          message: 'no database is configured in nao_config.yaml to run the reference SQL on',
+        });
       }
     }
   }
-  if (problems.length > 0) {
-    io.stderr.write(`${problems.join('\n')}\n\n${problems.length} problem(s) found.\n`);
+  if (configInvalid !== undefined || fileProblems.length > 0) {
+    const blocks: string[] = [];
+    if (configInvalid !== undefined) blocks.push(configInvalid.message);
+    if (fileProblems.length > 0) blocks.push(['Test files:', ...formatProblemLines(fileProblems)].join('\n'));
+    // One count, said once, after the list.
+    const count = countProblems({
+      problems: fileProblems,
+      configProblems: configInvalid?.problems.length ?? 0,
+    });
+    io.stderr.write(`${blocks.join('\n')}\n\n${count}.\n`);
     return EXIT.failed;
   }
   io.stdout.write(`nao_config.yaml and ${discovered.tests.length} test file(s) are valid.\n`);

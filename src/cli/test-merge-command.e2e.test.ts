@@ -1,11 +1,14 @@
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyExampleProject, type ExampleCopy } from '../../test-support/cli/example-project.js';
+import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-support/cli/example-project.js';
 import { runNao } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
 import { type ModelSummary, readResultsFile, type Summary } from '../report/index.js';
+import { withDigest } from '../shard/suite-fingerprint.js';
 
 let server: TestLlmServer;
 let project: ExampleCopy;
@@ -142,6 +145,55 @@ describe('nao test --shard and nao test merge', () => {
     expect(mismatch.stderr).toMatch(
       /is a shard of another suite than .*: models openai:gpt-4.1, openai:gpt-4.1-mini vs openai:gpt-4.1; --repeat 2 vs 1/,
     );
+  });
+
+  it('refuses a forged shard record (digest recomputed) with exit 2 before allocating its runs', async () => {
+    expect(shards).toHaveLength(4);
+    const real = JSON.parse(await readFile(path.join(project.dir, shards[0]!), 'utf8'));
+    const forge = async (name: string, change: (shard: typeof real.shard) => void) => {
+      const file = structuredClone(real);
+      change(file.shard);
+      file.shard.suite = withDigest(file.shard.suite);
+      await writeFile(path.join(project.dir, name), JSON.stringify(file));
+      return name;
+    };
+    const forged: [string, string | RegExp][] = [
+      [
+        await forge('count.json', (shard) => (shard.count = 2e9)),
+        'shard.count: 2000000000 is above the 10,000',
+      ],
+      [
+        await forge('repeat.json', (shard) => (shard.suite.repeat = 1e8)),
+        'shard.suite.repeat: 100000000 is above the 10,000',
+      ],
+      [
+        await forge('held.json', (shard) => (shard.suite.repeat = 5000)),
+        /29988 run\(s\) are missing, the first \S+ on openai:gpt-4.1, attempt 3 \(its record lists 3 test\(s\) × 2 model\(s\) × repeat 5000 = 30000 run\(s\); the file holds 12\)/,
+      ],
+    ];
+    for (const [name, message] of forged) {
+      // The built CLI with a small heap: today's merge of such a file ran out of memory.
+      const run = await promisify(execFile)(
+        process.execPath,
+        [
+          '--max-old-space-size=128',
+          path.join(REPO_ROOT, 'bin', 'nao.js'),
+          'test',
+          'merge',
+          '--allow-partial',
+          name,
+          '-o',
+          'out.json',
+        ],
+        { cwd: project.dir, env: { PATH: process.env.PATH, NO_COLOR: '1' }, timeout: 60_000 },
+      ).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? '' }),
+      );
+      expect(run.stderr).toContain(`${name}`);
+      expect(run.stderr).toMatch(message);
+      expect(run.code).toBe(2);
+    }
   });
 
   it('writes an empty shard when there are more shards than tests, and merges it', async () => {

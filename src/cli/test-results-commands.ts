@@ -17,11 +17,17 @@ import { EXIT } from './exit-codes.js';
 import type { CliIO } from './io.js';
 import { loadProjectConfig } from './load-project.js';
 
-/** Result files of the project, oldest first. */
+/** Result files of the project, oldest first; an empty one (an interrupted write) is named on stderr and skipped. */
 async function resultFiles(io: CliIO): Promise<{ outputsDir: string; files: string[] }> {
   const config = await loadProjectConfig(io);
   const outputsDir = path.join(config.projectDir, 'tests', 'outputs');
-  return { outputsDir, files: await listResultsFiles(outputsDir) };
+  const files = await listResultsFiles(outputsDir, {
+    onEmpty: (file) =>
+      io.stderr.write(
+        `Note: skipping ${path.relative(io.cwd, file) || file}: it is empty (a run was interrupted while writing it); delete it.\n`,
+      ),
+  });
+  return { outputsDir, files };
 }
 
 function noResults(outputsDir: string, needed: number): UsageError {

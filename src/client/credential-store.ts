@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { NaoError } from '../errors/index.js';
+import { writeFileAtomic } from '../files/index.js';
 import { normalizeBackendUrl } from './backend-url.js';
 
 /** A session token for one backend, as `nao login` stored it (never the password). */
@@ -73,16 +73,7 @@ export function createCredentialStore(options: { env: Record<string, string | un
 
   async function write(content: CredentialsFile): Promise<void> {
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    try {
-      await writeFile(temporary, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
-      // The mode of `writeFile` is masked by the umask; the token file must be private regardless.
-      await chmod(temporary, 0o600);
-      await rename(temporary, file);
-    } catch (error) {
-      await rm(temporary, { force: true });
-      throw error;
-    }
+    await writeFileAtomic({ path: file, data: `${JSON.stringify(content, null, 2)}\n`, mode: 0o600 });
   }
 
   function update<T>(change: (content: CredentialsFile) => T): Promise<T> {

@@ -4,12 +4,11 @@
  * process is killed when nao exits, and exits by itself when its channel to nao closes.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { NaoError } from '../errors/index.js';
 import { childModule, childReady, holdOpen } from '../warehouse/index.js';
 import type { LoadedTable } from './load-tables.js';
+import { createSandboxFolder } from './sandbox-folders.js';
 import type {
   InterruptMessage,
   ProcessQueryOutcome,
@@ -137,7 +136,7 @@ export class SandboxProcess {
 
   /** Starts a process and waits until it listens. */
   static start(): Promise<SandboxProcess> {
-    const dir = mkdtempSync(path.join(tmpdir(), 'nao-sandboxes-'));
+    const dir = createSandboxFolder('sandboxes');
     const child = fork(QUERY_PROCESS.entry, [dir], {
       execArgv: [`--max-old-space-size=${SANDBOX_HEAP_MIB}`, ...QUERY_PROCESS.execArgv],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],

@@ -24,14 +24,15 @@
  * once in an engine of its own before its failure is reported; one whose process crashed
  * under it, in a process of its own.
  */
-import { mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { renameSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { NaoError } from '../errors/index.js';
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
 import { readAnswerFile } from './answer-file.js';
 import { writeLoadFile } from './load-file.js';
 import { type LoadedTable, loadedUpFront, type SourceTable } from './load-tables.js';
+import { createSandboxFolder } from './sandbox-folders.js';
 import { SandboxProcess, SandboxProcessLost } from './sandbox-process.js';
 import { type EngineSettings, type ProcessQueryOutcome, packRows, unpackRows } from './sandbox-protocol.js';
 
@@ -269,7 +270,7 @@ let exchange: string | null = null;
  */
 function exchangeFolder(): string {
   if (exchange === null) {
-    const folder = mkdtempSync(path.join(tmpdir(), 'nao-exchange-'));
+    const folder = createSandboxFolder('exchange');
     process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
     exchange = folder;
   }

@@ -1,5 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomic } from '../files/index.js';
 
 /** The files `nao init` writes, relative to the project folder. */
 export const SCAFFOLD_FILES: Readonly<Record<string, string>> = {
@@ -68,10 +68,9 @@ export async function scaffoldProject(options: { folder: string }): Promise<Scaf
   const report: ScaffoldReport = { folder, created: [], kept: [] };
   for (const [relative, content] of Object.entries(SCAFFOLD_FILES)) {
     const target = path.join(folder, relative);
-    await mkdir(path.dirname(target), { recursive: true });
     try {
-      // 'wx' fails when the file exists, which closes the gap a check-then-write would leave.
-      await writeFile(target, content, { flag: 'wx' });
+      // Fails when the file exists, which closes the gap a check-then-write would leave.
+      await writeFileAtomic({ path: target, data: content, ifExists: 'fail' });
       report.created.push(relative);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

@@ -2,11 +2,11 @@
  * The on-disk shape of one run's recording: `tests/recordings/<model>/<test path>/attempt-<k>.json`,
  * pretty-printed with a stable key order so re-recording shows as a readable git diff.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { NaoError } from '../errors/index.js';
+import { writeFileAtomic } from '../files/index.js';
 import { sortKeys } from './canonical-json.js';
 import { formatJson } from './json-text.js';
 
@@ -192,13 +192,5 @@ export async function readRecording(file: string, displayPath = file): Promise<R
 
 /** Writes a recording atomically: readers (and an interrupted run) never see half a file. */
 export async function writeRecording(file: string, recording: RecordingFile): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(temporary, formatRecording(recording), 'utf8');
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomic({ path: file, data: formatRecording(recording) });
 }

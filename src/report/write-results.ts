@@ -2,10 +2,10 @@
  * Writes `tests/outputs/results_YYYYMMDD_HHMMSS.json`. A reader (the viewer, a CI step) never
  * sees half a file, and two runs finishing in the same second never overwrite each other.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { messageOf, NaoError } from '../errors/index.js';
+import { removeStaleTempFiles, writeFileAtomic, writeNewFileAtomic } from '../files/index.js';
 import type { ResultsFile } from './results-file.js';
 
 const MAX_SAME_SECOND_FILES = 1000;
@@ -38,8 +38,16 @@ export function resultsFileSortKey(name: string): string | null {
   return match ? `${match[1]}_${(match[2] ?? '1').padStart(6, '0')}` : null;
 }
 
-/** The `results_*.json` files of an outputs folder, oldest first; none when the folder does not exist. */
-export async function listResultsFiles(outputsDir: string): Promise<string[]> {
+/**
+ * The `results_*.json` files of an outputs folder, oldest first; none when the folder does not
+ * exist. An empty one (an older nao killed while writing it) is left out and passed to
+ * `onEmpty`, so the commands that pick the latest file skip it instead of failing on it; the
+ * temporary files a killed writer left more than a day ago are removed.
+ */
+export async function listResultsFiles(
+  outputsDir: string,
+  options: { onEmpty?: (file: string) => void } = {},
+): Promise<string[]> {
   let names: string[];
   try {
     names = await readdir(outputsDir);
@@ -47,10 +55,23 @@ export async function listResultsFiles(outputsDir: string): Promise<string[]> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  return names
+  await removeStaleTempFiles({ folder: outputsDir });
+  const sorted = names
     .filter((name) => resultsFileSortKey(name) !== null)
     .sort((a, b) => (resultsFileSortKey(a)! < resultsFileSortKey(b)! ? -1 : 1))
     .map((name) => path.join(outputsDir, name));
+  const files: string[] = [];
+  for (const file of sorted) {
+    const size = await stat(file).then(
+      (info) => info.size,
+      () => null,
+    );
+    // Deleted since the listing: gone, not empty.
+    if (size === null) continue;
+    if (size === 0) options.onEmpty?.(file);
+    else files.push(file);
+  }
+  return files;
 }
 
 /** JSON.stringify cannot write a BigInt; a driver value that slipped into tool results becomes its digits. */
@@ -79,39 +100,21 @@ function toJson(results: ResultsFile): string {
   }
 }
 
-/** Writes the file's JSON to a new temporary file (its folder created if missing), synced to disk. */
-async function writeTemp(tempPath: string, file: ResultsFile): Promise<void> {
-  await mkdir(path.dirname(tempPath), { recursive: true });
-  const temp = await open(tempPath, 'wx');
-  try {
-    await temp.writeFile(`${toJson(file)}\n`, 'utf8');
-    await temp.sync();
-  } finally {
-    await temp.close();
-  }
-}
-
-/** Removes the temporary file of a failed write and says what failed; `target` follows "the results file". */
-async function writeFailed(options: { tempPath: string; target: string; error: unknown }): Promise<NaoError> {
-  const { error } = options;
-  await rm(options.tempPath, { force: true }).catch(() => undefined);
-  const reason = messageOf(error);
+/** Says what failed, naming where; `target` follows "the results file". */
+function writeFailed(options: { target: string; error: unknown }): NaoError {
+  const reason = messageOf(options.error);
   return new NaoError({
     code: 'RESULTS_WRITE_FAILED',
     message: `Could not write the results file ${options.target}: ${reason}. Check that the folder is writable and the disk is not full.`,
-    cause: error,
+    cause: options.error,
   });
-}
-
-function errorCode(error: unknown): string | undefined {
-  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 }
 
 /**
  * Writes the file pretty-printed (2 spaces) into `outputsDir` (created if missing) and returns
- * its path. The content goes to a temporary file first; the final name is claimed with an
- * exclusive create (`wx`), taking the next `_N` suffix when a file of the same second exists,
- * and the complete temporary file is then renamed over the claimed name.
+ * its path, taking the next `_N` suffix when a file of the same second exists. The name is
+ * taken only once the content is complete (see files/atomic-write), so a kill leaves no empty
+ * or half `results_*.json`, only a hidden `.results-*.tmp` that readers skip.
  */
 export async function writeResultsFile(options: {
   outputsDir: string;
@@ -121,42 +124,29 @@ export async function writeResultsFile(options: {
 }): Promise<string> {
   const now = options.now ?? new Date();
   const outputsDir = path.resolve(options.outputsDir);
-  const tempPath = path.join(outputsDir, `.results-${process.pid}-${randomUUID()}.tmp`);
   try {
-    await writeTemp(tempPath, options.file);
-    for (let sequence = 1; sequence <= MAX_SAME_SECOND_FILES; sequence++) {
-      const finalPath = path.join(outputsDir, resultsFileName(now, sequence));
-      try {
-        await (await open(finalPath, 'wx')).close();
-      } catch (error) {
-        if (errorCode(error) === 'EEXIST') continue;
-        throw error;
-      }
-      await rename(tempPath, finalPath);
-      return finalPath;
-    }
-    throw new Error(`${MAX_SAME_SECOND_FILES} result files already exist for the same second`);
+    return await writeNewFileAtomic({
+      folder: outputsDir,
+      nameOf: (sequence) => resultsFileName(now, sequence),
+      maxNames: MAX_SAME_SECOND_FILES,
+      data: `${toJson(options.file)}\n`,
+      tempStem: 'results',
+    });
   } catch (error) {
-    throw await writeFailed({ tempPath, target: `into ${outputsDir}`, error });
+    throw writeFailed({ target: `into ${outputsDir}`, error });
   }
 }
 
 /**
  * Writes the file to a path the user chose (`nao test merge -o merged.json`), replacing one
- * that exists; the content goes to a temporary file in the same folder first, so a reader
- * never sees half a file.
+ * that exists; a reader never sees half a file.
  */
 export async function writeResultsFileAt(options: { path: string; file: ResultsFile }): Promise<string> {
   const target = path.resolve(options.path);
-  const tempPath = path.join(
-    path.dirname(target),
-    `.${path.basename(target)}-${process.pid}-${randomUUID()}.tmp`,
-  );
   try {
-    await writeTemp(tempPath, options.file);
-    await rename(tempPath, target);
+    await writeFileAtomic({ path: target, data: `${toJson(options.file)}\n` });
     return target;
   } catch (error) {
-    throw await writeFailed({ tempPath, target, error });
+    throw writeFailed({ target, error });
   }
 }

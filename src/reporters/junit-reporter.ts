@@ -1,5 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomic } from '../files/index.js';
 import { toJUnitXml } from './junit.js';
 import type { Reporter } from './reporter.js';
 
@@ -12,8 +12,7 @@ export function junitReporter(options: {
   return {
     async onSuiteEnd(file) {
       const target = path.resolve(options.cwd, options.path);
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, toJUnitXml({ file }));
+      await writeFileAtomic({ path: target, data: toJUnitXml({ file }) });
       return `JUnit report written to ${options.path}`;
     },
   };

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { NaoError } from '../errors/index.js';
+import { writeFileAtomic } from '../files/index.js';
 
 export const AUTH_SECRET_FILE = path.join('.nao', 'auth-secret');
 const MIN_LENGTH = 32;
@@ -37,18 +38,13 @@ export async function loadAuthSecret(options: {
   }
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const secret = randomBytes(32).toString('base64url');
-  // Written aside then linked in place: a second server starting at the same moment either
-  // wins the link or reads the whole secret of the first, never a half-written file.
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  // Never replacing: a second server starting at the same moment either creates the file or
+  // reads the whole secret of the first, never a half-written file.
   try {
-    await writeFile(temporary, `${secret}\n`, { mode: 0o600 });
-    await chmod(temporary, 0o600);
-    await link(temporary, file);
+    await writeFileAtomic({ path: file, data: `${secret}\n`, mode: 0o600, ifExists: 'fail' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return loadAuthSecret(options);
     throw error;
-  } finally {
-    await rm(temporary, { force: true });
   }
   return secret;
 }

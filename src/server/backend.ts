@@ -146,8 +146,14 @@ export async function startBackend(options: StartBackendOptions): Promise<Runnin
   }
 }
 
+/**
+ * Connections the kernel holds while nao is busy (Node's default is 511): a burst of
+ * simultaneous page loads and API calls past it was reset. Linux caps it at net.core.somaxconn.
+ */
+const LISTEN_BACKLOG = 4096;
+
 async function listen(server: Server, host: string, port: number): Promise<number> {
-  server.listen(port, host);
+  server.listen(port, host, LISTEN_BACKLOG);
   try {
     await once(server, 'listening');
   } catch (caught) {

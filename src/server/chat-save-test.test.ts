@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -30,6 +30,16 @@ const save = (input: {
   });
 
 describe('saveChatTest', () => {
+  it('removes what a save killed more than a day ago left in tests/, and leaves no temporary file of its own', async () => {
+    await mkdir(path.join(projectDir, 'tests'));
+    const leftover = '.kept.yml-4242-0b0c6b1e-4a1b-4c1d-9e1f-1234567890ab.tmp';
+    await writeFile(path.join(projectDir, 'tests', leftover), '');
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600 * 1000);
+    await utimes(path.join(projectDir, 'tests', leftover), twoDaysAgo, twoDaysAgo);
+    expect(await save({ name: 'orders' })).toMatchObject({ success: true });
+    expect(await readdir(path.join(projectDir, 'tests'))).toEqual(['orders.yml']);
+  });
+
   it('writes tests/<name>.yml that the suite parser reads back to the same prompt and SQL', async () => {
     const sql = "SELECT name, 'it''s: #1' AS label\nFROM customers\n-- a comment\nWHERE x = \"y\"";
     const prompt = 'Which customers: the "top" ones? # not a comment';

@@ -1,7 +1,7 @@
-import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { UsageError } from '../errors/index.js';
+import { removeStaleTempFiles, writeFileAtomic } from '../files/index.js';
 import { discoverTests, formatProblems, parseTestFile } from '../test-files/index.js';
 import { savedTestSql } from './chat-test-sql.js';
 
@@ -15,8 +15,8 @@ export type SaveTestResult =
  * Writes `tests/<name>.yml` from a chat answer. Never overwrites: a file of that name is the
  * user's own test, so an existing one is refused (409), and so is a name that any test of the
  * suite already has (a `name:` or a file stem in a subfolder), which would stop the next
- * `nao test` with a duplicate name. The written file is parsed back with the suite's own
- * parser, and removed again when `nao test` would refuse it.
+ * `nao test` with a duplicate name. The file is parsed with the suite's own parser first and
+ * not written when `nao test` would refuse it; it is written whole (a kill leaves no empty test).
  */
 export async function saveChatTest(options: {
   projectDir: string;
@@ -59,9 +59,18 @@ export async function saveChatTest(options: {
   const relativePath = `${name}.yml`;
   // yaml leaves out a key whose value is undefined.
   const text = stringify({ name, prompt, database, sql }, { lineWidth: 0, blockQuote: 'literal' });
-  await mkdir(testsDir, { recursive: true });
+  // Checked before it is written: a test `nao test` would refuse never appears in tests/.
+  const parsed = parseTestFile({ text, filePath, relativePath, databaseNames: options.databaseNames });
+  if (!parsed.success) {
+    return refused(
+      400,
+      `The test would not be valid, so it was not saved: ${formatProblems(parsed.problems)}`,
+    );
+  }
+  // What an earlier save killed while writing left (never a test: hidden, named .tmp).
+  await removeStaleTempFiles({ folder: testsDir });
   try {
-    await writeFile(filePath, text, { flag: 'wx' });
+    await writeFileAtomic({ path: filePath, data: text, ifExists: 'fail' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
       return refused(
@@ -70,14 +79,6 @@ export async function saveChatTest(options: {
       );
     }
     throw error;
-  }
-  const parsed = parseTestFile({ text, filePath, relativePath, databaseNames: options.databaseNames });
-  if (!parsed.success) {
-    await unlink(filePath).catch(() => {});
-    return refused(
-      400,
-      `The test would not be valid, so it was not saved: ${formatProblems(parsed.problems)}`,
-    );
   }
   return { success: true, relativePath: `tests/${relativePath}` };
 }

@@ -219,3 +219,71 @@ describe('mergeShardFiles', () => {
     expect(() => merge(broken)).toThrow(/shard-1\/results.json has a broken shard record \(shard.index/);
   });
 });
+
+describe('mergeShardFiles on a forged shard record (its digest recomputed)', () => {
+  /** Shard 1 of the two of `suiteOf()`, its record changed and its digest made to match again. */
+  function forged(
+    change: (shard: { index: number; count: number; suite: SuiteFingerprint }) => void,
+  ): ShardFile {
+    const [first] = shardFiles(suiteOf(), 2);
+    const shard = first!.file.shard!;
+    change(shard);
+    shard.suite = withDigest(shard.suite);
+    return first!;
+  }
+
+  it.each([
+    [
+      'a shard.count of 2e9',
+      (shard: { count: number }) => (shard.count = 2e9),
+      'shard.count: 2000000000 is above the 10,000 nao accepts',
+    ],
+    [
+      'a shard.index of 1e7',
+      (shard: { index: number }) => (shard.index = 1e7),
+      'shard.index: 10000000 is above the 10,000 nao accepts',
+    ],
+    [
+      'a shard.suite.repeat of 1e8',
+      (shard: { suite: SuiteFingerprint }) => (shard.suite.repeat = 1e8),
+      'shard.suite.repeat: 100000000 is above the 10,000 nao accepts',
+    ],
+    [
+      'more runs than any results file holds',
+      (shard: { suite: SuiteFingerprint }) => {
+        shard.suite.repeat = 10_000;
+        shard.suite.tests = Array.from({ length: 11 }, (_, k) => ({
+          name: `t${k}`,
+          file: `t${k}.yml`,
+          sha256: hash('a'),
+        }));
+      },
+      'shard.suite lists 220,000 runs (tests × models × repeat), above the 200,000 nao merges',
+    ],
+    [
+      'a test listed twice',
+      (shard: { suite: SuiteFingerprint }) => shard.suite.tests.push(shard.suite.tests[0]!),
+      'shard.suite.tests: a test name is listed twice',
+    ],
+  ])('refuses %s, naming the file and the field', (_what, change, message) => {
+    const shard = forged(
+      change as (shard: { index: number; count: number; suite: SuiteFingerprint }) => void,
+    );
+    expect(() => merge([shard], true)).toThrow(expect.objectContaining({ code: 'SHARD_RECORD_INVALID' }));
+    expect(() => merge([shard], true)).toThrow(`shard-1/results.json has a broken shard record (${message})`);
+  });
+
+  it('refuses a repeat count the file does not hold, without planning its runs', () => {
+    const shard = forged((record) => {
+      record.suite.repeat = 9_000;
+    });
+    const held = shard.file.results.length;
+    const started = performance.now();
+    expect(() => merge([shard], true)).toThrow(expect.objectContaining({ code: 'SHARD_CONTENTS_MISMATCH' }));
+    // 3 tests of this shard × 2 models × 9,000 attempts, of which the file holds the first 2 attempts.
+    expect(() => merge([shard], true)).toThrow(
+      `${27_000 * 2 - held} run(s) are missing, the first aov on openai:gpt-4.1, attempt 3 (its record lists 3 test(s) × 2 model(s) × repeat 9000 = 54000 run(s); the file holds ${held})`,
+    );
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});

@@ -13,11 +13,12 @@ describe('parseShardFlag', () => {
     ['4/4', { index: 4, count: 4 }],
     [' 2 / 3 ', { index: 2, count: 3 }],
     ['1/1', { index: 1, count: 1 }],
+    ['10000/10000', { index: 10_000, count: 10_000 }],
   ])('reads %j', (value, expected) => {
     expect(parseShardFlag(value)).toEqual(expected);
   });
 
-  it.each(['0/4', '5/4', '2', '2/', '/4', 'a/b', '1.5/4', '-1/4', '2/0', '1/4/2'])(
+  it.each(['0/4', '5/4', '2', '2/', '/4', 'a/b', '1.5/4', '-1/4', '2/0', '1/4/2', '1/10001', '1/2000000000'])(
     'refuses %j naming it',
     (value) => {
       expect(() => parseShardFlag(value)).toThrow(expect.objectContaining({ code: 'INVALID_SHARD' }));

@@ -1,5 +1,6 @@
 import { UsageError } from '../errors/index.js';
 import { compareCodeUnits } from '../warehouse/index.js';
+import { MAX_SHARD_COUNT } from './shard-record.js';
 
 /** `--shard i/n`: slice `index` (1-based) of `count`. */
 export interface ShardSpec {
@@ -12,10 +13,16 @@ export function parseShardFlag(value: string): ShardSpec {
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(value);
   const index = match ? Number(match[1]) : Number.NaN;
   const count = match ? Number(match[2]) : Number.NaN;
-  if (!Number.isSafeInteger(index) || !Number.isSafeInteger(count) || index < 1 || index > count) {
+  if (
+    !Number.isSafeInteger(index) ||
+    !Number.isSafeInteger(count) ||
+    index < 1 ||
+    index > count ||
+    count > MAX_SHARD_COUNT
+  ) {
     throw new UsageError({
       code: 'INVALID_SHARD',
-      message: `--shard must be i/n with whole numbers 1 ≤ i ≤ n (for example 2/4), got "${value}".`,
+      message: `--shard must be i/n with whole numbers 1 ≤ i ≤ n ≤ ${MAX_SHARD_COUNT} (for example 2/4), got "${value}".`,
     });
   }
   return { index, count };

@@ -1,4 +1,4 @@
-import { type Dirent, readFileSync } from 'node:fs';
+import { closeSync, type Dirent, fstatSync, openSync, readFileSync } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { messageOf, UsageError } from '../errors/index.js';
@@ -92,6 +92,35 @@ async function listTestFiles(testsDir: string): Promise<Listing> {
   return { files, problems };
 }
 
+/**
+ * A test file is a prompt, a query and a few settings: kilobytes. One over this is refused
+ * unread, since the YAML parser takes seconds and gigabytes on tens of megabytes.
+ */
+export const MAX_TEST_FILE_BYTES = 1_000_000;
+
+/**
+ * The file's text, or why it is refused: its size is checked on the open file (not the name,
+ * which could be swapped in between) before any of it is read.
+ */
+function readTestFile(
+  filePath: string,
+): { success: true; text: string } | { success: false; message: string } {
+  // Synchronously: test files are small, and an asynchronous read costs four thread-pool round trips.
+  const fd = openSync(filePath, 'r');
+  try {
+    const { size } = fstatSync(fd);
+    if (size > MAX_TEST_FILE_BYTES) {
+      return {
+        success: false,
+        message: `is ${(size / 1_000_000).toFixed(1)} MB (${size.toLocaleString('en-US')} bytes), over the ${MAX_TEST_FILE_BYTES / 1_000_000} MB a test file may have; a test holds a prompt and a query, not data`,
+      };
+    }
+    return { success: true, text: readFileSync(fd, 'utf8') };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function errorText(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   const message = messageOf(error);
@@ -140,8 +169,12 @@ export async function discoverTests(options: {
     const filePath = path.join(testsDir, ...relativePath.split('/'));
     let text: string;
     try {
-      // Synchronously: test files are small, and an asynchronous read costs four thread-pool round trips.
-      text = readFileSync(filePath, 'utf8');
+      const read = readTestFile(filePath);
+      if (!read.success) {
+        problems.push({ file: relativePath, field: null, message: read.message });
+        continue;
+      }
+      text = read.text;
     } catch (error) {
       problems.push({ file: relativePath, field: null, message: `cannot read file: ${errorText(error)}` });
       continue;

@@ -46,15 +46,36 @@ export function formatFieldPath(path: readonly PropertyKey[]): string {
   return text;
 }
 
-/** The problem list as the CLI prints it: a count, then one `file: field: message` line each. */
-export function formatProblems(problems: readonly TestFileProblem[]): string {
-  if (problems.length === 0) return 'No problems in the test files.';
-  const files = new Set(problems.map((problem) => problem.file)).size;
-  const header = `${plural(problems.length, 'problem')} in ${plural(files, 'test file')}:`;
-  const lines = problems.map((problem) => {
+/**
+ * How many problems, and where, in one phrase: "3 problems in 2 test files", or with those
+ * of nao_config.yaml "4 problems: 1 in nao_config.yaml, 3 in 2 test files".
+ */
+export function countProblems(options: {
+  problems: readonly TestFileProblem[];
+  configProblems?: number;
+}): string {
+  const configProblems = options.configProblems ?? 0;
+  const files = new Set(options.problems.map((problem) => problem.file)).size;
+  const parts: { count: number; where: string }[] = [];
+  if (configProblems > 0) parts.push({ count: configProblems, where: 'nao_config.yaml' });
+  if (options.problems.length > 0)
+    parts.push({ count: options.problems.length, where: plural(files, 'test file') });
+  const total = plural(configProblems + options.problems.length, 'problem');
+  if (parts.length === 1) return `${total} in ${parts[0]!.where}`;
+  return `${total}: ${parts.map((part) => `${part.count} in ${part.where}`).join(', ')}`;
+}
+
+/** One `  file: field: message` line per problem, as the CLI prints them. */
+export function formatProblemLines(problems: readonly TestFileProblem[]): string[] {
+  return problems.map((problem) => {
     const where = problem.field === null ? problem.file : `${problem.file}: ${problem.field}`;
     // Continuation lines of a long message stay under their file.
     return `  ${where}: ${problem.message.replaceAll('\n', '\n    ')}`;
   });
-  return [header, ...lines].join('\n');
+}
+
+/** The problem list as the CLI prints it: a count, then one `file: field: message` line each. */
+export function formatProblems(problems: readonly TestFileProblem[]): string {
+  if (problems.length === 0) return 'No problems in the test files.';
+  return [`${countProblems({ problems })}:`, ...formatProblemLines(problems)].join('\n');
 }

@@ -58,10 +58,16 @@ function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
+/**
+ * Connections the kernel holds while the viewer is busy (Node's default is 511): a burst of
+ * simultaneous requests past it was reset. Linux caps it at net.core.somaxconn.
+ */
+const LISTEN_BACKLOG = 4096;
+
 async function listen(server: Server, options: { port: number; host: string }): Promise<AddressInfo> {
   // `once` rejects with the server's 'error' event if it comes before 'listening'.
   const listening = once(server, 'listening');
-  server.listen(options.port, options.host);
+  server.listen(options.port, options.host, LISTEN_BACKLOG);
   await listening.catch((error: NodeJS.ErrnoException) => {
     throw listenError(error, options);
   });

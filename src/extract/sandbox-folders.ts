@@ -1,0 +1,69 @@
+/**
+ * The temporary folders of the sandboxes (`nao-sandboxes-<pid>-*`, one per sandbox process,
+ * and `nao-exchange-<pid>-*`, the tables handed to them) carry the id of the nao process that
+ * owns them. They are removed as nao exits; a nao killed with its sandboxes (kill -9 on the
+ * process group, a container stopped) leaves them, so the next nao removes those whose owner
+ * is gone before it creates its own.
+ */
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export type SandboxFolderKind = 'sandboxes' | 'exchange';
+
+const OWNED = /^nao-(?:sandboxes|exchange)-(\d+)-[A-Za-z0-9]{6}$/;
+/** Folders of a nao before the owner's id was in the name: only their age tells they are left over. */
+const UNOWNED = /^nao-(?:sandboxes|exchange)-[A-Za-z0-9]{6}$/;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+let cleaned = false;
+
+/** True while a process of that id runs (one of another user counts: it may be a nao of theirs). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the sandbox folders in `parentDir` whose nao is gone, and those of an older nao
+ * untouched for a day; returns their paths. A folder that cannot be removed (another user's)
+ * is left alone.
+ */
+export function removeOrphanedSandboxFolders(options: { parentDir?: string; now?: Date } = {}): string[] {
+  const parentDir = options.parentDir ?? tmpdir();
+  let names: string[];
+  try {
+    names = readdirSync(parentDir);
+  } catch {
+    return [];
+  }
+  const cutoff = (options.now ?? new Date()).getTime() - DAY_MS;
+  const removed: string[] = [];
+  for (const name of names) {
+    const owner = OWNED.exec(name)?.[1];
+    const folder = path.join(parentDir, name);
+    try {
+      if (owner !== undefined) {
+        if (Number(owner) === process.pid || isAlive(Number(owner))) continue;
+      } else if (!UNOWNED.test(name) || statSync(folder).mtimeMs > cutoff) continue;
+      rmSync(folder, { recursive: true, force: true });
+      removed.push(folder);
+    } catch {
+      // Not ours to remove, or removed meanwhile.
+    }
+  }
+  return removed;
+}
+
+/** A new folder `nao-<kind>-<pid>-XXXXXX` in the system's temporary folder; the first one clears the orphans. */
+export function createSandboxFolder(kind: SandboxFolderKind): string {
+  if (!cleaned) {
+    cleaned = true;
+    removeOrphanedSandboxFolders();
+  }
+  return mkdtempSync(path.join(tmpdir(), `nao-${kind}-${process.pid}-`));
+}

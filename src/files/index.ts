@@ -1,0 +1,1 @@
+export { removeStaleTempFiles, writeFileAtomic, writeNewFileAtomic } from './atomic-write.js';
