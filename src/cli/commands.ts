@@ -175,7 +175,7 @@ export const COMMANDS: readonly CommandSpec<CliDependencies>[] = [
   {
     path: ['test', 'validate'],
     description:
-      'Check nao_config.yaml and every test file; list every problem (exit 1) or count the tests (exit 0).',
+      'Check nao_config.yaml and every test file; list every problem (exit 2) or count the tests (exit 0).',
     load: async () => (await import('./test-inspect-commands.js')).validateProject,
   },
   {

@@ -74,7 +74,7 @@ export const showTests: CommandAction<CliDependencies> = async ({ io, args, flag
   return EXIT.ok;
 };
 
-/** `nao test validate`: every problem of nao_config.yaml and the test files (exit 1), or a count. */
+/** `nao test validate`: every problem of nao_config.yaml and the test files (exit 2, as `nao test` would), or a count. */
 export const validateProject: CommandAction<CliDependencies> = async ({ io }) => {
   const problems: string[] = [];
   let config: NaoConfig | undefined;
@@ -108,7 +108,7 @@ export const validateProject: CommandAction<CliDependencies> = async ({ io }) =>
   }
   if (problems.length > 0) {
     io.stderr.write(`${problems.join('\n')}\n\n${problems.length} problem(s) found.\n`);
-    return EXIT.failed;
+    return EXIT.usage;
   }
   io.stdout.write(`nao_config.yaml and ${discovered.tests.length} test file(s) are valid.\n`);
   return EXIT.ok;

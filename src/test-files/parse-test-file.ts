@@ -17,6 +17,16 @@ import { TEST_KEY_SYNONYMS } from './test-key-synonyms.js';
 const didYouMean = (word: string, known: readonly string[]) =>
   suggestKey(word, known, { synonyms: TEST_KEY_SYNONYMS });
 
+/**
+ * The key an unknown top-level key misspells (`sqll`, `promt`, `asserts`), or null. Such a key
+ * is an error: ignoring it would run the test without its SQL or prompt and pass CI. Only a
+ * known synonym or at most 2 edits (1 for keys under 6 characters) counts, so the extension
+ * keys of other nao versions (`tests`, `schema_output`, `description`) stay warnings.
+ */
+function misspeltTestKey(key: string): string | null {
+  return suggestKey(key, TEST_FILE_KEYS, { synonyms: TEST_KEY_SYNONYMS, maxEdits: 2 });
+}
+
 export type ParsedTestFile =
   | { success: true; test: TestCase; warnings: string[] }
   | { success: false; problems: TestFileProblem[]; warnings: string[] };
@@ -179,7 +189,7 @@ interface ParseTestFileOptions {
 /**
  * Validates the text of one test file into a `TestCase`. Every problem of the file is
  * reported, each with the YAML path it is about; unknown top-level keys are warnings so that
- * files written for other versions keep working. Problems and warnings quote the file in
+ * files written for other versions keep working, except near-misses of a known key (typos). Problems and warnings quote the file in
  * short excerpts only, whatever it holds.
  */
 export function parseTestFile(options: ParseTestFileOptions): ParsedTestFile {
@@ -212,6 +222,15 @@ function validateTestFile(options: ParseTestFileOptions): ParsedTestFile {
   const problems: TestFileProblem[] = [];
   const unknownKeys = Object.keys(raw).filter((key) => !(TEST_FILE_KEYS as readonly string[]).includes(key));
   for (const key of unknownKeys) {
+    const meant = misspeltTestKey(key);
+    if (meant !== null) {
+      problems.push({
+        file,
+        field: formatFieldPath([key]),
+        message: `unknown key, did you mean \`${meant}\`? Rename it: nao would ignore it and run the test without its \`${meant}\``,
+      });
+      continue;
+    }
     const shown = key.length <= EXCERPT_LENGTH ? `\`${key}\`` : quoteExcerpt(key);
     warnings.push(`${file}: unknown key ${shown} is ignored${unknownKeyHint(key, TEST_FILE_KEYS)}`);
   }
@@ -234,6 +253,8 @@ function validateTestFile(options: ParseTestFileOptions): ParsedTestFile {
     for (const issue of parsed.error.issues) {
       let message = issue.message;
       if (issue.path.length === 1 && issue.path[0] === 'prompt' && raw.prompt === undefined) {
+        // A misspelt `prompt` is already a problem of its own; the missing prompt is the same fix.
+        if (unknownKeys.some((key) => misspeltTestKey(key) === 'prompt')) continue;
         const misspelt = unknownKeys.find((key) => didYouMean(key, TEST_FILE_KEYS) === 'prompt');
         if (misspelt !== undefined) message += ` (the file has \`${misspelt}\`: did you mean \`prompt\`?)`;
       }
