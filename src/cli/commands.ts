@@ -175,7 +175,10 @@ export const COMMANDS: readonly CommandSpec<CliDependencies>[] = [
   {
     path: ['test', 'validate'],
     description:
-      'Check nao_config.yaml and every test file; list every problem (exit 2) or count the tests (exit 0).',
+      "Check nao_config.yaml, every test file and each test's reference SQL (planned on its database, no rows read); list every problem (exit 2) or count the tests (exit 0).",
+    options: [
+      { flags: '--offline', help: "do not connect to the databases: skip checking the tests' reference SQL" },
+    ],
     load: async () => (await import('./test-inspect-commands.js')).validateProject,
   },
   {

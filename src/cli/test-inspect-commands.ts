@@ -7,6 +7,7 @@ import {
 } from '../config/index.js';
 import { NaoError } from '../errors/index.js';
 import { describeAssertion } from '../judge/assertions/index.js';
+import { checkReferences, openReferenceDatabases } from '../pipeline/index.js';
 import { discoverTests, formatProblems, selectTests } from '../test-files/index.js';
 import type { CommandAction } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';
@@ -74,8 +75,12 @@ export const showTests: CommandAction<CliDependencies> = async ({ io, args, flag
   return EXIT.ok;
 };
 
-/** `nao test validate`: every problem of nao_config.yaml and the test files (exit 2, as `nao test` would), or a count. */
-export const validateProject: CommandAction<CliDependencies> = async ({ io }) => {
+/**
+ * `nao test validate`: every problem of nao_config.yaml and the test files, and (unless
+ * `--offline`) every reference SQL its database cannot plan (exit 2, as `nao test` would), or
+ * a count.
+ */
+export const validateProject: CommandAction<CliDependencies> = async ({ io, flags, deps }) => {
   const problems: string[] = [];
   let config: NaoConfig | undefined;
   try {
@@ -92,25 +97,33 @@ export const validateProject: CommandAction<CliDependencies> = async ({ io }) =>
   });
   for (const warning of discovered.warnings) io.stderr.write(`Warning: ${warning}\n`);
   if (discovered.problems.length > 0) problems.push(formatProblems(discovered.problems));
-  if (config !== undefined) {
-    const names = configuredDatabaseNames(config);
-    for (const t of discovered.tests) {
-      if (t.sql !== null && t.database === null && names.length > 1) {
-        problems.push(
-          `${t.relativePath}: database: several databases are configured (${names.join(', ')}); name the one the reference SQL runs on`,
-        );
-      } else if (t.sql !== null && names.length === 0) {
-        problems.push(
-          `${t.relativePath}: sql: no database is configured in nao_config.yaml to run the reference SQL on`,
-        );
+  let checked = 0;
+  if (config !== undefined && flags.offline !== true && discovered.tests.some((t) => t.sql !== null)) {
+    const opened = await openReferenceDatabases(config);
+    try {
+      const checks = await checkReferences({
+        tests: discovered.tests,
+        databases: opened.databases,
+        unavailable: opened.unavailable,
+        ...(deps.interrupt === undefined ? {} : { signal: deps.interrupt }),
+      });
+      for (const t of discovered.tests) {
+        const check = checks.get(t.relativePath);
+        if (check?.status === 'valid') checked++;
+        else if (check?.status === 'invalid') problems.push(`${t.relativePath}: sql: ${check.error}`);
+        else if (check?.status === 'unchecked')
+          io.stderr.write(`Note: ${t.relativePath}: the reference SQL was not checked: ${check.reason}\n`);
       }
+    } finally {
+      await opened.close();
     }
   }
   if (problems.length > 0) {
     io.stderr.write(`${problems.join('\n')}\n\n${problems.length} problem(s) found.\n`);
     return EXIT.usage;
   }
-  io.stdout.write(`nao_config.yaml and ${discovered.tests.length} test file(s) are valid.\n`);
+  const sql = checked === 0 ? '' : ` (${checked} reference SQL planned on their databases)`;
+  io.stdout.write(`nao_config.yaml and ${discovered.tests.length} test file(s) are valid${sql}.\n`);
   return EXIT.ok;
 };
 

@@ -1,8 +1,8 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { copyExampleProject, type ExampleCopy } from '../../test-support/cli/example-project.js';
-import { runNao } from '../../test-support/cli/run-cli.js';
+import { latestResults, runNao } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
 
@@ -70,5 +70,100 @@ describe('a misspelt key in a test file', () => {
     expect(validate.code).toBe(0);
     const run = await nao(['test', '--local', '-s', 'extension_key']);
     expect(run.code).toBe(0);
+  });
+});
+
+describe('a reference SQL its database cannot run', () => {
+  const broken = 'prompt: How many widgets were sold?\nsql: SELECT SUM(quantity) AS sold FROM widgets\n';
+  const engine = 'Catalog Error: Table with name widgets does not exist!';
+
+  it('is a problem of validate, with the engine message once; --offline does not connect', async () => {
+    await addTest('broken_sql', broken);
+    const validate = await nao(['test', 'validate']);
+    expect(validate.code).toBe(2);
+    expect(validate.stderr).toContain(
+      `broken_sql.yml: sql: reference SQL failed: database "shop" (duckdb): ${engine}`,
+    );
+    expect(validate.stderr.match(/failed/g)).toHaveLength(1);
+    expect(validate.stderr).toContain('1 problem(s) found.');
+
+    const offline = await nao(['test', 'validate', '--offline']);
+    expect(offline.code).toBe(0);
+    expect(offline.stdout).toMatch(/test file\(s\) are valid\.\n$/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('counts the reference SQL it planned when every one is fine', async () => {
+    const validate = await nao(['test', 'validate']);
+    expect(validate.code).toBe(0);
+    expect(validate.stdout).toContain(
+      `are valid (${project.tests.length} reference SQL planned on their databases).`,
+    );
+  });
+
+  it('makes the runs of that test errors before any model call; the other tests run', async () => {
+    await addTest('broken_sql', broken);
+    const alone = await nao(['test', '--local', '-s', 'broken_sql']);
+    expect(alone.code).toBe(1);
+    expect(server.requests).toHaveLength(0);
+    expect(alone.stderr).toContain(
+      `Warning: broken_sql.yml: its runs are errors and call no model (the others run): reference SQL failed: database "shop" (duckdb): ${engine}`,
+    );
+    const [result] = (await latestResults(project.dir)).results;
+    expect(result).toMatchObject({
+      name: 'broken_sql',
+      status: 'error',
+      tokens: 0,
+      message: expect.stringContaining(`reference SQL failed: database "shop" (duckdb): ${engine}`),
+    });
+    // The engine's position points at the test's own first line (nao's EXPLAIN shares it).
+    expect(result?.message).toContain('LINE 1:');
+    expect(result?.message.match(/failed/g)).toHaveLength(1);
+    expect(result?.details.reference_sql).toContain('FROM widgets');
+    expect(alone.stdout).toContain('broken_sql');
+
+    const revenue = project.tests.find((test) => test.name === 'total_revenue')!;
+    answers = { [revenue.prompt]: { sql: revenue.sql } };
+    const mixed = await nao(['test', '--local', '-s', 'broken_sql,total_revenue']);
+    expect(mixed.code).toBe(1);
+    const results = (await latestResults(project.dir)).results;
+    expect(results.map((r) => [r.name, r.status])).toEqual([
+      ['broken_sql', 'error'],
+      ['total_revenue', 'passed'],
+    ]);
+    // Every model request was total_revenue's: its prompt is in each agent conversation.
+    expect(server.requests.length).toBeGreaterThan(0);
+    expect(JSON.stringify(server.requests.map((request) => request.messages))).not.toContain('widgets');
+  });
+});
+
+describe("a test's database", () => {
+  it('with several configured and none named, stops validate and the run alike (exit 2, no model call)', async () => {
+    const configFile = path.join(project.dir, 'nao_config.yaml');
+    const config = await readFile(configFile, 'utf8');
+    await writeFile(
+      configFile,
+      config.replace(
+        'databases:\n',
+        'databases:\n  - name: scratch\n    type: duckdb\n    path: ":memory:"\n',
+      ),
+    );
+    try {
+      await addTest(
+        'unnamed_database',
+        'prompt: How many orders are there?\nsql: SELECT COUNT(*) AS n FROM orders\n',
+      );
+      const expected =
+        'unnamed_database.yml: database: several databases are configured (scratch, shop); name the one the reference SQL runs on';
+      const validate = await nao(['test', 'validate', '--offline']);
+      expect(validate.code).toBe(2);
+      expect(validate.stderr).toContain(expected);
+      const run = await nao(['test', '--local', '-s', 'unnamed_database']);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(expected);
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      await writeFile(configFile, config);
+    }
   });
 });

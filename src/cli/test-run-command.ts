@@ -2,7 +2,13 @@ import path from 'node:path';
 import { checkBackend, createBackendClient, normalizeBackendUrl } from '../client/index.js';
 import type { NaoConfig } from '../config/index.js';
 import { parseModelString, UnsupportedProviderError } from '../llm/index.js';
-import { createLocalClient, openProjectRuntime, type TestRunClient } from '../pipeline/index.js';
+import {
+  createLocalClient,
+  openProjectRuntime,
+  type ReferenceCheck,
+  type TestRunClient,
+  withoutFailedReferences,
+} from '../pipeline/index.js';
 import { createRecorder } from '../recording/index.js';
 import type { ShardRecord } from '../report/index.js';
 import { consoleReporter, endSuite, jsonReporter, junitReporter, type Reporter } from '../reporters/index.js';
@@ -70,7 +76,8 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
     return EXIT.usage;
   }
 
-  const client = await (opening ?? openClient({ settings, config, io, deps }));
+  let client = await (opening ?? openClient({ settings, config, io, deps }));
+  client = await checkReferencesBeforeRuns({ client, tests, io, signal: deps.interrupt });
   if (settings.judgeModel !== null && tests.some((test) => test.expectedAnswer !== null)) {
     // Like the models under test, a judge without its API key stops the command before any run.
     try {
@@ -151,6 +158,35 @@ function checkModel(model: string, config: NaoConfig, io: CliIO): void {
   }
 }
 
+/**
+ * Plans every selected test's reference SQL before the first model call (in this process; a
+ * backend checks its own): a test whose SQL cannot run gets error runs that carry the engine's
+ * message and cost nothing, and the other tests run.
+ */
+async function checkReferencesBeforeRuns(options: {
+  client: TestRunClient;
+  tests: readonly TestCase[];
+  io: CliIO;
+  signal: AbortSignal | undefined;
+}): Promise<TestRunClient> {
+  const { client, io } = options;
+  if (client.checkReferences === undefined) return client;
+  let checks: ReadonlyMap<string, ReferenceCheck>;
+  try {
+    checks = await client.checkReferences(options.tests, options.signal);
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  for (const [file, check] of checks) {
+    if (check.status === 'invalid')
+      io.stderr.write(
+        `Warning: ${file}: its runs are errors and call no model (the others run): ${check.error}\n`,
+      );
+  }
+  return withoutFailedReferences(client, checks);
+}
+
 /** A client opened for a run that will not happen; its own failure is moot next to the reason. */
 function closeUnused(opening: Promise<TestRunClient> | undefined): void {
   void opening?.then(
@@ -220,6 +256,7 @@ async function openClient(options: {
     runTest: (options) =>
       recorder.withRun({ ...options.run, signal: options.signal }, () => client.runTest(options)),
     prepareModel: client.prepareModel,
+    checkReferences: client.checkReferences,
     close: () => client.close(),
   };
 }

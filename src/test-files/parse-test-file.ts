@@ -5,6 +5,7 @@ import { parseYamlSource, type YamlIssue } from '../config/yaml-source.js';
 import { didYouMean as suggestKey } from '../errors/index.js';
 import { assertionsSchema } from '../judge/assertions/index.js';
 import { COMPARISON_KEYS, fileStem, TEST_FILE_KEYS, type TestCase } from './test-case.js';
+import { chooseTestDatabase } from './test-database.js';
 import {
   boundedMessage,
   EXCERPT_LENGTH,
@@ -182,7 +183,10 @@ interface ParseTestFileOptions {
   filePath: string;
   /** Path relative to tests/ with forward slashes. */
   relativePath: string;
-  /** Names of the configured databases; when given, `database` must be one of them. */
+  /**
+   * Names of the configured databases; when given, the test's database must be decidable
+   * (see chooseTestDatabase).
+   */
   databaseNames?: readonly string[];
 }
 
@@ -269,16 +273,13 @@ function validateTestFile(options: ParseTestFileOptions): ParsedTestFile {
   if (name === '') {
     problems.push({ file, field: 'name', message: 'is needed: the file name has no stem to default to' });
   }
-  if (value.database != null && databaseNames !== undefined && !databaseNames.includes(value.database)) {
-    const configured =
-      databaseNames.length === 0
-        ? 'no databases are configured in nao_config.yaml'
-        : `configured: ${databaseNames.join(', ')}`;
-    problems.push({
-      file,
-      field: 'database',
-      message: `unknown database ${quoteExcerpt(value.database)} (${configured})`,
+  if (databaseNames !== undefined) {
+    const choice = chooseTestDatabase({
+      database: value.database ?? null,
+      hasSql: value.sql != null,
+      configured: databaseNames,
     });
+    if (!choice.success) problems.push({ file, field: choice.field, message: choice.message });
   }
   if (problems.length > 0) return { success: false, problems, warnings };
   if (name.includes(',')) {
