@@ -72,8 +72,9 @@ export const TEST_RUN_OPTIONS: readonly OptionSpec[] = [
   },
   {
     flags: '--max-cost <usd>',
-    help: 'stop starting new runs once this many USD were spent; the rest are skipped',
-    readme: 'stop starting runs once this much was spent (agent, extraction and judge); the rest are skipped',
+    help: 'stop starting new runs once this many USD were spent; the rest are skipped (every model needs a price)',
+    readme:
+      'stop starting runs once this much was spent (agent, extraction and judge); the rest are skipped. A model with no price stops the command first (exit 2)',
   },
   {
     flags: '-x, --fail-fast',

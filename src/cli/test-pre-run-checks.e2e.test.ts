@@ -167,3 +167,66 @@ describe("a test's database", () => {
     }
   });
 });
+
+describe('--max-cost with a model that has no price', () => {
+  it('stops before any run (exit 2), naming the model and the costs key; a declared price lets it run', async () => {
+    const configFile = path.join(project.dir, 'nao_config.yaml');
+    const config = await readFile(configFile, 'utf8');
+    const withModel = (entry: string) =>
+      writeFile(
+        configFile,
+        config.replace('        - id: gpt-4.1-mini\n', `        - id: gpt-4.1-mini\n${entry}`),
+      );
+    try {
+      await withModel('        - id: house-model\n');
+      const run = await nao([
+        'test',
+        '--local',
+        '-s',
+        'total_revenue',
+        '-m',
+        'openai:house-model',
+        '--max-cost',
+        '1',
+      ]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(
+        '--max-cost 1 cannot be kept: openai:house-model has no price (nao_config.yaml declares none and the built-in price table does not know the model), so what it spends would not count. Declare its prices in nao_config.yaml under llm.providers[].models[].costs (input_no_cache and output, USD per million tokens), or run without --max-cost.',
+      );
+      expect(server.requests).toHaveLength(0);
+
+      // The same model as a judge of a priced one.
+      const judged = await nao([
+        'test',
+        '--local',
+        '-s',
+        'total_revenue',
+        '--judge-model',
+        'openai:house-model',
+        '--max-cost',
+        '1',
+      ]);
+      expect(judged.code).toBe(2);
+      expect(judged.stderr).toContain('openai:house-model has no price');
+      expect(server.requests).toHaveLength(0);
+
+      await withModel('        - id: house-model\n          costs: { input_no_cache: 1, output: 2 }\n');
+      const revenue = project.tests.find((test) => test.name === 'total_revenue')!;
+      answers = { [revenue.prompt]: { sql: revenue.sql } };
+      const priced = await nao([
+        'test',
+        '--local',
+        '-s',
+        'total_revenue',
+        '-m',
+        'openai:house-model',
+        '--max-cost',
+        '1',
+      ]);
+      expect(priced.code).toBe(0);
+      expect(server.requests.length).toBeGreaterThan(0);
+    } finally {
+      await writeFile(configFile, config);
+    }
+  });
+});

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { checkBackend, createBackendClient, normalizeBackendUrl } from '../client/index.js';
 import type { NaoConfig } from '../config/index.js';
-import { parseModelString, UnsupportedProviderError } from '../llm/index.js';
+import { UsageError } from '../errors/index.js';
+import { parseModelString, resolvePrices, UnsupportedProviderError } from '../llm/index.js';
 import {
   createLocalClient,
   openProjectRuntime,
@@ -38,6 +39,7 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
   for (const model of settings.models) checkModel(model, config, io);
   if (settings.judgeModel !== null)
     parseModelString(settings.judgeModel, { providers: config.llm.providers });
+  if (settings.maxCostUsd !== undefined) checkPricedForMaxCost({ settings, config });
   // In this process, the databases and the sandbox engine open while the test files are read
   // (a backend session is only opened for a valid suite: it may ask for a password).
   const opening = settings.local ? openClient({ settings, config, io, deps }) : undefined;
@@ -185,6 +187,35 @@ async function checkReferencesBeforeRuns(options: {
       );
   }
   return withoutFailedReferences(client, checks);
+}
+
+/**
+ * `--max-cost` counts what the runs cost, and a model with no price costs "unknown", which the
+ * budget cannot add up: it would never stop. Such a model stops the command before any run.
+ */
+function checkPricedForMaxCost(options: { settings: TestRunOptions; config: NaoConfig }): void {
+  const { settings, config } = options;
+  const models = [...settings.models, ...(settings.judgeModel === null ? [] : [settings.judgeModel])];
+  for (const model of new Set(models)) {
+    let parsed: ReturnType<typeof parseModelString>;
+    try {
+      parsed = parseModelString(model, { providers: config.llm.providers });
+    } catch (error) {
+      // A provider nao cannot call: its runs are errors that spend nothing.
+      if (error instanceof UnsupportedProviderError) continue;
+      throw error;
+    }
+    const priced = resolvePrices({ provider: parsed.provider, modelId: parsed.modelId, config });
+    if (priced.prices !== null) continue;
+    throw new UsageError({
+      code: 'MAX_COST_UNPRICED_MODEL',
+      message:
+        `--max-cost ${settings.maxCostUsd} cannot be kept: ${model} has no price ` +
+        `(${priced.warning === null ? 'nao_config.yaml declares none and the built-in price table does not know the model' : 'its declared costs are incomplete'}), ` +
+        `so what it spends would not count. Declare its prices in nao_config.yaml under llm.providers[].models[].costs ` +
+        `(input_no_cache and output, USD per million tokens), or run without --max-cost.`,
+    });
+  }
 }
 
 /** A client opened for a run that will not happen; its own failure is moot next to the reason. */
