@@ -7,8 +7,7 @@ import {
 } from '../config/index.js';
 import { NaoError } from '../errors/index.js';
 import { describeAssertion } from '../judge/assertions/index.js';
-import { checkReferences, openReferenceDatabases } from '../pipeline/index.js';
-import { discoverTests, formatProblems, selectTests } from '../test-files/index.js';
+import { discoverTests, formatProblems, selectTests, testDatabaseProblems } from '../test-files/index.js';
 import type { CommandAction } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';
 import { EXIT } from './exit-codes.js';
@@ -96,9 +95,17 @@ export const validateProject: CommandAction<CliDependencies> = async ({ io, flag
     databaseNames: config === undefined ? undefined : configuredDatabaseNames(config),
   });
   for (const warning of discovered.warnings) io.stderr.write(`Warning: ${warning}\n`);
-  if (discovered.problems.length > 0) problems.push(formatProblems(discovered.problems));
+  const fileProblems = [
+    ...discovered.problems,
+    ...(config === undefined
+      ? []
+      : testDatabaseProblems({ tests: discovered.tests, configured: configuredDatabaseNames(config) })),
+  ];
+  if (fileProblems.length > 0) problems.push(formatProblems(fileProblems));
   let checked = 0;
   if (config !== undefined && flags.offline !== true && discovered.tests.some((t) => t.sql !== null)) {
+    // Loaded here only: the database engines are heavy, and `list` and `show` share this module.
+    const { checkReferences, openReferenceDatabases } = await import('../pipeline/reference-check.js');
     const opened = await openReferenceDatabases(config);
     try {
       const checks = await checkReferences({

@@ -161,7 +161,11 @@ describe("a test's database", () => {
       const run = await nao(['test', '--local', '-s', 'unnamed_database']);
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(expected);
+      expect(run.stderr).toContain('nothing was run');
       expect(server.requests).toHaveLength(0);
+      // Listing does not need the database decided.
+      const list = await nao(['test', 'list', '-s', 'unnamed_database']);
+      expect(list.code).toBe(0);
     } finally {
       await writeFile(configFile, config);
     }

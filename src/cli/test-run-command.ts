@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { checkBackend, createBackendClient, normalizeBackendUrl } from '../client/index.js';
-import type { NaoConfig } from '../config/index.js';
+import { configuredDatabaseNames, type NaoConfig } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import { parseModelString, resolvePrices, UnsupportedProviderError } from '../llm/index.js';
 import {
@@ -15,7 +15,7 @@ import type { ShardRecord } from '../report/index.js';
 import { consoleReporter, endSuite, jsonReporter, junitReporter, type Reporter } from '../reporters/index.js';
 import { shardTests, suiteFingerprint } from '../shard/index.js';
 import { runTestSuite } from '../suite/index.js';
-import { selectTests, type TestCase } from '../test-files/index.js';
+import { formatProblems, selectTests, type TestCase, testDatabaseProblems } from '../test-files/index.js';
 import type { CommandAction } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';
 import { EXIT } from './exit-codes.js';
@@ -52,6 +52,14 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
   try {
     project = await loadProjectTests(io, config);
     tests = selectTests({ tests: project.tests, select: settings.select });
+    // As validate decides it: a test whose database is undecided would fail after its agent was paid.
+    const undecided = testDatabaseProblems({ tests, configured: configuredDatabaseNames(config) });
+    if (undecided.length > 0) {
+      throw new UsageError({
+        code: 'INVALID_TEST_FILES',
+        message: `Invalid test files in ${project.testsDir} — nothing was run:\n${formatProblems(undecided)}\nRun \`nao test validate\` after fixing them.`,
+      });
+    }
     if (tests.length > 0 && settings.shard !== null) {
       // The fingerprint covers the whole selection, so `nao test merge` can check the shards add up to it.
       const suite = await suiteFingerprint({

@@ -35,6 +35,8 @@ const PLAN_ONLY_DIALECTS: ReadonlySet<DatabaseDialect> = new Set(['duckdb', 'pos
 const NOT_EXPLAINABLE =
   /^(?:\s|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*(?:show|pragma|describe|desc|explain|summarize)\b/i;
 
+const notPlanned = (engine: string) => `nao does not plan ${engine} queries ahead of the run`;
+
 /** Plans one reference SQL on its database; a failing plan is `invalid`, never an exception. */
 export async function checkReferenceSql(options: {
   sql: string;
@@ -44,7 +46,7 @@ export async function checkReferenceSql(options: {
 }): Promise<ReferenceCheck> {
   const { sql, database } = options;
   if (!PLAN_ONLY_DIALECTS.has(database.dialect)) {
-    return { status: 'unchecked', reason: `nao does not plan ${database.dialect} queries ahead of the run` };
+    return { status: 'unchecked', reason: notPlanned(database.dialect) };
   }
   if (NOT_EXPLAINABLE.test(sql)) {
     return { status: 'unchecked', reason: 'only a query (SELECT, WITH, …) is planned ahead of the run' };
@@ -123,6 +125,11 @@ export async function openReferenceDatabases(config: NaoConfig): Promise<{
   const unavailable = config.unavailableDatabases.map(({ name, reason }) => ({ name, reason }));
   const opened = await Promise.all(
     config.databases.map(async (database: DatabaseConfig) => {
+      // No connection (a login, a warehouse woken up) only to say its SQL is not checked.
+      if (!PLAN_ONLY_DIALECTS.has(database.type as DatabaseDialect)) {
+        unavailable.push({ name: database.name, reason: notPlanned(database.type) });
+        return null;
+      }
       try {
         return await openDatabase(database, {
           projectDir: config.projectDir,

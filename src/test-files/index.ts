@@ -2,5 +2,5 @@ export { discoverTests } from './discover-tests.js';
 export { parseTestFile } from './parse-test-file.js';
 export { selectTests } from './select-tests.js';
 export type { TestCase } from './test-case.js';
-export { chooseTestDatabase, type TestDatabaseChoice } from './test-database.js';
+export { chooseTestDatabase, testDatabaseProblems } from './test-database.js';
 export { formatProblems } from './test-file-problem.js';

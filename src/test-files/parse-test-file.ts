@@ -183,10 +183,7 @@ interface ParseTestFileOptions {
   filePath: string;
   /** Path relative to tests/ with forward slashes. */
   relativePath: string;
-  /**
-   * Names of the configured databases; when given, the test's database must be decidable
-   * (see chooseTestDatabase).
-   */
+  /** Names of the configured databases; when given, `database` must be one of them. */
   databaseNames?: readonly string[];
 }
 
@@ -274,9 +271,11 @@ function validateTestFile(options: ParseTestFileOptions): ParsedTestFile {
     problems.push({ file, field: 'name', message: 'is needed: the file name has no stem to default to' });
   }
   if (databaseNames !== undefined) {
+    // Only a named database here: `nao test list` and `show` load a suite whose databases are
+    // not decided yet; validate and the run add the rest (testDatabaseProblems).
     const choice = chooseTestDatabase({
       database: value.database ?? null,
-      hasSql: value.sql != null,
+      hasSql: false,
       configured: databaseNames,
     });
     if (!choice.success) problems.push({ file, field: choice.field, message: choice.message });

@@ -1,4 +1,5 @@
-import { quoteExcerpt } from './test-file-problem.js';
+import type { TestCase } from './test-case.js';
+import { quoteExcerpt, type TestFileProblem } from './test-file-problem.js';
 
 export type TestDatabaseChoice =
   | {
@@ -60,4 +61,25 @@ export function chooseTestDatabase(options: {
     field: 'database',
     message: `several databases are configured (${configured.join(', ')}); name the one the reference SQL runs on`,
   };
+}
+
+/**
+ * The tests whose database cannot be decided, as test-file problems: what `nao test validate`
+ * reports and what stops `nao test` before any run.
+ */
+export function testDatabaseProblems(options: {
+  tests: readonly Pick<TestCase, 'relativePath' | 'sql' | 'database'>[];
+  configured: readonly string[];
+}): TestFileProblem[] {
+  const problems: TestFileProblem[] = [];
+  for (const test of options.tests) {
+    const choice = chooseTestDatabase({
+      database: test.database,
+      hasSql: test.sql !== null,
+      configured: options.configured,
+    });
+    if (!choice.success)
+      problems.push({ file: test.relativePath, field: choice.field, message: choice.message });
+  }
+  return problems;
 }
