@@ -1,8 +1,10 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { copyExampleProject, type ExampleCopy } from '../../test-support/cli/example-project.js';
-import { latestResults, runNao } from '../../test-support/cli/run-cli.js';
+import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-support/cli/example-project.js';
+import { latestResults } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
 
@@ -16,6 +18,10 @@ let answers: Record<string, ScriptedAnswer> = {};
 const added: string[] = [];
 
 beforeAll(async () => {
+  if (!existsSync(path.join(REPO_ROOT, 'dist', 'cli', 'main.js')))
+    throw new Error(
+      'dist/ is missing: these tests run the built `nao` binary; run `npm run build` (npm test does).',
+    );
   server = await startTestLlmServer({ script: (request) => scriptedAnalyst({ answers })(request) });
   project = await copyExampleProject({ baseUrl: server.url });
 });
@@ -35,8 +41,21 @@ async function addTest(name: string, text: string): Promise<void> {
   await writeFile(file, text);
 }
 
-function nao(args: string[]) {
-  return runNao({ args, cwd: project.dir });
+const BIN = path.join(REPO_ROOT, 'bin', 'nao.js');
+
+/** The built `nao` binary (npm run build), as a user or CI runs it. */
+function nao(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd: project.dir, env: { PATH: process.env.PATH, NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error !== null && typeof error.code !== 'number') reject(error);
+        else resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr });
+      },
+    );
+  });
 }
 
 describe('a misspelt key in a test file', () => {
