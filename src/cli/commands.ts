@@ -72,8 +72,9 @@ export const TEST_RUN_OPTIONS: readonly OptionSpec[] = [
   },
   {
     flags: '--max-cost <usd>',
-    help: 'stop starting new runs once this many USD were spent; the rest are skipped',
-    readme: 'stop starting runs once this much was spent (agent, extraction and judge); the rest are skipped',
+    help: 'stop starting new runs once this many USD were spent; the rest are skipped (every model needs a price)',
+    readme:
+      'stop starting runs once this much was spent (agent, extraction and judge); the rest are skipped. A model with no price stops the command first (exit 2)',
   },
   {
     flags: '-x, --fail-fast',
@@ -188,7 +189,10 @@ export const COMMANDS: readonly CommandSpec<CliDependencies>[] = [
   {
     path: ['test', 'validate'],
     description:
-      'Check nao_config.yaml and every test file; list every problem (exit 1) or count the tests (exit 0).',
+      "Check nao_config.yaml, every test file and each test's reference SQL (planned on its database, no rows read); list every problem (exit 2) or count the tests (exit 0).",
+    options: [
+      { flags: '--offline', help: "do not connect to the databases: skip checking the tests' reference SQL" },
+    ],
     load: async () => (await import('./test-inspect-commands.js')).validateProject,
   },
   {

@@ -47,7 +47,7 @@ describe('main: hostile test files', () => {
     await writeFile(path.join(dir, 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');
     await symlink(path.join(dir, 'passwd'), path.join(dir, 'tests', 'x.yml'));
     const { code, stdout, stderr } = await runNao({ args: ['test', 'validate'], cwd: dir, env: {} });
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stdout + stderr).toContain('x.yml: is a symbolic link out of tests/');
     expect(stdout + stderr).toContain('huge.yml');
     expect(stdout + stderr).not.toContain('root:x');

@@ -13,6 +13,7 @@ import {
   formatProblemLines,
   selectTests,
   type TestFileProblem,
+  testDatabaseProblems,
 } from '../test-files/index.js';
 import type { CommandAction } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';
@@ -82,8 +83,12 @@ export const showTests: CommandAction<CliDependencies> = async ({ io, args, flag
   return EXIT.ok;
 };
 
-/** `nao test validate`: every problem of nao_config.yaml and the test files (exit 1), or a count. */
-export const validateProject: CommandAction<CliDependencies> = async ({ io }) => {
+/**
+ * `nao test validate`: every problem of nao_config.yaml and the test files, and (unless
+ * `--offline`) every reference SQL its database cannot plan (exit 2, as `nao test` would), or
+ * a count.
+ */
+export const validateProject: CommandAction<CliDependencies> = async ({ io, flags, deps }) => {
   let config: NaoConfig | undefined;
   let configInvalid: ConfigInvalidError | undefined;
   try {
@@ -99,23 +104,34 @@ export const validateProject: CommandAction<CliDependencies> = async ({ io }) =>
     databaseNames: config === undefined ? undefined : configuredDatabaseNames(config),
   });
   for (const warning of discovered.warnings) io.stderr.write(`Warning: ${warning}\n`);
-  const fileProblems: TestFileProblem[] = [...discovered.problems];
-  if (config !== undefined) {
-    const names = configuredDatabaseNames(config);
-    for (const t of discovered.tests) {
-      if (t.sql !== null && t.database === null && names.length > 1) {
-        fileProblems.push({
-          file: t.relativePath,
-          field: 'database',
-          message: `several databases are configured (${names.join(', ')}); name the one the reference SQL runs on`,
-        });
-      } else if (t.sql !== null && names.length === 0) {
-        fileProblems.push({
-          file: t.relativePath,
-          field: 'sql',
-          message: 'no database is configured in nao_config.yaml to run the reference SQL on',
-        });
+  const fileProblems: TestFileProblem[] = [
+    ...discovered.problems,
+    ...(config === undefined
+      ? []
+      : testDatabaseProblems({ tests: discovered.tests, configured: configuredDatabaseNames(config) })),
+  ];
+  let checked = 0;
+  if (config !== undefined && flags.offline !== true && discovered.tests.some((t) => t.sql !== null)) {
+    // Loaded here only: the database engines are heavy, and `list` and `show` share this module.
+    const { checkReferences, openReferenceDatabases } = await import('../pipeline/reference-check.js');
+    const opened = await openReferenceDatabases(config);
+    try {
+      const checks = await checkReferences({
+        tests: discovered.tests,
+        databases: opened.databases,
+        unavailable: opened.unavailable,
+        ...(deps.interrupt === undefined ? {} : { signal: deps.interrupt }),
+      });
+      for (const t of discovered.tests) {
+        const check = checks.get(t.relativePath);
+        if (check?.status === 'valid') checked++;
+        else if (check?.status === 'invalid')
+          fileProblems.push({ file: t.relativePath, field: 'sql', message: check.error });
+        else if (check?.status === 'unchecked')
+          io.stderr.write(`Note: ${t.relativePath}: the reference SQL was not checked: ${check.reason}\n`);
       }
+    } finally {
+      await opened.close();
     }
   }
   if (configInvalid !== undefined || fileProblems.length > 0) {
@@ -128,9 +144,10 @@ export const validateProject: CommandAction<CliDependencies> = async ({ io }) =>
       configProblems: configInvalid?.problems.length ?? 0,
     });
     io.stderr.write(`${blocks.join('\n')}\n\n${count}.\n`);
-    return EXIT.failed;
+    return EXIT.usage;
   }
-  io.stdout.write(`nao_config.yaml and ${discovered.tests.length} test file(s) are valid.\n`);
+  const sql = checked === 0 ? '' : ` (${checked} reference SQL planned on their databases)`;
+  io.stdout.write(`nao_config.yaml and ${discovered.tests.length} test file(s) are valid${sql}.\n`);
   return EXIT.ok;
 };
 

@@ -1,14 +1,21 @@
 import path from 'node:path';
 import { checkBackend, createBackendClient, normalizeBackendUrl } from '../client/index.js';
-import type { NaoConfig } from '../config/index.js';
-import { parseModelString, UnsupportedProviderError } from '../llm/index.js';
-import { createLocalClient, openProjectRuntime, type TestRunClient } from '../pipeline/index.js';
+import { configuredDatabaseNames, type NaoConfig } from '../config/index.js';
+import { UsageError } from '../errors/index.js';
+import { parseModelString, resolvePrices, UnsupportedProviderError } from '../llm/index.js';
+import {
+  createLocalClient,
+  openProjectRuntime,
+  type ReferenceCheck,
+  type TestRunClient,
+  withoutFailedReferences,
+} from '../pipeline/index.js';
 import { createRecorder } from '../recording/index.js';
 import type { ShardRecord } from '../report/index.js';
 import { consoleReporter, endSuite, jsonReporter, junitReporter, type Reporter } from '../reporters/index.js';
 import { shardTests, suiteFingerprint } from '../shard/index.js';
 import { runTestSuite } from '../suite/index.js';
-import { selectTests, type TestCase } from '../test-files/index.js';
+import { formatProblems, selectTests, type TestCase, testDatabaseProblems } from '../test-files/index.js';
 import type { CommandAction } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';
 import { EXIT } from './exit-codes.js';
@@ -41,6 +48,7 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
   for (const model of settings.models) checkModel(model, config, io);
   if (settings.judgeModel !== null)
     parseModelString(settings.judgeModel, { providers: config.llm.providers });
+  if (settings.maxCostUsd !== undefined) checkPricedForMaxCost({ settings, config });
   // In this process, the databases and the sandbox engine open while the test files are read
   // (a backend session is only opened for a valid suite: it may ask for a password).
   const opening = settings.local ? openClient({ settings, config, io, deps }) : undefined;
@@ -53,6 +61,14 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
   try {
     project = await loadProjectTests(io, config);
     tests = selectTests({ tests: project.tests, select: settings.select });
+    // As validate decides it: a test whose database is undecided would fail after its agent was paid.
+    const undecided = testDatabaseProblems({ tests, configured: configuredDatabaseNames(config) });
+    if (undecided.length > 0) {
+      throw new UsageError({
+        code: 'INVALID_TEST_FILES',
+        message: `Invalid test files in ${project.testsDir} — nothing was run:\n${formatProblems(undecided)}\nRun \`nao test validate\` after fixing them.`,
+      });
+    }
     if (rerun !== null) tests = rerunTests({ tests, rerun, io, quiet: settings.quiet });
     if (tests.length > 0 && settings.shard !== null) {
       // The fingerprint covers the whole selection, so `nao test merge` can check the shards add up to it.
@@ -87,7 +103,8 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
     return EXIT.usage;
   }
 
-  const client = await (opening ?? openClient({ settings, config, io, deps }));
+  let client = await (opening ?? openClient({ settings, config, io, deps }));
+  client = await checkReferencesBeforeRuns({ client, tests, io, signal: deps.interrupt });
   if (settings.judgeModel !== null && tests.some((test) => test.expectedAnswer !== null)) {
     // Like the models under test, a judge without its API key stops the command before any run.
     try {
@@ -235,6 +252,64 @@ function checkModel(model: string, config: NaoConfig, io: CliIO): void {
   }
 }
 
+/**
+ * Plans every selected test's reference SQL before the first model call (in this process; a
+ * backend checks its own): a test whose SQL cannot run gets error runs that carry the engine's
+ * message and cost nothing, and the other tests run.
+ */
+async function checkReferencesBeforeRuns(options: {
+  client: TestRunClient;
+  tests: readonly TestCase[];
+  io: CliIO;
+  signal: AbortSignal | undefined;
+}): Promise<TestRunClient> {
+  const { client, io } = options;
+  if (client.checkReferences === undefined) return client;
+  let checks: ReadonlyMap<string, ReferenceCheck>;
+  try {
+    checks = await client.checkReferences(options.tests, options.signal);
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  for (const [file, check] of checks) {
+    if (check.status === 'invalid')
+      io.stderr.write(
+        `Warning: ${file}: its runs are errors and call no model (the others run): ${check.error}\n`,
+      );
+  }
+  return withoutFailedReferences(client, checks);
+}
+
+/**
+ * `--max-cost` counts what the runs cost, and a model with no price costs "unknown", which the
+ * budget cannot add up: it would never stop. Such a model stops the command before any run.
+ */
+function checkPricedForMaxCost(options: { settings: TestRunOptions; config: NaoConfig }): void {
+  const { settings, config } = options;
+  const models = [...settings.models, ...(settings.judgeModel === null ? [] : [settings.judgeModel])];
+  for (const model of new Set(models)) {
+    let parsed: ReturnType<typeof parseModelString>;
+    try {
+      parsed = parseModelString(model, { providers: config.llm.providers });
+    } catch (error) {
+      // A provider nao cannot call: its runs are errors that spend nothing.
+      if (error instanceof UnsupportedProviderError) continue;
+      throw error;
+    }
+    const priced = resolvePrices({ provider: parsed.provider, modelId: parsed.modelId, config });
+    if (priced.prices !== null) continue;
+    throw new UsageError({
+      code: 'MAX_COST_UNPRICED_MODEL',
+      message:
+        `--max-cost ${settings.maxCostUsd} cannot be kept: ${model} has no price ` +
+        `(${priced.warning === null ? 'nao_config.yaml declares none and the built-in price table does not know the model' : 'its declared costs are incomplete'}), ` +
+        `so what it spends would not count. Declare its prices in nao_config.yaml under llm.providers[].models[].costs ` +
+        `(input_no_cache and output, USD per million tokens), or run without --max-cost.`,
+    });
+  }
+}
+
 /** A client opened for a run that will not happen; its own failure is moot next to the reason. */
 function closeUnused(opening: Promise<TestRunClient> | undefined): void {
   void opening?.then(
@@ -305,6 +380,7 @@ async function openClient(options: {
     runTest: (options) =>
       recorder.withRun({ ...options.run, signal: options.signal }, () => client.runTest(options)),
     prepareModel: client.prepareModel,
+    checkReferences: client.checkReferences,
     close: () => client.close(),
   };
 }

@@ -1,11 +1,12 @@
 /**
  * The known key the user most likely meant by `word`, or null when none is close enough.
- * `synonyms` maps words spelling distance cannot find (`question` → `prompt`).
+ * `synonyms` maps words spelling distance cannot find (`question` → `prompt`); `maxEdits`
+ * narrows "close enough" for callers that treat a match as an error rather than a hint.
  */
 export function didYouMean(
   word: string,
   known: readonly string[],
-  options: { synonyms?: Readonly<Record<string, string>> } = {},
+  options: { synonyms?: Readonly<Record<string, string>>; maxEdits?: number } = {},
 ): string | null {
   const lower = word.toLowerCase();
   const synonym = options.synonyms?.[lower.replaceAll('-', '_')];
@@ -20,7 +21,7 @@ export function didYouMean(
     }
   }
   // Within a third of the length (at least 1, at most 3 edits): `promt`, `sqll`, `Prompt`, `min-count`.
-  const allowed = Math.min(3, Math.max(1, Math.floor(lower.length / 3)));
+  const allowed = Math.min(options.maxEdits ?? 3, 3, Math.max(1, Math.floor(lower.length / 3)));
   return bestDistance <= allowed ? best : null;
 }
 

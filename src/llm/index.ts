@@ -5,6 +5,7 @@ export { PRICE_TABLE_VERSION } from './price-table.js';
 export { ProviderError, ProviderTimeoutError, redactSecrets } from './provider-error.js';
 export type { OpenAIApi } from './providers.js';
 export { type ResolvedModel, resolveModel } from './resolve-model.js';
+export { resolvePrices } from './resolve-prices.js';
 export {
   addUsage,
   type Cost,

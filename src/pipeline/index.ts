@@ -1,5 +1,6 @@
 export { createLocalClient } from './local-client.js';
 export { openProjectRuntime, type ProjectRuntime } from './project-runtime.js';
+export { type ReferenceCheck, withoutFailedReferences } from './reference-check.js';
 export { runTestRequest } from './run-test-request.js';
 export { type TestRunClient, testRunRequest } from './test-run-client.js';
 export type {

@@ -1,4 +1,6 @@
+import type { TestCase } from '../test-files/index.js';
 import type { ProjectRuntime } from './project-runtime.js';
+import { checkReferences, REFERENCE_CHECK_TIMEOUT_MS, type ReferenceCheck } from './reference-check.js';
 import { runTestRequest } from './run-test-request.js';
 import type { RunSpending, TestRunRequest, TestRunResponse } from './test-run-types.js';
 
@@ -43,6 +45,20 @@ export function createLocalClient(
     prepareModel(model: string): void {
       runtime.model(model);
     },
+    checkReferences: (
+      tests: readonly Pick<TestCase, 'sql' | 'database' | 'relativePath'>[],
+      signal?: AbortSignal,
+    ): Promise<ReadonlyMap<string, ReferenceCheck>> =>
+      checkReferences({
+        tests,
+        databases: runtime.databases,
+        unavailable: runtime.config.unavailableDatabases,
+        timeoutMs: Math.min(
+          REFERENCE_CHECK_TIMEOUT_MS,
+          runtime.agentContext.limits.queryTimeoutMs ?? REFERENCE_CHECK_TIMEOUT_MS,
+        ),
+        ...(signal === undefined ? {} : { signal }),
+      }),
     close: () => runtime.close(),
   };
 }

@@ -3,7 +3,8 @@
  * warehouse path the agent used, to get the expected rows.
  */
 import { messageOf, NaoError } from '../errors/index.js';
-import type { CellValue, Database } from '../warehouse/index.js';
+import { chooseTestDatabase } from '../test-files/index.js';
+import { type CellValue, type Database, WarehouseError } from '../warehouse/index.js';
 import { type DataSnapshots, unchangedSince } from './data-snapshot.js';
 
 export interface RunReferenceQueryOptions {
@@ -73,11 +74,7 @@ export async function runReferenceQuery(options: RunReferenceQueryOptions): Prom
     });
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    return {
-      success: false,
-      code: 'QUERY_FAILED',
-      error: `The reference SQL failed on database "${database.name}" (${database.dialect}): ${messageOf(error)}`,
-    };
+    return { success: false, code: 'QUERY_FAILED', error: referenceFailure(database, error) };
   }
 
   const snapshot = options.snapshots?.get(database.name);
@@ -94,6 +91,15 @@ export async function runReferenceQuery(options: RunReferenceQueryOptions): Prom
     truncated: result.truncated,
     snapshotConsistent,
   };
+}
+
+/**
+ * Why a reference query failed, with the engine's own words once: the judge says "reference
+ * SQL failed: " before it, and a WarehouseError's message already carries a prefix of its own.
+ */
+export function referenceFailure(database: Pick<Database, 'name' | 'dialect'>, error: unknown): string {
+  const engine = error instanceof WarehouseError ? (error.engineMessage ?? error.message) : messageOf(error);
+  return `database "${database.name}" (${database.dialect}): ${engine}`;
 }
 
 /**
@@ -117,39 +123,16 @@ function pickDatabase(
   unavailable: readonly { name: string; reason: string }[],
   name: string | null,
 ): { success: true; database: Database } | { success: false; code: ReferenceErrorCode; error: string } {
-  const wanted = name?.trim() ?? '';
-  const configured = databases.length + unavailable.length;
   const blocked = unavailableReferenceDatabase({ databaseName: name, databases, unavailable });
   if (blocked !== undefined) {
-    return {
-      success: false,
-      code: 'UNAVAILABLE_DATABASE',
-      error: `The reference SQL cannot run: ${blocked.reason}`,
-    };
+    return { success: false, code: 'UNAVAILABLE_DATABASE', error: blocked.reason };
   }
-  const list = [...databases, ...unavailable].map((database) => `"${database.name}"`).join(', ');
-  if (configured === 0) {
-    return {
-      success: false,
-      code: 'NO_DATABASE',
-      error: 'No database is configured; add one under `databases` in nao_config.yaml.',
-    };
-  }
-  if (wanted === '') {
-    if (configured === 1) return { success: true, database: databases[0]! };
-    return {
-      success: false,
-      code: 'AMBIGUOUS_DATABASE',
-      error: `Several databases are configured (${list}); set \`database\` in the test to the one its SQL runs on.`,
-    };
-  }
-  const found = databases.find((database) => database.name === wanted);
-  if (found === undefined) {
-    return {
-      success: false,
-      code: 'UNKNOWN_DATABASE',
-      error: `The test's database "${wanted}" is not configured; use one of ${list}.`,
-    };
-  }
-  return { success: true, database: found };
+  // The same decision as the test files' validation, so a run never meets a case it let through.
+  const choice = chooseTestDatabase({
+    database: name,
+    hasSql: true,
+    configured: [...databases, ...unavailable].map((database) => database.name),
+  });
+  if (!choice.success) return { success: false, code: choice.code, error: choice.message };
+  return { success: true, database: databases.find((database) => database.name === choice.name)! };
 }

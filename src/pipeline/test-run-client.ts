@@ -1,5 +1,6 @@
 import { readsAnswerData } from '../judge/assertions/index.js';
 import type { TestCase } from '../test-files/index.js';
+import type { ReferenceCheck } from './reference-check.js';
 import type { RunSpending, TestRunRequest, TestRunResponse } from './test-run-types.js';
 
 /**
@@ -19,6 +20,14 @@ export interface TestRunClient {
   }): Promise<TestRunResponse>;
   /** Resolves a model up front (in this process), so a missing API key stops the command, not each run. */
   prepareModel?(model: string): void;
+  /**
+   * Plans each test's reference SQL on its database before the first run (in this process,
+   * which holds the databases), keyed by test file; see reference-check.ts.
+   */
+  checkReferences?(
+    tests: readonly Pick<TestCase, 'sql' | 'database' | 'relativePath'>[],
+    signal?: AbortSignal,
+  ): Promise<ReadonlyMap<string, ReferenceCheck>>;
   close(): Promise<void>;
 }
 

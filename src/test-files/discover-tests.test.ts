@@ -278,11 +278,11 @@ describe('discoverTests: problems', () => {
   });
 
   it('collects warnings with their file and still loads the test', async () => {
-    await write({ 'sub/a.yml': `${prompt()}promt: typo\n` });
+    await write({ 'sub/a.yml': `${prompt()}tags: [revenue]\n` });
     const { tests, warnings } = await discoverTests({ testsDir });
     expect(tests).toHaveLength(1);
     expect(warnings).toEqual([
-      'sub/a.yml: unknown key `promt` is ignored; did you mean `prompt`? (known keys: name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification, requires_data)',
+      'sub/a.yml: unknown key `tags` is ignored (known keys: name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification, requires_data)',
     ]);
   });
 });

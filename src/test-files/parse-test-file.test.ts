@@ -388,32 +388,71 @@ describe('parseTestFile: problems', () => {
     ]);
   });
 
-  it('points a missing prompt at its misspelling', () => {
+  it('reports a misspelt prompt once, as the key to rename', () => {
     const parsed = parse('promt: How many orders?\nsql: SELECT 1');
     expect(parsed).toEqual({
       success: false,
       problems: [
         {
           file: 'orders.yml',
-          field: 'prompt',
+          field: 'promt',
           message:
-            'is required: the question the agent must answer (the file has `promt`: did you mean `prompt`?)',
+            'unknown key, did you mean `prompt`? Rename it: nao would ignore it and run the test without its `prompt`',
         },
       ],
-      warnings: [
-        'orders.yml: unknown key `promt` is ignored; did you mean `prompt`? (known keys: name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification, requires_data)',
-      ],
+      warnings: [],
     });
   });
+
+  it('points a missing prompt at a farther misspelling, which stays a warning', () => {
+    const parsed = parse('my_prompt: How many orders?\nsql: SELECT 1');
+    expect(parsed.success).toBe(false);
+    expect(problemsOf('my_prompt: How many orders?\nsql: SELECT 1')).toEqual([
+      'prompt: is required: the question the agent must answer (the file has `my_prompt`: did you mean `prompt`?)',
+    ]);
+    expect(parsed.warnings[0]).toContain('unknown key `my_prompt` is ignored; did you mean `prompt`?');
+  });
+});
+
+describe('parseTestFile: misspelt keys are problems, other unknown keys warnings', () => {
+  // A misspelt key would be ignored: the test would run without its SQL (unverified, exit 0).
+  it.each([
+    ['sqll', 'sql'],
+    ['SQL', 'sql'],
+    ['promt', 'prompt'],
+    ['expected_answr', 'expected_answer'],
+    ['asserts', 'assertions'],
+    ['assertion', 'assertions'],
+    ['databse', 'database'],
+    ['databases', 'database'],
+    ['query', 'sql'],
+    ['question', 'prompt'],
+    ['allow_clarifications', 'allow_clarification'],
+  ])('`%s` is a problem that names `%s`', (key, meant) => {
+    expect(problemsOf(`prompt: q\nsql: SELECT 1\n${key}: x\n`)).toContain(
+      `${key}: unknown key, did you mean \`${meant}\`? Rename it: nao would ignore it and run the test without its \`${meant}\``,
+    );
+  });
+
+  // Keys of the original's projects and of people's own tooling: nothing close enough to be a typo.
+  it.each([['tests'], ['schema_output'], ['description'], ['tags'], ['owner'], ['expected_rows'], ['order']])(
+    '`%s` stays a warning and the test loads',
+    (key) => {
+      const parsed = parse(`prompt: q\nsql: SELECT 1\n${key}: x\n`);
+      expect(parsed.success).toBe(true);
+      expect(parsed.warnings).toHaveLength(1);
+      expect(parsed.warnings[0]).toMatch(new RegExp(`^orders\\.yml: unknown key \`${key}\` is ignored`));
+    },
+  );
 });
 
 describe('parseTestFile: warnings', () => {
   it('warns about unknown top-level keys and still loads the test', () => {
-    const parsed = parse('prompt: q\nsqll: SELECT 1\ndescription: revenue check\n');
+    const parsed = parse('prompt: q\nsql: SELECT 1\ndescription: revenue check\nsql_reference: x\n');
     expect(parsed.success).toBe(true);
     expect(parsed.warnings).toEqual([
-      'orders.yml: unknown key `sqll` is ignored; did you mean `sql`? (known keys: name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification, requires_data)',
       'orders.yml: unknown key `description` is ignored (known keys: name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification, requires_data)',
+      'orders.yml: unknown key `sql_reference` is ignored (known keys: name, prompt, sql, expected_answer, database, assertions, ordered, comparison, allow_clarification, requires_data)',
     ]);
   });
 

@@ -5,6 +5,7 @@ import { parseYamlSource, type YamlIssue } from '../config/yaml-source.js';
 import { didYouMean as suggestKey } from '../errors/index.js';
 import { assertionsSchema } from '../judge/assertions/index.js';
 import { COMPARISON_KEYS, fileStem, TEST_FILE_KEYS, type TestCase } from './test-case.js';
+import { chooseTestDatabase } from './test-database.js';
 import {
   boundedMessage,
   EXCERPT_LENGTH,
@@ -16,6 +17,16 @@ import { TEST_KEY_SYNONYMS } from './test-key-synonyms.js';
 
 const didYouMean = (word: string, known: readonly string[]) =>
   suggestKey(word, known, { synonyms: TEST_KEY_SYNONYMS });
+
+/**
+ * The key an unknown top-level key misspells (`sqll`, `promt`, `asserts`), or null. Such a key
+ * is an error: ignoring it would run the test without its SQL or prompt and pass CI. Only a
+ * known synonym or at most 2 edits (1 for keys under 6 characters) counts, so the extension
+ * keys of other nao versions (`tests`, `schema_output`, `description`) stay warnings.
+ */
+function misspeltTestKey(key: string): string | null {
+  return suggestKey(key, TEST_FILE_KEYS, { synonyms: TEST_KEY_SYNONYMS, maxEdits: 2 });
+}
 
 export type ParsedTestFile =
   | { success: true; test: TestCase; warnings: string[] }
@@ -180,7 +191,7 @@ interface ParseTestFileOptions {
 /**
  * Validates the text of one test file into a `TestCase`. Every problem of the file is
  * reported, each with the YAML path it is about; unknown top-level keys are warnings so that
- * files written for other versions keep working. Problems and warnings quote the file in
+ * files written for other versions keep working, except near-misses of a known key (typos). Problems and warnings quote the file in
  * short excerpts only, whatever it holds.
  */
 export function parseTestFile(options: ParseTestFileOptions): ParsedTestFile {
@@ -213,6 +224,15 @@ function validateTestFile(options: ParseTestFileOptions): ParsedTestFile {
   const problems: TestFileProblem[] = [];
   const unknownKeys = Object.keys(raw).filter((key) => !(TEST_FILE_KEYS as readonly string[]).includes(key));
   for (const key of unknownKeys) {
+    const meant = misspeltTestKey(key);
+    if (meant !== null) {
+      problems.push({
+        file,
+        field: formatFieldPath([key]),
+        message: `unknown key, did you mean \`${meant}\`? Rename it: nao would ignore it and run the test without its \`${meant}\``,
+      });
+      continue;
+    }
     const shown = key.length <= EXCERPT_LENGTH ? `\`${key}\`` : quoteExcerpt(key);
     warnings.push(`${file}: unknown key ${shown} is ignored${unknownKeyHint(key, TEST_FILE_KEYS)}`);
   }
@@ -235,6 +255,8 @@ function validateTestFile(options: ParseTestFileOptions): ParsedTestFile {
     for (const issue of parsed.error.issues) {
       let message = issue.message;
       if (issue.path.length === 1 && issue.path[0] === 'prompt' && raw.prompt === undefined) {
+        // A misspelt `prompt` is already a problem of its own; the missing prompt is the same fix.
+        if (unknownKeys.some((key) => misspeltTestKey(key) === 'prompt')) continue;
         const misspelt = unknownKeys.find((key) => didYouMean(key, TEST_FILE_KEYS) === 'prompt');
         if (misspelt !== undefined) message += ` (the file has \`${misspelt}\`: did you mean \`prompt\`?)`;
       }
@@ -249,16 +271,15 @@ function validateTestFile(options: ParseTestFileOptions): ParsedTestFile {
   if (name === '') {
     problems.push({ file, field: 'name', message: 'is needed: the file name has no stem to default to' });
   }
-  if (value.database != null && databaseNames !== undefined && !databaseNames.includes(value.database)) {
-    const configured =
-      databaseNames.length === 0
-        ? 'no databases are configured in nao_config.yaml'
-        : `configured: ${databaseNames.join(', ')}`;
-    problems.push({
-      file,
-      field: 'database',
-      message: `unknown database ${quoteExcerpt(value.database)} (${configured})`,
+  if (databaseNames !== undefined) {
+    // Only a named database here: `nao test list` and `show` load a suite whose databases are
+    // not decided yet; validate and the run add the rest (testDatabaseProblems).
+    const choice = chooseTestDatabase({
+      database: value.database ?? null,
+      hasSql: false,
+      configured: databaseNames,
     });
+    if (!choice.success) problems.push({ file, field: choice.field, message: choice.message });
   }
   if (problems.length > 0) return { success: false, problems, warnings };
   if (name.includes(',')) {

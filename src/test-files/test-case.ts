@@ -36,7 +36,7 @@ export interface TestCase {
   folders: string[];
 }
 
-/** The keys a test file may have; anything else is ignored with a warning. */
+/** The keys a test file may have; anything else is ignored with a warning, or an error when it misspells one. */
 export const TEST_FILE_KEYS = [
   'name',
   'prompt',
