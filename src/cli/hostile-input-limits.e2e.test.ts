@@ -41,7 +41,7 @@ describe('nao test validate counts once, in words', () => {
   it('the problems of the test files: one count line after the list', async () => {
     const dir = await project({ config: 'project_name: p\ndatabases: []\n', tests: BROKEN_TESTS });
     const { code, stdout, stderr } = await runNao({ args: ['test', 'validate'], cwd: dir });
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stdout).toBe('');
     // fine.yml has a `sql` but no database is configured: a fourth problem, in a fourth file.
     expect(stderr.trimEnd().split('\n').at(-1)).toBe('4 problems in 4 test files.');
@@ -55,7 +55,7 @@ describe('nao test validate counts once, in words', () => {
       tests: { 'a.yml': BROKEN_TESTS['a.yml'] },
     });
     const { code, stderr } = await runNao({ args: ['test', 'validate'], cwd: dir });
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stderr).toContain('Test files:\n  a.yml: ');
     expect(stderr.trimEnd().split('\n').at(-1)).toBe('2 problems: 1 in nao_config.yaml, 1 in 1 test file.');
     expect(stderr.match(/\d+ problems?\b/g)).toHaveLength(1);

@@ -116,8 +116,10 @@ export const validateProject: CommandAction<CliDependencies> = async ({ io, flag
     const { checkReferences, openReferenceDatabases } = await import('../pipeline/reference-check.js');
     const opened = await openReferenceDatabases(config);
     try {
+      // A test already listed (its database undecided, say) is not planned: one problem each.
+      const listed = new Set(fileProblems.map((problem) => problem.file));
       const checks = await checkReferences({
-        tests: discovered.tests,
+        tests: discovered.tests.filter((t) => !listed.has(t.relativePath)),
         databases: opened.databases,
         unavailable: opened.unavailable,
         ...(deps.interrupt === undefined ? {} : { signal: deps.interrupt }),

@@ -104,7 +104,7 @@ describe('a reference SQL its database cannot run', () => {
       `broken_sql.yml: sql: reference SQL failed: database "shop" (duckdb): ${engine}`,
     );
     expect(validate.stderr.match(/failed/g)).toHaveLength(1);
-    expect(validate.stderr).toContain('1 problem(s) found.');
+    expect(validate.stderr).toContain('\n\n1 problem in 1 test file.\n');
 
     const offline = await nao(['test', 'validate', '--offline']);
     expect(offline.code).toBe(0);

@@ -142,7 +142,7 @@ describe('catastrophic patterns through nao test --local', () => {
 });
 
 describe('patterns RE2 cannot run', () => {
-  it('are listed by nao test validate (exit 1) and stop nao test before any model call (exit 2)', async () => {
+  it('are listed by nao test validate (exit 2) and stop nao test before any model call (exit 2)', async () => {
     const bad = path.join(project.dir, 'tests', 'unsupported');
     await mkdir(bad, { recursive: true });
     await writeFile(
@@ -158,8 +158,8 @@ describe('patterns RE2 cannot run', () => {
     );
     try {
       const validate = await spawnNao(['validate']).ended;
-      // validate's own contract: problems listed, exit 1.
-      expect(validate.code).toBe(1);
+      // validate exits 2 on problems, as nao test does.
+      expect(validate.code).toBe(2);
       expect(validate.stderr).toContain('unsupported/repeated.yml');
       expect(validate.stderr).toContain(
         'assertions[1].pattern: the pattern /(\\w+) \\1/ uses the backreference \\1: RE2 syntax has no backreferences; write the repeated text out instead',

@@ -27,8 +27,24 @@ beforeAll(async () => {
     { type: 'duckdb', name: 'duckdb', path: duckdbFile },
     { type: 'sqlite', name: 'sqlite', path: sqliteFile },
     // The servers' own catalog tables: present on every server, no fixture to create.
-    { type: 'postgres', name: 'postgres', host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' },
-    { type: 'mysql', name: 'mysql', host: '127.0.0.1', port: 3306, user: 'root', database: 'test' },
+    {
+      type: 'postgres',
+      name: 'postgres',
+      host: '127.0.0.1',
+      port: 5432,
+      user: 'postgres',
+      database: 'test',
+      allow_privileged_role: true,
+    },
+    {
+      type: 'mysql',
+      name: 'mysql',
+      host: '127.0.0.1',
+      port: 3306,
+      user: 'root',
+      database: 'test',
+      allow_privileged_role: true,
+    },
   ];
   for (const config of configs) databases[config.name] = await openDatabase(config, { projectDir: dir });
 });

@@ -52,8 +52,12 @@ export async function checkReferenceSql(options: {
     return { status: 'unchecked', reason: 'only a query (SELECT, WITH, …) is planned ahead of the run' };
   }
   try {
-    // On the SQL's first line, so the engine's line numbers are the test file's SQL's.
-    await database.query(`EXPLAIN ${sql}`, {
+    // PostgreSQL and MySQL plan every statement before running it and refuse an EXPLAIN from
+    // outside; the others are asked for the plan, on the SQL's first line so the engine's line
+    // numbers are the test file's SQL's.
+    const guarded = database.dialect === 'postgres' || database.dialect === 'mysql';
+    await database.query(guarded ? sql : `EXPLAIN ${sql}`, {
+      planOnly: guarded,
       maxRows: 0,
       timeoutMs: options.timeoutMs ?? REFERENCE_CHECK_TIMEOUT_MS,
       ...(options.signal === undefined ? {} : { signal: options.signal }),

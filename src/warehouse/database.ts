@@ -35,6 +35,13 @@ export interface QueryOptions {
   timeoutMs?: number;
   /** Cancels the query; the promise then rejects with `signal.reason`. */
   signal?: AbortSignal;
+  /**
+   * Only check the statement: PostgreSQL and MySQL/MariaDB read it and have the server plan
+   * (or prepare) it, as before every query, then return no rows without running it. Their
+   * guards refuse an `EXPLAIN` from outside, so this is how a reference SQL is planned ahead.
+   * Other engines ignore it.
+   */
+  planOnly?: boolean;
 }
 
 export interface TableInfo {

@@ -181,6 +181,7 @@ class MysqlDatabase implements Database {
             engineMessage: 'the server prepares this statement as one that returns no rows: it is no query',
           });
         }
+        if (options?.planOnly === true) return { columns: [], rows: [], truncated: false };
       }
       const result = await streamRows(streaming, sql, limits.maxRows);
       // A killed SLEEP() returns 1 instead of failing: once nao stopped a query, its rows mean nothing.

@@ -173,6 +173,7 @@ class PostgresDatabase implements Database {
         } as pg.QueryArrayConfig);
         const planRefusal = postgresPlanRefusal(String(plan.rows[0]?.[0]));
         if (planRefusal !== undefined) throw readOnlyViolation({ ...context, engineMessage: planRefusal });
+        if (options?.planOnly === true) return { columns: [], rows: [], truncated: false };
       }
       const portal = new PortalQuery(sql, limits.maxRows);
       void client.query(portal as unknown as pg.Submittable);
