@@ -182,7 +182,7 @@ describe.skipIf(!hasChromium && !required)('Run again in the viewer, through a r
 
   it('runs a whole file again on several models from its dashboard', async () => {
     await page.goto(`${viewer.url}#/files/${encodeURIComponent(failedFile)}`);
-    await page.getByTestId('run-again').click();
+    await page.getByTestId('run-again-shown').click();
     const models = panel().getByTestId('run-again-models');
     await models.waitFor();
     await models.getByLabel('openai:gpt-4.1-mini').check();
