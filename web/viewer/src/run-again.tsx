@@ -227,7 +227,7 @@ function Finished(props: { job: AppRunJob; onClose: () => void }) {
     <div data-testid="run-again-done">
       {job.cancelled ? (
         <p class="notice notice-warn" data-testid="run-again-cancelled">
-          Cancelled: the runs that finished are saved, the others are marked skipped.
+          Cancelled: the runs that finished are saved.
         </p>
       ) : null}
       <ul class="run-again-results">
