@@ -25,8 +25,7 @@ export async function runAndSave(options: {
   signal: AbortSignal;
   onRunFinished: (result: RunResult) => void;
 }): Promise<{ file: ResultsFile; savedPath: string }> {
-  const { config, tests, models, startedFrom } = options;
-  const settings = config.test;
+  const { tests, models, startedFrom } = options;
   // The chat's runs are the backend's own (`--local` there); the viewer's go through a backend
   // unless none is configured, then they run in the viewer's process.
   const viewerMode = options.viewerMode ?? 'backend';
