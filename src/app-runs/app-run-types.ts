@@ -39,11 +39,13 @@ export interface AppRunJob {
 }
 
 /**
- * Whether the viewer can run tests: through a backend it reaches and is logged in to, or not,
- * with what to do about it.
+ * Whether the viewer can run tests: through a backend it reaches and is logged in to (mode
+ * `backend`), in its own process with the project's config (mode `local`, when no backend is
+ * configured), or not, with what to do about it.
  */
 export type AppRunnerStatus =
-  | { state: 'ready'; backendUrl: string; user: string; models: string[] }
+  | { state: 'ready'; mode: 'backend'; backendUrl: string; user: string; models: string[] }
+  | { state: 'ready'; mode: 'local'; backendUrl: null; user: null; models: string[] }
   | {
       state: 'unavailable';
       reason: 'disabled' | 'no-backend' | 'other-project' | 'not-logged-in';

@@ -18,7 +18,7 @@ import {
 import { loadConfig, type NaoConfig } from '../config/index.js';
 import { NaoError } from '../errors/index.js';
 import type { AppRunJob, AppRunnerStatus, AppRunRequest } from './app-run-types.js';
-import { createRunJobs } from './run-jobs.js';
+import { type CancelJobResult, createRunJobs } from './run-jobs.js';
 import { startAppRun } from './start-app-run.js';
 
 export type StartOutcome =
@@ -30,6 +30,8 @@ export interface AppRunner {
   status(): Promise<AppRunnerStatus>;
   start(request: AppRunRequest): Promise<StartOutcome>;
   job(id: string): AppRunJob | null;
+  /** Stops a running job: runs under way are aborted, what finished is saved. */
+  cancel(id: string): CancelJobResult;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export function disabledRunner(message: string): AppRunner {
     status: async () => status,
     start: async () => ({ success: false, status: 503, error: message }),
     job: () => null,
+    cancel: (id) => ({ success: false, status: 404, error: `No test run ${id}.` }),
     close: async () => {},
   };
 }
@@ -143,6 +146,7 @@ export function createBackendRunner(options: {
       session: current,
       status: {
         state: 'ready',
+        mode: 'backend',
         backendUrl,
         user: current.user,
         models: await models(current.login.token, config),
@@ -194,6 +198,7 @@ export function createBackendRunner(options: {
       });
     },
     job: (id) => jobs.get(id),
+    cancel: (id) => jobs.cancel(id),
     close: () => jobs.close(),
   };
 }

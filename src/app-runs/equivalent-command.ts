@@ -3,12 +3,14 @@ export function equivalentCommand(options: {
   tests: readonly string[];
   models: readonly string[];
   local: boolean;
+  /** Answered from tests/recordings/ (`--replay`, which implies `--local`). */
+  replay?: boolean;
 }): string {
   const quote = (value: string) =>
     /^[\w.:/,@+-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
   return [
     'nao test',
-    ...(options.local ? ['--local'] : []),
+    ...(options.replay ? ['--replay'] : options.local ? ['--local'] : []),
     '-s',
     quote(options.tests.join(',')),
     ...options.models.flatMap((model) => ['-m', quote(model)]),

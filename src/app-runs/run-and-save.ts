@@ -17,15 +17,37 @@ export async function runAndSave(options: {
   models: readonly string[];
   client: TestRunClient;
   startedFrom: 'viewer' | 'chat';
+  /** Where the viewer's runs ran: through a backend (default), in its process, or replayed. */
+  viewerMode?: 'backend' | 'local' | 'replay';
+  /** The client was opened for this job alone: closed (databases, sandboxes) once it is saved. */
+  ownsClient?: boolean;
   naoVersion: string;
   signal: AbortSignal;
   onRunFinished: (result: RunResult) => void;
 }): Promise<{ file: ResultsFile; savedPath: string }> {
-  const { config, tests, models, startedFrom } = options;
+  const { tests, models, startedFrom } = options;
+  // The chat's runs are the backend's own (`--local` there); the viewer's go through a backend
+  // unless none is configured, then they run in the viewer's process.
+  const viewerMode = options.viewerMode ?? 'backend';
+  const local = startedFrom === 'chat' || viewerMode !== 'backend';
+  const command = equivalentCommand({
+    tests: tests.map((test) => test.name),
+    models,
+    local,
+    replay: viewerMode === 'replay',
+  });
+  try {
+    return await runAndWrite({ ...options, command });
+  } finally {
+    if (options.ownsClient) await options.client.close();
+  }
+}
+
+async function runAndWrite(
+  options: Parameters<typeof runAndSave>[0] & { command: string },
+): Promise<{ file: ResultsFile; savedPath: string }> {
+  const { config, tests, models, startedFrom, command } = options;
   const settings = config.test;
-  // The chat's runs are the backend's own (`--local` there); the viewer's go through a backend.
-  const local = startedFrom === 'chat';
-  const command = equivalentCommand({ tests: tests.map((test) => test.name), models, local });
   const { file, finishedAt } = await runTestSuite({
     tests,
     models,

@@ -60,6 +60,10 @@ describe('equivalentCommand', () => {
       { tests: ['a'], models: ['openai:gpt-4.1', 'openaiCompatible/my proxy:m'], local: true },
       "nao test --local -s a -m openai:gpt-4.1 -m 'openaiCompatible/my proxy:m'",
     ],
+    [
+      { tests: ['a'], models: ['mock:reference'], local: true, replay: true },
+      'nao test --replay -s a -m mock:reference',
+    ],
   ])('%j → %s', (options, expected) => {
     expect(equivalentCommand(options)).toBe(expected);
   });

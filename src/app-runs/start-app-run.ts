@@ -25,6 +25,10 @@ export async function startAppRun(options: {
   models: string[];
   client: TestRunClient;
   startedFrom: 'viewer' | 'chat';
+  /** Where the viewer's runs run (see runAndSave). */
+  viewerMode?: 'backend' | 'local' | 'replay';
+  /** Opened for this job alone: closed once its results file is saved. */
+  ownsClient?: boolean;
   naoVersion: string;
   owner?: string;
   /** Why these tests may not run for this user (their reference SQL), or null when they may. */
@@ -62,6 +66,8 @@ export async function startAppRun(options: {
         models,
         client: options.client,
         startedFrom: options.startedFrom,
+        viewerMode: options.viewerMode ?? 'backend',
+        ownsClient: options.ownsClient ?? false,
         naoVersion: options.naoVersion,
         ...context,
       }),

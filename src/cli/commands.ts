@@ -250,7 +250,7 @@ export const COMMANDS: readonly CommandSpec<CliDependencies>[] = [
       { flags: '--no-open', help: 'do not open a browser' },
       {
         ...backendOption,
-        help: `the nao backend that Run again goes through (default: BACKEND_URL, else ${DEFAULT_BACKEND_URL})`,
+        help: 'the nao backend that Run again goes through (default: BACKEND_URL; without either, Run again runs the tests in this process, like nao test --local)',
       },
     ],
     load: async () => (await import('./test-server-command.js')).serveResults,

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createBackendRunner, disabledRunner } from '../app-runs/backend-runner.js';
+import { createLocalRunner } from '../app-runs/local-runner.js';
 import { normalizeBackendUrl } from '../client/index.js';
 import { NaoError, UsageError } from '../errors/index.js';
 import { startViewerServer } from '../viewer/index.js';
@@ -64,18 +65,28 @@ export const serveResults: CommandAction<CliDependencies> = async ({ io, flags, 
   const config = await loadProjectConfig(io);
   const outputsDir = path.join(config.projectDir, 'tests', 'outputs');
   const backendUrl = backendUrlOf(io, flags);
-  // Run again spends money under the CLI's session: only for pages on this machine.
-  const runner = LOOPBACK.test(host)
-    ? createBackendRunner({
-        projectDir: config.projectDir,
-        backendUrl,
-        env: io.env,
-        naoVersion: NAO_VERSION,
-        defaultBackend: backendUrl === normalizeBackendUrl(DEFAULT_BACKEND_URL),
-      })
-    : disabledRunner(
+  // No backend named: Run again runs the tests in this process, as `nao test --local` does.
+  const local = typeof flags.backend !== 'string' && !io.env.BACKEND_URL;
+  // Run again spends money (the CLI's session or the project's keys): only for pages on this machine.
+  const runner = !LOOPBACK.test(host)
+    ? disabledRunner(
         `Run again is off: this viewer listens on ${host}, where other machines can reach it. Start nao test server without --host to run tests from the page.`,
-      );
+      )
+    : local
+      ? createLocalRunner({
+          projectDir: config.projectDir,
+          env: io.env,
+          naoVersion: NAO_VERSION,
+          log: (line) => io.stderr.write(`${line}\n`),
+          ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
+        })
+      : createBackendRunner({
+          projectDir: config.projectDir,
+          backendUrl,
+          env: io.env,
+          naoVersion: NAO_VERSION,
+          defaultBackend: backendUrl === normalizeBackendUrl(DEFAULT_BACKEND_URL),
+        });
   let server: Awaited<ReturnType<typeof startViewerServer>>;
   try {
     server = await startViewerServer({ outputsDir, port, host, runner, assetsDir: deps.viewerAssetsDir });
@@ -89,8 +100,13 @@ export const serveResults: CommandAction<CliDependencies> = async ({ io, flags, 
 
   io.stdout.write(`nao test server: ${server.url}\n`);
   io.stdout.write(`Serving ${outputsDir}. Press Ctrl-C to stop.\n`);
-  if (LOOPBACK.test(host))
-    io.stdout.write(`Run again (in the page) goes through the nao backend at ${backendUrl}.\n`);
+  if (LOOPBACK.test(host)) {
+    io.stdout.write(
+      local
+        ? 'Run again (in the page) runs the tests in this process with nao_config.yaml (replayed from tests/recordings/ when every run is recorded).\n'
+        : `Run again (in the page) goes through the nao backend at ${backendUrl}.\n`,
+    );
+  }
   if (!existsSync(outputsDir)) {
     io.stderr.write(
       `Warning: ${outputsDir} does not exist yet. Run \`nao test\` to create results; the viewer lists them as they appear.\n`,

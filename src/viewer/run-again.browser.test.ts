@@ -35,6 +35,9 @@ const PASSWORD = 'pw-run-again-7c2e';
 const REVENUE = 'What is the total revenue from all orders?';
 
 let answers: Record<string, ScriptedAnswer> = {};
+// While set, the stand-in holds every model call (a run under way, to cancel).
+let holding = false;
+const held: Array<(error: Error) => void> = [];
 let llm: TestLlmServer;
 let project: ExampleCopy;
 let home: string;
@@ -73,7 +76,10 @@ async function startViewer(): Promise<typeof viewer> {
 
 beforeAll(async () => {
   if (!hasChromium && !required) return;
-  llm = await startTestLlmServer({ script: (request) => scriptedAnalyst({ answers })(request) });
+  llm = await startTestLlmServer({
+    script: (request) =>
+      holding ? new Promise((_, reject) => held.push(reject)) : scriptedAnalyst({ answers })(request),
+  });
   project = await copyExampleProject({ baseUrl: llm.url });
   home = await mkdtemp(path.join(tmpdir(), 'nao-run-again-home-'));
   backendPort = await freePort();
@@ -103,6 +109,7 @@ afterAll(async () => {
   await browser?.close();
   await viewer?.stop();
   await backend?.stop();
+  for (const reject of held) reject(new Error('test over'));
   await llm?.close();
   await project?.cleanup();
   if (home) await rm(home, { recursive: true, force: true });
@@ -182,7 +189,7 @@ describe.skipIf(!hasChromium && !required)('Run again in the viewer, through a r
 
   it('runs a whole file again on several models from its dashboard', async () => {
     await page.goto(`${viewer.url}#/files/${encodeURIComponent(failedFile)}`);
-    await page.getByTestId('run-again').click();
+    await page.getByTestId('run-again-shown').click();
     const models = panel().getByTestId('run-again-models');
     await models.waitFor();
     await models.getByLabel('openai:gpt-4.1-mini').check();
@@ -198,6 +205,28 @@ describe.skipIf(!hasChromium && !required)('Run again in the viewer, through a r
       ['openai:gpt-4.1', 'passed'],
       ['openai:gpt-4.1-mini', 'passed'],
     ]);
+  });
+
+  it('cancels a run forwarded to the backend from the page and saves the file', async () => {
+    await page.goto(`${viewer.url}#/files/${encodeURIComponent(failedFile)}/runs/0`);
+    await page.getByTestId('run-again').click();
+    await panel().getByTestId('run-again-models').waitFor();
+    const filesBefore = (await listResultsFiles(path.join(project.dir, 'tests', 'outputs'))).length;
+    const requestsBefore = llm.requests.length;
+    holding = true;
+    await panel().getByTestId('run-again-start').click();
+    await panel().getByTestId('run-again-progress').waitFor();
+    // The backend's agent is waiting for its model: the run is under way.
+    await expect.poll(() => llm.requests.length, { timeout: 30_000 }).toBeGreaterThan(requestsBefore);
+    await panel().getByTestId('run-again-cancel').click();
+    await panel().getByTestId('run-again-cancelled').waitFor({ timeout: 30_000 });
+    holding = false;
+    const files = await listResultsFiles(path.join(project.dir, 'tests', 'outputs'));
+    expect(files).toHaveLength(filesBefore + 1);
+    const saved = await readResultsFile(files.at(-1)!);
+    expect(saved.command).toBe('nao test -s total_revenue -m openai:gpt-4.1');
+    expect(saved.results.map((result) => result.status)).not.toContain('passed');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'run-again-cancelled.png'), fullPage: true });
   });
 
   it('left no errors in the page', () => {

@@ -22,9 +22,11 @@ const JOB: AppRunJob = {
 
 let root: string;
 const started: AppRunRequest[] = [];
+const cancelled: string[] = [];
 const runner: AppRunner = {
   status: async () => ({
     state: 'ready',
+    mode: 'backend',
     backendUrl: 'http://localhost:5005',
     user: 'ada@example.com',
     models: ['openai:gpt-4.1'],
@@ -40,6 +42,12 @@ const runner: AppRunner = {
       : { success: true, job: JOB };
   },
   job: (id) => (id === JOB.id ? JOB : null),
+  cancel: (id) => {
+    cancelled.push(id);
+    return id === JOB.id
+      ? { success: true, job: { ...JOB, cancelled: true } }
+      : { success: false, status: 404, error: `No test run ${id}.` };
+  },
   close: async () => {},
 };
 
@@ -105,5 +113,32 @@ describe('the viewer API for Run again', () => {
     const response = await post({ tests: ['busy'], models: ['openai:gpt-4.1'] });
     expect(response.status).toBe(409);
     expect(await response.json()).toEqual({ error: expect.stringContaining('still going') });
+  });
+});
+
+describe('the viewer API for Cancel', () => {
+  const cancel = (id: string, headers: Record<string, string> = {}) =>
+    app(true).request(`http://127.0.0.1:8765/api/app-runs/${id}`, {
+      method: 'DELETE',
+      headers: { host: '127.0.0.1:8765', ...headers },
+    });
+
+  it("cancels the page's run and answers with the job; an unknown job is the runner's 404", async () => {
+    const response = await cancel('job-1', {
+      origin: 'http://127.0.0.1:8765',
+      'sec-fetch-site': 'same-origin',
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ job: { ...JOB, cancelled: true } });
+    const unknown = await cancel('nope');
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ error: 'No test run nope.' });
+  });
+
+  it('refuses a cancel from another site before the runner sees it', async () => {
+    const count = cancelled.length;
+    expect((await cancel('job-1', { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await cancel('job-1', { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect(cancelled.length).toBe(count);
   });
 });

@@ -72,12 +72,19 @@ function crossSiteWrite(c: Context): Response | null {
   if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) {
     return apiError(c, 415, 'Send the body as JSON (Content-Type: application/json).');
   }
+  return crossSiteRequest(c);
+}
+
+/** A request from another origin (a form cannot send DELETE, but a script's fetch can try). */
+function crossSiteRequest(c: Context): Response | null {
   const origin = c.req.header('origin');
   const site = c.req.header('sec-fetch-site');
   const sameOrigin =
     (origin === undefined || hostOf(origin) === c.req.header('host')) &&
     (site === undefined || site === 'same-origin');
-  return sameOrigin ? null : apiError(c, 403, 'Runs can only be started from the viewer page itself.');
+  return sameOrigin
+    ? null
+    : apiError(c, 403, 'Runs can only be started or cancelled from the viewer page itself.');
 }
 
 function hostOf(origin: string): string | null {
@@ -88,7 +95,11 @@ function hostOf(origin: string): string | null {
   }
 }
 
-function apiError(c: Context, status: 400 | 403 | 404 | 415 | 422 | 500 | 503, error: string): Response {
+function apiError(
+  c: Context,
+  status: 400 | 403 | 404 | 409 | 415 | 422 | 500 | 503,
+  error: string,
+): Response {
   return c.json({ error } satisfies ApiError, status);
 }
 
@@ -220,6 +231,14 @@ export function createViewerApp(options: ViewerAppOptions): Hono<{ Bindings: Bin
     return job === null ? apiError(c, 404, `No run ${c.req.param('id')} here.`) : c.json({ job });
   });
 
+  app.delete('/api/app-runs/:id', (c) => {
+    const refused = crossSiteRequest(c);
+    if (refused !== null) return refused;
+    const cancelled = runner.cancel(c.req.param('id'));
+    return cancelled.success
+      ? c.json({ job: cancelled.job })
+      : apiError(c, cancelled.status, cancelled.error);
+  });
   app.all('/api/*', (c) => apiError(c, 404, `No API route ${c.req.method} ${c.req.path}.`));
 
   const serveAsset = async (c: Context, relative: string, cache: string) => {

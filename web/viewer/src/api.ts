@@ -57,4 +57,6 @@ export const api = {
       body: JSON.stringify(request),
     }),
   runJob: (id: string) => getJson<{ job: AppRunJob }>(`api/app-runs/${encodeURIComponent(id)}`),
+  cancelRun: (id: string) =>
+    getJson<{ job: AppRunJob }>(`api/app-runs/${encodeURIComponent(id)}`, { method: 'DELETE' }),
 };

@@ -1,5 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { FileOverview } from '../../../src/viewer/api-types.js';
+import type { FileOverview, RunRow } from '../../../src/viewer/api-types.js';
+import { countText } from '../../../src/viewer/display-format.js';
+import { filterRuns } from '../../../src/viewer/run-table.js';
 import { api } from './api.js';
 import { Failure, Loading } from './message-box.js';
 import { ModelTable } from './model-table.js';
@@ -10,6 +12,15 @@ import { RunAgain } from './run-again.js';
 import { type RunsFilterState, RunsTable } from './runs-table.js';
 import { SummaryCards } from './summary-cards.js';
 import { useLoad } from './use-load.js';
+
+/** Test names in the order of their first run. */
+function uniqueNames(runs: readonly RunRow[]): string[] {
+  return [...new Set(runs.map((run) => run.name))];
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((name, index) => name === b[index]);
+}
 
 function FileDashboard(props: { overview: FileOverview; route: DashboardRoute }) {
   const { overview, route } = props;
@@ -32,6 +43,19 @@ function FileDashboard(props: { overview: FileOverview; route: DashboardRoute })
     () => (overview.repeats ?? []).filter((entry) => model === null || entry.model === model),
     [overview.repeats, model],
   );
+
+  // What Run again offers: the runs the filters show (the whole file without filters), and the
+  // tests with a failed or errored run.
+  const shownTests = useMemo(
+    () => uniqueNames(filterRuns(runs, { model, status: state.status, search: state.search })),
+    [runs, model, state.status, state.search],
+  );
+  const failedTests = useMemo(
+    () => uniqueNames(runs.filter((run) => run.status === 'failed' || run.status === 'error')),
+    [runs],
+  );
+  const filtered = model !== null || state.status !== null || state.search.trim() !== '';
+  const runModels = model === null ? overview.models : [model];
 
   const change = (next: RunsFilterState) => {
     const href = dashboardHref({ file: overview.name, ...next });
@@ -56,17 +80,28 @@ function FileDashboard(props: { overview: FileOverview; route: DashboardRoute })
           {overview.recounted}
         </div>
       ) : null}
-      {overview.tests.length > 0 ? (
+      {shownTests.length > 0 || failedTests.length > 0 ? (
         <div class="file-actions">
-          <RunAgain
-            tests={overview.tests}
-            models={overview.models}
-            label={
-              overview.tests.length === 1
-                ? 'Run this test again'
-                : `Run these ${overview.tests.length} tests again`
-            }
-          />
+          {shownTests.length > 0 ? (
+            <RunAgain
+              key={`shown:${runModels.join(',')}:${shownTests.join('\n')}`}
+              tests={shownTests}
+              models={runModels}
+              label={
+                shownTests.length === 1 ? 'Run this test again' : `Run these ${shownTests.length} tests again`
+              }
+              testId="run-again-shown"
+            />
+          ) : null}
+          {failedTests.length > 0 && !(filtered && sameNames(failedTests, shownTests)) ? (
+            <RunAgain
+              key={`failed:${failedTests.join('\n')}`}
+              tests={failedTests}
+              models={overview.models}
+              label={`Run the failed ones again (${countText(failedTests.length, 'test')})`}
+              testId="run-again-failed"
+            />
+          ) : null}
         </div>
       ) : null}
       <SummaryCards

@@ -1,7 +1,8 @@
 /**
  * Run again: runs tests anew from the page, on models the user picks, through the viewer
- * server, which sends each run to the backend (`nao chat`) like `nao test` does and saves the
- * results file next to the others. Without a backend, it says how to start one.
+ * server, which sends each run to the backend (`nao chat`) like `nao test` does, or runs it in
+ * its own process when no backend is named, and saves the results file next to the others.
+ * A running job can be cancelled: what finished is saved.
  */
 import { useState } from 'preact/hooks';
 import type { AppRunJob, AppRunnerStatus } from '../../../src/app-runs/app-run-types.js';
@@ -22,7 +23,7 @@ type Step =
       chosen: string[];
       error: string | null;
     }
-  | { step: 'running'; job: AppRunJob }
+  | { step: 'running'; job: AppRunJob; error: string | null }
   | { step: 'finished'; job: AppRunJob };
 
 export function RunAgain(props: {
@@ -31,6 +32,8 @@ export function RunAgain(props: {
   /** Pre-picked: the models these results ran on (those the backend offers). */
   models: string[];
   label: string;
+  /** The button's test id (a page can show several Run again buttons). */
+  testId?: string;
 }) {
   const [state, setState] = useState<Step>({ step: 'closed' });
   const close = () => setState({ step: 'closed' });
@@ -40,10 +43,14 @@ export function RunAgain(props: {
     api.runnerStatus().then(
       (status) => {
         if (status.state === 'unavailable') return setState({ step: 'unavailable', status });
-        const chosen = props.models.filter((model) => status.models.includes(model));
+        // A local run takes any model nao_config.yaml can call (mock:reference too), so the
+        // models these results ran on are offered next to the configured ones.
+        const offered =
+          status.mode === 'local' ? [...new Set([...status.models, ...props.models])] : status.models;
+        const chosen = props.models.filter((model) => offered.includes(model));
         setState({
           step: 'picking',
-          status,
+          status: { ...status, models: offered },
           chosen: chosen.length > 0 ? chosen : status.models.slice(0, 1),
           error: null,
         });
@@ -67,19 +74,29 @@ export function RunAgain(props: {
     id: state.step === 'running' ? state.job.id : null,
     poll: api.runJob,
     onAnswer: ({ job }) =>
-      setState(job.state === 'running' ? { step: 'running', job } : { step: 'finished', job }),
+      setState((previous) =>
+        job.state === 'running'
+          ? { step: 'running', job, error: previous.step === 'running' ? previous.error : null }
+          : { step: 'finished', job },
+      ),
   });
+
+  const cancel = (job: AppRunJob) =>
+    api.cancelRun(job.id).then(
+      (answer) => setState({ step: 'running', job: answer.job, error: null }),
+      (error: unknown) => setState({ step: 'running', job, error: messageOf(error) }),
+    );
 
   if (state.step === 'closed') {
     return (
-      <button type="button" class="button" data-testid="run-again" onClick={check}>
+      <button type="button" class="button" data-testid={props.testId ?? 'run-again'} onClick={check}>
         {props.label}
       </button>
     );
   }
   return (
     <section class="panel run-again" data-testid="run-again-panel" aria-label="Run again">
-      {state.step === 'checking' ? <p class="notice">Looking for the nao backend…</p> : null}
+      {state.step === 'checking' ? <p class="notice">Checking how tests can run…</p> : null}
       {state.step === 'unavailable' ? (
         <div data-testid="run-again-unavailable">
           <p>{state.status.message}</p>
@@ -105,14 +122,25 @@ export function RunAgain(props: {
           onSubmit={(event) => {
             event.preventDefault();
             api.startRun({ tests: props.tests, models: state.chosen }).then(
-              ({ job }) => setState({ step: 'running', job }),
+              ({ job }) => setState({ step: 'running', job, error: null }),
               (error: unknown) => setState({ ...state, error: messageOf(error) }),
             );
           }}
         >
           <p>
             Run {props.tests.length === 1 ? <strong>{props.tests[0]}</strong> : `${props.tests.length} tests`}{' '}
-            again through <code>{state.status.backendUrl}</code> as {state.status.user}, on:
+            again{' '}
+            {state.status.mode === 'backend' ? (
+              <>
+                through <code>{state.status.backendUrl}</code> as {state.status.user}
+              </>
+            ) : (
+              <>
+                in this <code>nao test server</code> process, like <code>nao test --local</code> (replayed
+                from <code>tests/recordings/</code> when every run is recorded)
+              </>
+            )}
+            , on:
           </p>
           <fieldset class="model-picker" data-testid="run-again-models">
             <legend>Models</legend>
@@ -154,9 +182,28 @@ export function RunAgain(props: {
         </form>
       ) : null}
       {state.step === 'running' ? (
-        <p class="notice" role="status" data-testid="run-again-progress">
-          Running… {state.job.finished} of {countText(state.job.total, 'run')} finished.
-        </p>
+        <div>
+          <p class="notice" role="status" data-testid="run-again-progress">
+            {state.job.cancelled ? 'Cancelling… ' : 'Running… '}
+            {state.job.finished} of {countText(state.job.total, 'run')} finished.
+          </p>
+          {state.error ? (
+            <p class="notice notice-error" role="alert" data-testid="run-again-error">
+              {state.error}
+            </p>
+          ) : null}
+          <div class="run-again-actions">
+            <button
+              type="button"
+              class="button secondary"
+              data-testid="run-again-cancel"
+              disabled={state.job.cancelled === true}
+              onClick={() => cancel(state.job)}
+            >
+              Cancel run
+            </button>
+          </div>
+        </div>
       ) : null}
       {state.step === 'finished' ? <Finished job={state.job} onClose={close} /> : null}
     </section>
@@ -178,6 +225,11 @@ function Finished(props: { job: AppRunJob; onClose: () => void }) {
   const href = job.runs.length === 1 ? runHref(job.file, 0) : dashboardHref({ file: job.file });
   return (
     <div data-testid="run-again-done">
+      {job.cancelled ? (
+        <p class="notice notice-warn" data-testid="run-again-cancelled">
+          Cancelled: the runs that finished are saved.
+        </p>
+      ) : null}
       <ul class="run-again-results">
         {job.runs.map((run, index) => (
           <li key={index} data-testid="run-again-result">
