@@ -169,7 +169,7 @@ describe("the original nao's CLI against nao chat", () => {
     const result = read(reply.body);
     expect(result.verification?.expectedColumns).toEqual(['total_revenue']);
     expect(result.verification?.data).toEqual(result.verification?.expectedData);
-    expect((result.verification?.data as unknown[]).length).toBe(1);
+    expect(result.verification?.data).toHaveLength(1);
   });
 
   it('runs a test without SQL ("") as unverified: no verification in the answer', async () => {
