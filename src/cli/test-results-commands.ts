@@ -96,6 +96,7 @@ export const diffResults: CommandAction<CliDependencies> = async ({ io, args, fl
     `${formatRunComparison(comparison, {
       beforeLabel: path.relative(io.cwd, paths[0]) || paths[0],
       afterLabel: path.relative(io.cwd, paths[1]) || paths[1],
+      recounted: { before: beforeFile!.recounted, after: afterFile!.recounted },
     })}\n`,
   );
   return comparison.regressions.length > 0 && flags.fail !== false ? EXIT.failed : EXIT.ok;

@@ -196,7 +196,8 @@ export async function revokeSession(
 
 /**
  * `POST /api/test/run` with a session token (and its cookie); the caller reads the status. The
- * body also validates under the original nao's schema: `sql` is always a string ("" for none).
+ * body also validates under the original nao's schema: `sql` is always a string ("" for none),
+ * and an absent optional field is left out, never `null` (its `z.string().optional()` rejects null).
  */
 export function postTestRun(
   options: BackendCallOptions & {
@@ -213,9 +214,15 @@ export function postTestRun(
     path: '/api/test/run',
     token: options.token,
     cookie: options.cookie,
-    body: { ...request, sql: request.sql ?? '' },
+    body: { ...withoutAbsent(request), sql: request.sql ?? '' },
     signal: options.signal,
   });
+}
+
+function withoutAbsent(request: TestRunRequest): Partial<TestRunRequest> {
+  return Object.fromEntries(
+    Object.entries(request).filter(([, value]) => value !== null && value !== undefined),
+  ) as Partial<TestRunRequest>;
 }
 
 function loginResult(reply: BackendReply, now: () => Date = () => new Date()): LoginResult {

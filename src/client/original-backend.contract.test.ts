@@ -4,14 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { latestResults, runNao } from '../../test-support/cli/run-cli.js';
+import { ORIGINAL_BODY_SCHEMAS, testRunBody } from '../../test-support/original-nao/backend-schemas.js';
 
 /**
  * nao's CLI against a stand-in for the original nao's backend, built from its recorded contract
- * (test-support/original-nao/http): Fastify's 404s (no /api/health, no /api/auth/login),
- * better-auth's cookie sessions without the bearer plugin, the route's body schema, and the
- * answers it sends. The project is a real one written for the original nao.
+ * (test-support/original-nao/http) and its routes' body schemas (test-support/original-nao/backend-schemas.ts):
+ * Fastify's 404s (no /api/health, no /api/auth/login),
+ * better-auth's cookie sessions without the bearer plugin, and the answers it sends. The project is a real one written for the original nao.
  */
 const HTTP = path.resolve(import.meta.dirname, '../../test-support/original-nao/http');
 const PROJECT = path.resolve(
@@ -23,28 +23,6 @@ const fixture = async (name: string) => JSON.parse(await readFile(path.join(HTTP
 const SESSION_COOKIE = 'better-auth.session_token=tok-8f2a.sig-19bc';
 const EMAIL = 'ada@example.com';
 const PASSWORD = 'pw-original-backend-2c4d';
-
-type FieldSchema = {
-  type?: string;
-  enum?: string[];
-  optional?: boolean;
-  properties?: Record<string, FieldSchema>;
-  numbers?: string[];
-};
-
-/** The route's zod body schema, from its recorded description (zod objects drop unknown keys). */
-function schemaOf(field: FieldSchema): z.ZodType {
-  let schema: z.ZodType;
-  if (field.enum !== undefined) schema = z.enum(field.enum as [string, ...string[]]);
-  else if (field.type === 'string') schema = z.string();
-  else if (field.numbers !== undefined)
-    schema = z.object(Object.fromEntries(field.numbers.map((name) => [name, z.number().optional()])));
-  else
-    schema = z.object(
-      Object.fromEntries(Object.entries(field.properties ?? {}).map(([k, v]) => [k, schemaOf(v)])),
-    );
-  return field.optional === true ? schema.optional() : schema;
-}
 
 const seen: { path: string; cookie: string | undefined; authorization: string | undefined; body: unknown }[] =
   [];
@@ -67,13 +45,6 @@ function notFound(request: IncomingMessage, response: ServerResponse) {
 }
 
 beforeAll(async () => {
-  const bodySchema = z.object(
-    Object.fromEntries(
-      Object.entries(
-        (await fixture('backend-test-run.request-schema.json')) as Record<string, FieldSchema>,
-      ).map(([key, field]) => [key, schemaOf(field)]),
-    ),
-  );
   const answer = await fixture('backend-test-run.response.json');
   const answerWithoutSql = await fixture('backend-test-run-no-sql.response.json');
   server = createServer(async (request, response) => {
@@ -105,7 +76,7 @@ beforeAll(async () => {
       // authMiddleware: auth.api.getSession({ headers }) knows the session cookie only.
       if (!(request.headers.cookie ?? '').includes(SESSION_COOKIE))
         return send(response, 401, { error: 'Unauthorized' });
-      const parsed = bodySchema.safeParse(body);
+      const parsed = testRunBody.safeParse(body);
       if (!parsed.success) {
         return send(response, 400, { statusCode: 400, error: 'Bad Request', message: parsed.error.message });
       }
@@ -145,6 +116,15 @@ describe("nao test against the original nao's backend", () => {
       'SELECT\n    SUM(amount) AS total_revenue\nFROM orders',
     ]);
     expect(seen.some((request) => request.path === '/api/health')).toBe(true);
+    // Every body the CLI sent passes the original's schema of its route; an absent optional
+    // field is left out (the tests have no `database:`, so no `databaseId`), never null.
+    const bodies = seen.filter((request) => ORIGINAL_BODY_SCHEMAS[request.path] !== undefined);
+    expect(bodies.length).toBeGreaterThanOrEqual(3);
+    for (const request of bodies) {
+      const parsed = ORIGINAL_BODY_SCHEMAS[request.path]?.safeParse(request.body);
+      expect(parsed?.success, `${request.path}: ${JSON.stringify(request.body)}`).toBe(true);
+    }
+    for (const run of runs) expect(run.body).not.toHaveProperty('databaseId');
 
     const results = await latestResults(project);
     const byName = Object.fromEntries(results.results.map((result) => [result.name, result]));

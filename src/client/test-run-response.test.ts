@@ -52,4 +52,43 @@ describe('parseTestRunResponse', () => {
     });
     expect(parsed).toMatchObject({ success: false, error: expect.stringContaining('judgement.verdict') });
   });
+
+  const NAO_FIELDS = {
+    sql: 'SELECT name FROM customers',
+    error: null,
+    usage: { ...EMPTY_USAGE, totalTokens: 40 },
+    table: {
+      data: { columns: ['name', 'total'], rows: [['Acme', 3]] },
+      expected: { columns: ['name', 'total'], rows: [['Acme', 3]] },
+    },
+    errorKind: null,
+    referenceError: null,
+    snapshotConsistent: true,
+    attempts: 2,
+    cost: {},
+  };
+  const ORIGINAL_FIELDS = {
+    data: [{ total: 3, name: 'Acme' }],
+    expectedData: [{ total: 3, name: 'Acme' }],
+    expectedColumns: ['name', 'total'],
+  };
+
+  it.each([
+    ['beside `verification` (nao chat now)', { verification: ORIGINAL_FIELDS, naoVerification: NAO_FIELDS }],
+    ['inside `verification` (older nao chat)', { verification: { ...ORIGINAL_FIELDS, ...NAO_FIELDS } }],
+  ])("reads nao's own verification fields %s", (_where, fields) => {
+    const parsed = parseTestRunResponse({ ...FIRST_VERSION, ...fields });
+    expect(parsed).toMatchObject({
+      success: true,
+      response: {
+        verification: {
+          sql: 'SELECT name FROM customers',
+          attempts: 2,
+          snapshotConsistent: true,
+          usage: { totalTokens: 40 },
+          data: { columns: ['name', 'total'], rows: [['Acme', 3]] },
+        },
+      },
+    });
+  });
 });

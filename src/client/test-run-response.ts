@@ -110,13 +110,26 @@ function readVerification(raw: z.infer<typeof verificationSchema>): Verification
   };
 }
 
+/**
+ * nao's backend sends its own verification fields beside `verification` (in `naoVerification`,
+ * so the original's strict clients can read `verification`); older nao backends sent them inside.
+ * Either way they are read as one object.
+ */
+function withNaoVerification(body: unknown): unknown {
+  if (body === null || typeof body !== 'object') return body;
+  const { naoVerification, ...rest } = body as { naoVerification?: unknown; verification?: unknown };
+  if (naoVerification === null || typeof naoVerification !== 'object') return rest;
+  if (rest.verification === null || typeof rest.verification !== 'object') return rest;
+  return { ...rest, verification: { ...rest.verification, ...naoVerification } };
+}
+
 export type ParsedTestRunResponse =
   | { success: true; response: TestRunResponse }
   | { success: false; error: string };
 
 /** Checks a backend answer before the runner judges it: a malformed one must not become a verdict. */
 export function parseTestRunResponse(body: unknown): ParsedTestRunResponse {
-  const parsed = responseSchema.safeParse(body);
+  const parsed = responseSchema.safeParse(withNaoVerification(body));
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     const where =

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +45,17 @@ function renderInOriginalViewer(data: Json): string[] {
     String(summary.avg_duration_ms),
     String(summary.avg_tool_calls),
   );
+  // The per-model table of a file with several models.
+  if (Array.isArray(data.by_model) && data.by_model.length > 1) {
+    for (const m of data.by_model) {
+      out.push(String(renderable(m.model, 'by_model[].model')), `${m.pass_rate.toFixed(1)}%`);
+      out.push(`${m.passed}/${m.total}`, m.total_tokens.toLocaleString(), `$${m.total_cost.toFixed(4)}`);
+      out.push(
+        `${m.total_duration_s.toFixed(1)}s`,
+        String(renderable(m.total_tool_calls, 'total_tool_calls')),
+      );
+    }
+  }
   if (hasMetrics) {
     for (const m of metrics) {
       renderable(m.name, 'metrics[].name');
@@ -137,6 +148,16 @@ describe('our results files in the original nao viewer', () => {
     // The GPT runs are priced, the Claude ones are not (cost null, shown as $0.0000 per run).
     expect(data.summary.total_cost).toBe(0.04);
     expect(page).toContain('$0.0400');
+    // Its model table: the unpriced model's cost is a number (0), `runs_without_cost` says why.
+    const claude = data.by_model.find((m: Json) => m.model === CLAUDE);
+    expect(claude).toMatchObject({ total_cost: 0, runs_without_cost: 1 });
+    expect(page).toEqual(expect.arrayContaining([CLAUDE, '100.0%', '$0.0000']));
+    // Read back by nao, that model's cost is unknown again, the priced one's is kept.
+    const reread = await readResultsFile(
+      path.join(dir, (await readdir(dir)).find((n) => n.startsWith('results_20260110'))!),
+    );
+    expect(reread.by_model?.find((m) => m.model === CLAUDE)?.total_cost).toBeNull();
+    expect(reread.by_model?.find((m) => m.model === GPT)?.total_cost).toBe(0.04);
     // The original's numbers: pass rate of the runs that ran, failed = total - passed.
     expect(data.summary).toMatchObject({ total: 5, passed: 2, failed: 3, errors: 1, unverified: 1 });
     expect(page.slice(0, 3)).toEqual(['40%', '2', '3']);

@@ -221,12 +221,17 @@ function invalid(source: string, problem: string, cause?: unknown): UsageError {
 function readSummary(raw: Record<string, unknown> | null | undefined, results: RunResult[]): Summary {
   if (!raw || !hasAllKeys(raw, SUMMARY_KEYS)) return summarize(results);
   const summary = raw as unknown as Summary;
-  const unpriced = summary.runs_without_cost >= summary.total && summary.total_cost === 0;
   return {
     ...summary,
     failed: summary.total - summary.passed,
-    total_cost: unpriced ? null : summary.total_cost,
+    total_cost: costOf(summary),
   };
+}
+
+/** A `total_cost` of 0 where no run had a known cost is written for the viewer: read as unknown. */
+function costOf(summary: Summary): number | null {
+  const unpriced = summary.runs_without_cost >= summary.total && summary.total_cost === 0;
+  return unpriced ? null : summary.total_cost;
 }
 
 /**
@@ -268,7 +273,10 @@ export function parseResultsFile(data: unknown, source: string): ResultsFile {
   const summary = readSummary(raw.summary, results);
   const recounted = recount(raw.summary, summary);
   const byModel = raw.by_model?.every((entry) => hasAllKeys(entry, [...SUMMARY_KEYS, 'pass_rate']))
-    ? (raw.by_model as unknown as ModelSummary[])
+    ? (raw.by_model as unknown as ModelSummary[]).map((entry) => ({
+        ...entry,
+        total_cost: costOf(entry),
+      }))
     : null;
   const { repeats, models, ...rest } = raw;
   return ensureByModel({

@@ -6,7 +6,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { messageOf, NaoError } from '../errors/index.js';
 import { removeStaleTempFiles, writeFileAtomic, writeNewFileAtomic } from '../files/index.js';
-import type { ResultsFile } from './results-file.js';
+import type { ResultsFile, Summary } from './results-file.js';
 
 const MAX_SAME_SECOND_FILES = 1000;
 
@@ -80,13 +80,22 @@ function jsonReplacer(_key: string, value: unknown): unknown {
 }
 
 /**
- * The file as written: `summary.total_cost` is a number even when no run has a known cost
- * (the original nao's viewer prints it with toFixed); `runs_without_cost` keeps that apart
- * from a real 0, and `readResultsFile` reads it back as unknown.
+ * The file as written: `total_cost` of the summary and of each `by_model` row is a number even
+ * when no run has a known cost (the original nao's viewer prints them with toFixed);
+ * `runs_without_cost` keeps that apart from a real 0, and `readResultsFile` reads it back as unknown.
  */
 function asWritten(file: ResultsFile): ResultsFile {
-  if (file.summary.total_cost !== null) return file;
-  return { ...file, summary: { ...file.summary, total_cost: 0 as number | null } };
+  const unpriced = (summary: Summary) => summary.total_cost === null;
+  if (!unpriced(file.summary) && !(file.by_model ?? []).some(unpriced)) return file;
+  return {
+    ...file,
+    summary: costAsNumber(file.summary),
+    ...(file.by_model ? { by_model: file.by_model.map(costAsNumber) } : {}),
+  };
+}
+
+function costAsNumber<T extends Summary>(summary: T): T {
+  return summary.total_cost === null ? { ...summary, total_cost: 0 } : summary;
 }
 
 /** Pretty JSON; the replacer (slow on big files) only runs when a BigInt made the fast path throw. */

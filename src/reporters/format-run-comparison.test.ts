@@ -1,6 +1,8 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resultsFile, run } from '../../test-support/report/run-fixture.js';
 import { compareRunFiles } from '../report/compare-runs.js';
+import { readResultsFile } from '../report/read-results.js';
 import { formatRunComparison } from './format-run-comparison.js';
 
 const A = 'openai:gpt-4.1';
@@ -77,5 +79,23 @@ describe('formatRunComparison', () => {
     expect(text.split('\n').at(-1)).toBe(
       '0 regressions, 0 fixes, 1 unchanged (1 passing, 0 not passing), 0 added, 0 removed, 0 not run',
     );
+  });
+
+  it("marks a rate nao recounted from an original nao file and gives the file's own number beside it", async () => {
+    const original = path.resolve(
+      import.meta.dirname,
+      '../../test-support/original-nao/results/results_20260212_100411.json',
+    );
+    const before = await readResultsFile(original);
+    expect(before.recounted).toBeDefined();
+    const text = formatRunComparison(compareRunFiles({ before, after: before }), {
+      recounted: { before: before.recounted, after: before.recounted },
+    });
+    const rates = text.split('\n').filter((line) => line.includes(' → ') && !line.startsWith('Comparing'));
+    expect(rates.length).toBeGreaterThan(0);
+    expect(rates.some((line) => /%\* → .*%\*/.test(line))).toBe(true);
+    expect(text).toContain('* before: recounted by nao; the file says 4/6 passed (66.7%)');
+    // Without a recount, no mark.
+    expect(formatRunComparison(compareRunFiles({ before, after: before }))).not.toContain('*');
   });
 });

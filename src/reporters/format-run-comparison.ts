@@ -1,7 +1,7 @@
 /** The text of `nao test diff`: the run-to-run comparison of two results files, for the terminal. */
 import type { ComparedPair, PairOutcome, RunComparison } from '../report/compare-runs.js';
 import { formatPercent } from '../report/format-values.js';
-import type { ModelSummary } from '../report/results-file.js';
+import type { ModelSummary, Recount } from '../report/results-file.js';
 import { paint } from './box-table.js';
 import { plural } from './console-tables.js';
 import { toCellText } from './terminal-text.js';
@@ -19,13 +19,31 @@ function rateText(summary: ModelSummary | null): string {
   return summary && summary.total > 0 ? formatPercent(summary.pass_rate) : '—';
 }
 
+/** `*` beside a rate that differs from what its file says (it has unverified runs the file counted as passed). */
+function recountMark(summary: ModelSummary | null, recount: Recount | undefined): string {
+  return recount !== undefined && summary !== null && summary.unverified > 0 ? '*' : '';
+}
+
+function passRateOf(passed: number, total: number): number {
+  return total > 0 ? Math.round((passed / total) * 1000) / 10 : 0;
+}
+
 /**
  * The diff as text for the terminal: each category with its pairs (unchanged passing pairs
  * only counted), the pass rate per model before → after, and a one-line tally at the end.
  */
 export function formatRunComparison(
   comparison: RunComparison,
-  options: { color?: boolean; beforeLabel?: string; afterLabel?: string } = {},
+  options: {
+    color?: boolean;
+    beforeLabel?: string;
+    afterLabel?: string;
+    /**
+     * The side(s) whose file (one of the original nao's) counted unverified runs as passed:
+     * their rates are marked and the file's own number is given below, never changed silently.
+     */
+    recounted?: { before?: Recount | undefined; after?: Recount | undefined };
+  } = {},
 ): string {
   const color = options.color ?? false;
   const lines: string[] = [
@@ -77,8 +95,19 @@ export function formatRunComparison(
         const points = Math.round((entry.after.pass_rate - entry.before.pass_rate) * 10) / 10;
         delta = points === 0 ? ' (±0.0)' : ` (${points > 0 ? '+' : '−'}${Math.abs(points).toFixed(1)})`;
       }
+      const before = `${rateText(entry.before)}${recountMark(entry.before, options.recounted?.before)}`;
+      const after = `${rateText(entry.after)}${recountMark(entry.after, options.recounted?.after)}`;
+      lines.push(`  ${entry.model.padEnd(width)}  ${before} → ${after}${delta}`);
+    }
+    for (const [side, recount] of [
+      ['before', options.recounted?.before],
+      ['after', options.recounted?.after],
+    ] as const) {
+      if (recount === undefined) continue;
       lines.push(
-        `  ${entry.model.padEnd(width)}  ${rateText(entry.before)} → ${rateText(entry.after)}${delta}`,
+        `  * ${side}: recounted by nao; the file says ${recount.written_passed}/${recount.written_total} passed ` +
+          `(${formatPercent(passRateOf(recount.written_passed, recount.written_total))}), nao ` +
+          `${recount.passed}/${recount.written_total}: ${recount.reason}`,
       );
     }
   }

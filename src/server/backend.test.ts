@@ -340,11 +340,14 @@ describe('POST /api/test/run', () => {
       usage: { totalTokens: expect.any(Number) },
       finishReason: 'stop',
       durationMs: expect.any(Number),
+      // The original nao's shape (row objects), exactly the fields its strictest client takes...
       verification: {
-        // The original nao's shape (row objects), with nao's tables in column order beside it.
         data: [{ total_revenue: '202201.54' }],
         expectedData: [{ total_revenue: '202201.54' }],
         expectedColumns: ['total_revenue'],
+      },
+      // ...with nao's tables in column order and its other fields beside it.
+      naoVerification: {
         table: {
           data: { columns: ['total_revenue'], rows: [['202201.54']] },
           expected: { columns: ['total_revenue'], rows: [['202201.54']] },
@@ -352,6 +355,11 @@ describe('POST /api/test/run', () => {
         usage: { totalTokens: expect.any(Number) },
       },
     });
+    expect(Object.keys((run.body as { verification: object }).verification).sort()).toEqual([
+      'data',
+      'expectedColumns',
+      'expectedData',
+    ]);
   });
 
   it.each([

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyExampleProject, type ExampleCopy } from '../../test-support/cli/example-project.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
+import { ORIGINAL_CLI_CLIENTS } from '../../test-support/original-nao/cli-clients.js';
 import { loadConfig } from '../config/index.js';
 import { type RunningBackend, startBackend } from './backend.js';
 
@@ -118,6 +119,8 @@ function expectReadableByOriginalCli(body: Record<string, unknown>): void {
     const usage = verification.usage as object | undefined;
     if (usage) expect(Object.keys(usage).filter((key) => !reads.TokenUsage.includes(key))).toEqual([]);
   }
+  // Every shipped version of its client unpacks the answer without an error.
+  for (const client of ORIGINAL_CLI_CLIENTS) expect(() => client.read(body), client.version).not.toThrow();
 }
 
 describe("the original nao's CLI against nao chat", () => {
@@ -151,6 +154,22 @@ describe("the original nao's CLI against nao chat", () => {
     const expected = (usage.inputNoCacheTokens * 2 + usage.outputTotalTokens * 8) / 1_000_000;
     expect(typeof cost.totalCost).toBe('number');
     expect(cost.totalCost).toBeCloseTo(expected, 10);
+  });
+
+  it.each(ORIGINAL_CLI_CLIENTS)('$version reads the verification data of a run', async ({ read }) => {
+    const jar = await logIn();
+    const run = await fixture('cli-test-run.request.json');
+    const test = project.tests.find((entry) => entry.name === 'total_revenue')!;
+    answers = { [test.prompt]: { sql: test.sql } };
+    const reply = await send(run.method, run.path, {
+      body: { ...run.body, prompt: test.prompt, sql: test.sql },
+      cookies: jar,
+    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const result = read(reply.body);
+    expect(result.verification?.expectedColumns).toEqual(['total_revenue']);
+    expect(result.verification?.data).toEqual(result.verification?.expectedData);
+    expect(result.verification?.data).toHaveLength(1);
   });
 
   it('runs a test without SQL ("") as unverified: no verification in the answer', async () => {

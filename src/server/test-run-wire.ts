@@ -3,15 +3,17 @@ import type { TableData, TestRunResponse } from '../pipeline/index.js';
 /**
  * The answer of `POST /api/test/run` as sent: the original nao's response shape, which its
  * CLI reads (`verification.data` and `expectedData` as row objects, `cost` always an object,
- * `usage` with its eight counts only), with nao's own fields beside it under new names
- * (`verification.table` keeps the rows in column order, `errorKind`, `referenceError`, …).
+ * `usage` with its eight counts only). `verification` holds exactly the fields of the oldest
+ * shipped original client's `VerificationResult(**verification)`, which refuses any other key;
+ * nao's own verification fields (`sql`, `error`, `usage`, the rows in column order, `errorKind`,
+ * …) go in the sibling `naoVerification`, which original clients ignore.
  * nao's CLI reads either shape (client/test-run-response.ts).
  */
 export function testRunWire(response: TestRunResponse): Record<string, unknown> {
   const { verification } = response;
   return {
     // Every field as it is (text, toolCalls, usage, finishReason, durationMs, the judge's verdict, …)
-    // but the two rewritten below.
+    // but the ones rewritten below.
     ...response,
     // An unpriced model has no cost: `{}` reads as "no cost" to both CLIs (the original's
     // TokenCost(**cost) takes an empty object, not null).
@@ -23,6 +25,11 @@ export function testRunWire(response: TestRunResponse): Record<string, unknown> 
             data: rowObjects(verification.data),
             expectedData: rowObjects(verification.expectedData) ?? [],
             expectedColumns: verification.expectedColumns,
+          },
+    naoVerification:
+      verification === null
+        ? null
+        : {
             sql: verification.sql,
             error: verification.error ?? verification.referenceError,
             usage: verification.usage,

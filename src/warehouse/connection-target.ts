@@ -49,16 +49,31 @@ export function secretsOf(fields: ServerConnectionFields): string[] {
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s:@/]*):([^\s@/]*)@/gi;
 
 /**
+ * Secrets shorter than this are not searched for in messages: a one-letter password would
+ * mask letters of host names and words (`acela.pro***y.rlwy.net`). Config values are never
+ * printed whatever their length, and url credentials are masked by position.
+ */
+const MIN_SEARCHED_SECRET_CHARS = 6;
+
+/**
  * `text` with credentials of any `scheme://user:password@` url and every given secret
  * replaced by `***`. Engine messages pass through here before they reach an error.
+ * A secret is masked only where it stands whole, not inside a longer run of letters and
+ * digits, so the rest of the message stays readable.
  */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   let redacted = text.replace(URL_CREDENTIALS, '$1$2:***@');
   // Longest first, so a secret containing another one is removed whole.
   for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    if (secret !== '') redacted = redacted.split(secret).join('***');
+    if (secret.length < MIN_SEARCHED_SECRET_CHARS) continue;
+    redacted = redacted.replace(wholeOccurrences(secret), '***');
   }
   return redacted;
+}
+
+function wholeOccurrences(secret: string): RegExp {
+  const escaped = secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![A-Za-z0-9])${escaped}(?![A-Za-z0-9])`, 'g');
 }
 
 function parseUrl(text: string): URL | undefined {
