@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startBackendProcess } from '../../test-support/backend/backend-process.js';
 import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-support/cli/example-project.js';
 import { latestResults } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
@@ -44,12 +46,19 @@ async function addTest(name: string, text: string): Promise<void> {
 const BIN = path.join(REPO_ROOT, 'bin', 'nao.js');
 
 /** The built `nao` binary (npm run build), as a user or CI runs it. */
-function nao(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function nao(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
       [BIN, ...args],
-      { cwd: project.dir, env: { PATH: process.env.PATH, NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 },
+      {
+        cwd: project.dir,
+        env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
+        maxBuffer: 64 * 1024 * 1024,
+      },
       (error, stdout, stderr) => {
         if (error !== null && typeof error.code !== 'number') reject(error);
         else resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr });
@@ -154,6 +163,45 @@ describe('a reference SQL its database cannot run', () => {
     expect(server.requests.length).toBeGreaterThan(0);
     expect(JSON.stringify(server.requests.map((request) => request.messages))).not.toContain('widgets');
   });
+
+  it('through a nao chat backend, is found here before the backend runs an agent for it', async () => {
+    const home = await mkdtemp(path.join(tmpdir(), 'nao-home-'));
+    const backend = await startBackendProcess({ cwd: project.dir });
+    try {
+      const login = { email: 'checks@example.com', password: 'pw-pre-run-checks-5c1d' };
+      const signup = await fetch(`${backend.url}/api/auth/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(login),
+      });
+      expect(signup.status).toBe(200);
+      await addTest('broken_sql', broken);
+      const run = await nao(
+        [
+          'test',
+          '-u',
+          login.email,
+          '--password',
+          login.password,
+          '--backend',
+          backend.url,
+          '-s',
+          'broken_sql',
+        ],
+        { NAO_HOME: home },
+      );
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        `Warning: broken_sql.yml: its runs are errors and call no model (the others run): reference SQL failed: database "shop" (duckdb): ${engine}`,
+      );
+      expect(server.requests).toHaveLength(0);
+      const [result] = (await latestResults(project.dir)).results;
+      expect(result).toMatchObject({ name: 'broken_sql', status: 'error', tokens: 0 });
+    } finally {
+      await backend.stop();
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
 
 describe("a test's database", () => {

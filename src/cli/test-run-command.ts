@@ -104,7 +104,7 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
   }
 
   let client = await (opening ?? openClient({ settings, config, io, deps }));
-  client = await checkReferencesBeforeRuns({ client, tests, io, signal: deps.interrupt });
+  client = await checkReferencesBeforeRuns({ client, tests, io, config, signal: deps.interrupt });
   if (settings.judgeModel !== null && tests.some((test) => test.expectedAnswer !== null)) {
     // Like the models under test, a judge without its API key stops the command before any run.
     try {
@@ -261,13 +261,16 @@ async function checkReferencesBeforeRuns(options: {
   client: TestRunClient;
   tests: readonly TestCase[];
   io: CliIO;
+  config: NaoConfig;
   signal: AbortSignal | undefined;
 }): Promise<TestRunClient> {
   const { client, io } = options;
-  if (client.checkReferences === undefined) return client;
   let checks: ReadonlyMap<string, ReferenceCheck>;
   try {
-    checks = await client.checkReferences(options.tests, options.signal);
+    checks =
+      client.checkReferences === undefined
+        ? await checkReferencesHere(options)
+        : await client.checkReferences(options.tests, options.signal);
   } catch (error) {
     await client.close();
     throw error;
@@ -279,6 +282,32 @@ async function checkReferencesBeforeRuns(options: {
       );
   }
   return withoutFailedReferences(client, checks);
+}
+
+/**
+ * Through a backend, the reference SQL is planned on the databases of this project's config
+ * as this machine reaches them (the backend serves the same project): one that cannot be
+ * opened here is left to the backend's run.
+ */
+async function checkReferencesHere(options: {
+  tests: readonly TestCase[];
+  config: NaoConfig;
+  signal: AbortSignal | undefined;
+}): Promise<ReadonlyMap<string, ReferenceCheck>> {
+  if (!options.tests.some((test) => test.sql !== null)) return new Map();
+  // Loaded here only, as validate does: the database engines are heavy.
+  const { checkReferences, openReferenceDatabases } = await import('../pipeline/reference-check.js');
+  const opened = await openReferenceDatabases(options.config);
+  try {
+    return await checkReferences({
+      tests: options.tests,
+      databases: opened.databases,
+      unavailable: opened.unavailable,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+  } finally {
+    await opened.close();
+  }
 }
 
 /**

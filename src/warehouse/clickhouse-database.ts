@@ -301,6 +301,9 @@ function classifyError(error: unknown, message: string): ServerErrorVerdict {
   const code = serverCode(error);
   // 164 READONLY: every write, DDL, SET, table function and SYSTEM statement under readonly=1.
   if (code === '164') return { kind: 'read-only', engineMessage };
+  // 113 NO_SESSION: a SET sent without a FORMAT clause, which some 18.x servers refuse for want of a
+  // session before readonly=1 is consulted. nao's requests never carry one: a settings change.
+  if (code === '113') return { kind: 'read-only', engineMessage };
   if (code === '159') return { kind: 'timeout', engineMessage };
   return { kind: 'failed', engineMessage };
 }
