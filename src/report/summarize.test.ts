@@ -27,6 +27,9 @@ describe('summarize', () => {
       total_tool_calls: 3,
       avg_duration_ms: 234,
       avg_tool_calls: 1.0,
+      // Wilson's interval of 3/3 (Newcombe 1998's method 3): never [100, 100].
+      pass_rate_ci95: [43.9, 100],
+      pass_rate_ci_method: 'wilson',
     });
   });
 
@@ -217,6 +220,28 @@ describe('ensureByModel', () => {
     const file = ensureByModel(old);
     expect(ranking(file.by_model)).toEqual(['b:m', 'a:m']);
     expect(file.results).toBe(results);
+  });
+
+  it('fills the pass-rate intervals a file written before them lacks', () => {
+    const results = [
+      run({ name: 'a' }),
+      run({ name: 'b', status: 'failed' }),
+      run({ name: 'a', attempt: 2, status: 'failed' }),
+    ];
+    const { pass_rate_ci95: _ci, pass_rate_ci_method: _method, ...oldSummary } = summarize(results);
+    const oldByModel = summarizeByModel(results).map(
+      ({ pass_rate_ci95: _c, pass_rate_ci_method: _m, ...rest }) => rest,
+    );
+    const file = ensureByModel({
+      ...resultsFile(results),
+      summary: oldSummary as never,
+      by_model: oldByModel as never,
+    });
+    // The two attempts of test a are one cluster, so the interval is clustered, not Wilson's.
+    expect(file.summary.pass_rate_ci_method).toBe('clustered');
+    expect(file.summary.pass_rate_ci95).toEqual(summarize(results).pass_rate_ci95);
+    expect(file.by_model[0]?.pass_rate_ci95).toEqual(file.summary.pass_rate_ci95);
+    expect(file.summary.pass_rate_ci95[0]).toBeLessThan(33.4);
   });
 
   it('keeps a by_model the file already has', () => {
