@@ -439,7 +439,7 @@ describe('model comparison under Performance by Model', () => {
 
   it('calls 38/40 against 24/40 on the same tests significant, with the interval', () => {
     expect(comparisonLine([...suite(OPENAI, 24), ...suite(ANTHROPIC, 38)])).toMatch(
-      /^anthropic:claude-sonnet-4-5 vs openai:gpt-4\.1: \+35\.0 points \(95% CI \+20\.\d to \+49\.\d\) on 40 tests, significant$/,
+      /^anthropic:claude-sonnet-4-5 vs openai:gpt-4\.1: \+35\.0 points \(95% CI \+20\.0 to \+50\.0\) on 40 tests, significant$/,
     );
   });
 
