@@ -201,7 +201,8 @@ export const COMMANDS: readonly CommandSpec<CliDependencies>[] = [
   {
     path: ['test', 'diff'],
     description:
-      'Compare two results files: regressions, fixes, unchanged, added, removed. Exits 1 on a regression.',
+      'Compare two results files: regressions, fixes, unchanged, added, removed, and per model whether the change ' +
+      'is significant or within noise. Exits 1 on a regression (with --fail-on significant: on a significant drop).',
     arguments: [
       { name: '[before]', help: 'the earlier results file' },
       { name: '[after]', help: 'the later results file' },
@@ -213,6 +214,10 @@ export const COMMANDS: readonly CommandSpec<CliDependencies>[] = [
       },
       { flags: '--model <model>', help: 'only this model' },
       { flags: '--test <name>', help: 'only this test' },
+      {
+        flags: '--fail-on <when>',
+        help: 'regression (default): exit 1 when any test stopped passing; significant: exit 1 only when a model dropped beyond noise (paired 95% interval)',
+      },
       { flags: '--no-fail', help: 'exit 0 even when there are regressions' },
     ],
     load: async () => (await import('./test-results-commands.js')).diffResults,

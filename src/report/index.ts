@@ -1,5 +1,11 @@
 export { buildResultsFile } from './build-results-file.js';
-export { type ComparedPair, compareRunFiles, type PairOutcome, type RunComparison } from './compare-runs.js';
+export {
+  type ComparedPair,
+  compareRunFiles,
+  type PairOutcome,
+  type RunComparison,
+  significantDrops,
+} from './compare-runs.js';
 export { repeatStats } from './pass-at-k.js';
 export { readResultsFile } from './read-results.js';
 export type {
