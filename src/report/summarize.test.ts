@@ -250,3 +250,23 @@ describe('ensureByModel', () => {
     expect(file.by_model).toBe(stored);
   });
 });
+
+describe('pass-rate interval clustered by folder (test.stats.cluster: folder)', () => {
+  it('treats the tests of one folder as related: a wider interval than Wilson over the tests', () => {
+    // Folder sales/ passes everything, folder hr/ nothing: 2 informative units, not 20.
+    const results = Array.from({ length: 20 }, (_, i) =>
+      run({
+        name: `t${i}`,
+        file: i < 10 ? `sales/t${i}.yml` : `hr/t${i}.yml`,
+        status: i < 10 ? 'passed' : 'failed',
+      }),
+    );
+    const byTest = summarize(results);
+    const byFolder = summarize(results, { cluster: 'folder' });
+    expect(byTest.pass_rate_ci_method).toBe('wilson');
+    expect(byTest.pass_rate_ci95).toEqual([29.9, 70.1]);
+    expect(byFolder.pass_rate_ci_method).toBe('clustered');
+    // Σ_c (Σ dev)² / n² · G/(G−1) = 2 · 25 / 400 · 2 → SE = 0.5: the whole range.
+    expect(byFolder.pass_rate_ci95).toEqual([0, 100]);
+  });
+});

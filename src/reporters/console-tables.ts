@@ -377,6 +377,9 @@ export function renderReport(
   options: ConsoleOptions & {
     results: readonly RunResult[];
     modelOrder?: readonly string[];
+    /** The results file's by_model and comparisons; default: computed from `results`. */
+    byModel?: readonly ModelSummary[];
+    comparisons?: readonly ModelComparison[];
     quiet?: boolean;
   },
 ): string {
@@ -386,12 +389,10 @@ export function renderReport(
   if (options.quiet !== true) {
     sections.push(renderTestResultsTable(results, options));
     if (orderedModels(results, modelOrder).length > 1) {
-      const byModel = summarizeByModel(results, { modelOrder });
+      const byModel = options.byModel ?? summarizeByModel(results, { modelOrder });
+      const comparisons = options.comparisons ?? compareModels({ results, byModel });
       sections.push(
-        [
-          renderModelPerformanceTable(byModel, options),
-          ...comparisonLines(compareModels({ results, byModel })),
-        ].join('\n'),
+        [renderModelPerformanceTable(byModel, options), ...comparisonLines(comparisons)].join('\n'),
       );
       sections.push(renderPassFailGrid(results, { ...options, modelOrder }));
     }
