@@ -270,3 +270,16 @@ describe('pass-rate interval clustered by folder (test.stats.cluster: folder)', 
     expect(byFolder.pass_rate_ci95).toEqual([0, 100]);
   });
 });
+
+describe('pass-rate interval: what counts as a pass', () => {
+  it('counts a judged pass as a pass and an unverified run as not passed; skipped runs not at all', () => {
+    const summary = summarize([
+      run({ name: 'a' }),
+      run({ name: 'b', details: judgedDetails({ verdict: 'pass' }) }),
+      run({ name: 'c', status: 'unverified' }),
+      run({ name: 'd', status: 'skipped' }),
+    ]);
+    // Wilson 2/3, not 3/3 or 2/4.
+    expect(summary.pass_rate_ci95).toEqual([20.8, 93.9]);
+  });
+});
