@@ -223,6 +223,16 @@ export const COMMANDS: readonly CommandSpec<CliDependencies>[] = [
     load: async () => (await import('./test-results-commands.js')).diffResults,
   },
   {
+    path: ['test', 'plan'],
+    description:
+      "How likely the suite is to detect a change of N points in a model's pass rate, and how many tests or repeats give 80%.",
+    arguments: [{ name: '[file]', help: 'the results file to plan from (default: the latest)' }],
+    options: [
+      { flags: '--detect <points>', help: 'the change in pass rate to detect, in points (default 5)' },
+    ],
+    load: async () => (await import('./test-results-commands.js')).planTests,
+  },
+  {
     path: ['test', 'merge'],
     description:
       'Merge the results files of `nao test --shard i/n` runs into one results file, as if the suite had run once. ' +

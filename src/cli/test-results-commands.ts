@@ -1,10 +1,12 @@
 import path from 'node:path';
 import { UsageError } from '../errors/index.js';
+import { formatPercentWithInterval } from '../report/format-values.js';
 import {
   compareRunFiles,
   ensureByModel,
   listResultsFiles,
   partialReasons,
+  planSuite,
   type ResultsFile,
   readResultsFile,
   selectionKey,
@@ -15,6 +17,7 @@ import { formatRunComparison, formatSummary } from '../reporters/index.js';
 import type { CommandAction } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';
 import { EXIT } from './exit-codes.js';
+import { positiveNumberFlag } from './flag-values.js';
 import type { CliIO } from './io.js';
 import { loadProjectConfig } from './load-project.js';
 
@@ -192,3 +195,44 @@ function answerSourceNotes(before: ResultsFile, after: ResultsFile): string[] {
   }
   return notes;
 }
+
+/**
+ * `nao test plan [file] --detect N`: per model, the chance that a real change of N points
+ * shows as significant in `nao test diff` with this suite, and the tests or repeats for 80%.
+ */
+export const planTests: CommandAction<CliDependencies> = async ({ io, args, flags }) => {
+  const detect = typeof flags.detect === 'string' ? positiveNumberFlag('--detect', flags.detect) : 5;
+  if (detect >= 100) {
+    throw new UsageError({
+      code: 'INVALID_FLAG',
+      message: `--detect is in points below 100, got "${detect}".`,
+    });
+  }
+  let target: string;
+  if (args[0] !== undefined) target = resolveFile(io, args[0]);
+  else {
+    const { outputsDir, files } = await resultFiles(io);
+    if (files.length === 0) throw noResults(outputsDir, 1);
+    target = files.at(-1)!;
+  }
+  const file = ensureByModel(await readResultsFile(target));
+  const lines = [
+    `Planning from ${path.relative(io.cwd, target) || target}: detect a change of ${detect} points`,
+  ];
+  for (const plan of planSuite({ file, detect })) {
+    const attempts = plan.repeat === 1 ? '1 attempt' : `${plan.repeat} attempts`;
+    lines.push(
+      '',
+      `${plan.model}: ${plan.tests} tests × ${attempts}, pass rate ${formatPercentWithInterval(plan.summary.pass_rate, plan.summary.pass_rate_ci95)}`,
+      `  chance to detect it: ${Math.round(plan.power * 100)}%`,
+      `  for 80%: ${plan.testsNeeded.toLocaleString('en-US')} tests at ${attempts} each, or --repeat ${plan.repeatsNeeded} on these ${plan.tests} tests`,
+    );
+    if (plan.withinVariance === null) {
+      lines.push(
+        '  (each test ran once, so any test is assumed able to flip; run with --repeat 3 to measure how flaky the tests really are)',
+      );
+    }
+  }
+  io.stdout.write(`${lines.join('\n')}\n`);
+  return EXIT.ok;
+};

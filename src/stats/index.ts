@@ -7,4 +7,5 @@ export {
   type PairedVerdict,
   pairedDifference,
 } from './paired-difference.js';
+export { pairedPower, testsForPower } from './power.js';
 export { wilsonInterval } from './wilson-interval.js';
