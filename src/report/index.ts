@@ -30,7 +30,7 @@ export { groupByPair, pairKey } from './run-pairs.js';
 export { errorResult, judgedResult, notRunResult, skippedResult, spentUsd } from './run-result.js';
 export { partialReasons, selectionKey, selectionText } from './run-scope.js';
 export { statusOf } from './run-status.js';
-export { type ModelPlan, planSuite } from './suite-plan.js';
+export { planSuite } from './suite-plan.js';
 export { ensureByModel, failedRuns, orderedModels, passRate, summarize } from './summarize.js';
 export {
   listResultsFiles,

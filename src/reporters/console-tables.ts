@@ -8,7 +8,6 @@ import {
   formatCostTotal,
   formatInteger,
   formatOneDecimal,
-  formatPercent,
   formatPercentWithInterval,
   formatPointsWithInterval,
   formatSeconds,
