@@ -205,7 +205,8 @@ export const COMMANDS: readonly CommandSpec<CliDependencies>[] = [
   {
     path: ['test', 'diff'],
     description:
-      'Compare two results files: regressions, fixes, unchanged, added, removed. Exits 1 on a regression.',
+      'Compare two results files: regressions, fixes, unchanged, added, removed, and per model whether the change ' +
+      'is significant or within noise. Exits 1 on a regression (with --fail-on significant: on a significant drop).',
     arguments: [
       { name: '[before]', help: 'the earlier results file' },
       { name: '[after]', help: 'the later results file' },
@@ -217,9 +218,23 @@ export const COMMANDS: readonly CommandSpec<CliDependencies>[] = [
       },
       { flags: '--model <model>', help: 'only this model' },
       { flags: '--test <name>', help: 'only this test' },
+      {
+        flags: '--fail-on <when>',
+        help: 'regression (default): exit 1 when any test stopped passing; significant: exit 1 only when a model dropped beyond noise (paired 95% interval)',
+      },
       { flags: '--no-fail', help: 'exit 0 even when there are regressions' },
     ],
     load: async () => (await import('./test-results-commands.js')).diffResults,
+  },
+  {
+    path: ['test', 'plan'],
+    description:
+      "How likely the suite is to detect a change of N points in a model's pass rate, and how many tests or repeats give 80%.",
+    arguments: [{ name: '[file]', help: 'the results file to plan from (default: the latest)' }],
+    options: [
+      { flags: '--detect <points>', help: 'the change in pass rate to detect, in points (default 5)' },
+    ],
+    load: async () => (await import('./test-results-commands.js')).planTests,
   },
   {
     path: ['test', 'merge'],

@@ -1,19 +1,23 @@
 import path from 'node:path';
 import { UsageError } from '../errors/index.js';
+import { formatPercentWithInterval } from '../report/format-values.js';
 import {
   compareRunFiles,
   ensureByModel,
   listResultsFiles,
   partialReasons,
+  planSuite,
   type ResultsFile,
   readResultsFile,
   selectionKey,
   selectionText,
+  significantDrops,
 } from '../report/index.js';
 import { formatRunComparison, formatSummary } from '../reporters/index.js';
 import type { CommandAction } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';
 import { EXIT } from './exit-codes.js';
+import { positiveNumberFlag } from './flag-values.js';
 import type { CliIO } from './io.js';
 import { loadProjectConfig } from './load-project.js';
 
@@ -65,8 +69,22 @@ export const printSummary: CommandAction<CliDependencies> = async ({ io, args, f
   return EXIT.ok;
 };
 
+const FAIL_ON = ['regression', 'significant'] as const;
+
+/** `--fail-on`: `regression` (any pair that stopped passing) or `significant` (a drop beyond noise). */
+function failOnFlag(value: unknown): (typeof FAIL_ON)[number] {
+  if (value === undefined) return 'regression';
+  const found = FAIL_ON.find((choice) => choice === value);
+  if (found !== undefined) return found;
+  throw new UsageError({
+    code: 'INVALID_FLAG',
+    message: `--fail-on must be ${FAIL_ON.join(' or ')}, got "${String(value)}".`,
+  });
+}
+
 /** `nao test diff [before] [after]`: regressions and fixes between two results files. */
 export const diffResults: CommandAction<CliDependencies> = async ({ io, args, flags }) => {
+  const failOn = failOnFlag(flags.failOn);
   const [before, after] = args;
   let paths: [string, string];
   if (before !== undefined && after !== undefined) paths = [resolveFile(io, before), resolveFile(io, after)];
@@ -99,7 +117,12 @@ export const diffResults: CommandAction<CliDependencies> = async ({ io, args, fl
       recounted: { before: beforeFile!.recounted, after: afterFile!.recounted },
     })}\n`,
   );
-  return comparison.regressions.length > 0 && flags.fail !== false ? EXIT.failed : EXIT.ok;
+  if (flags.fail === false) return EXIT.ok;
+  // A single flipped test is a regression, but on 40 tests rarely a real drop: `significant`
+  // fails only when a model's paired change is beyond noise.
+  const failed =
+    failOn === 'significant' ? significantDrops(comparison).length > 0 : comparison.regressions.length > 0;
+  return failed ? EXIT.failed : EXIT.ok;
 };
 
 /**
@@ -179,3 +202,44 @@ function answerSourceNotes(before: ResultsFile, after: ResultsFile): string[] {
   }
   return notes;
 }
+
+/**
+ * `nao test plan [file] --detect N`: per model, the chance that a real change of N points
+ * shows as significant in `nao test diff` with this suite, and the tests or repeats for 80%.
+ */
+export const planTests: CommandAction<CliDependencies> = async ({ io, args, flags }) => {
+  const detect = typeof flags.detect === 'string' ? positiveNumberFlag('--detect', flags.detect) : 5;
+  if (detect >= 100) {
+    throw new UsageError({
+      code: 'INVALID_FLAG',
+      message: `--detect is in points below 100, got "${detect}".`,
+    });
+  }
+  let target: string;
+  if (args[0] !== undefined) target = resolveFile(io, args[0]);
+  else {
+    const { outputsDir, files } = await resultFiles(io);
+    if (files.length === 0) throw noResults(outputsDir, 1);
+    target = files.at(-1)!;
+  }
+  const file = ensureByModel(await readResultsFile(target));
+  const lines = [
+    `Planning from ${path.relative(io.cwd, target) || target}: detect a change of ${detect} points`,
+  ];
+  for (const plan of planSuite({ file, detect })) {
+    const attempts = plan.repeat === 1 ? '1 attempt' : `${plan.repeat} attempts`;
+    lines.push(
+      '',
+      `${plan.model}: ${plan.tests} tests × ${attempts}, pass rate ${formatPercentWithInterval(plan.summary.pass_rate, plan.summary.pass_rate_ci95)}`,
+      `  chance to detect it: ${Math.round(plan.power * 100)}%`,
+      `  for 80%: ${plan.testsNeeded.toLocaleString('en-US')} tests at ${attempts} each, or --repeat ${plan.repeatsNeeded} on these ${plan.tests} tests`,
+    );
+    if (plan.withinVariance === null) {
+      lines.push(
+        '  (each test ran once, so any test is assumed able to flip; run with --repeat 3 to measure how flaky the tests really are)',
+      );
+    }
+  }
+  io.stdout.write(`${lines.join('\n')}\n`);
+  return EXIT.ok;
+};

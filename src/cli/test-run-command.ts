@@ -135,6 +135,7 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
       client,
       comparison: project.config.test.comparison,
       judgeModel: settings.judgeModel,
+      ...(project.config.test.statsCluster ? { cluster: project.config.test.statsCluster } : {}),
       threads: settings.threads,
       startSpacingMs: START_SPACING_MS,
       timeoutMs: settings.timeoutMs,

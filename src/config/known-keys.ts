@@ -56,6 +56,7 @@ const CONFIG_KEYS: KeyTree = {
   test: {
     ...leaves(Object.keys(configSchema.shape.test.unwrap().shape)),
     comparison: leaves(Object.keys(comparisonSchema.shape)),
+    stats: leaves(['cluster']),
   },
   agent: leaves(Object.keys(configSchema.shape.agent.unwrap().shape)),
 };

@@ -31,6 +31,7 @@ describe('parseConfig: valid files', () => {
       failFast: false,
       comparison: { rtol: 0.00001, atol: 0.00000001, decimals: 2 },
       timeoutMs: 900_000,
+      statsCluster: 'test',
     });
     expect(config.agent).toEqual({
       maxSteps: 20,
@@ -84,6 +85,8 @@ test:
     atol: 0
     decimals: 3
   timeout_s: 600
+  stats:
+    cluster: folder
 agent:
   max_steps: 12
   max_result_rows: 5000
@@ -106,6 +109,7 @@ agent:
       failFast: false,
       comparison: { rtol: 0.001, atol: 0, decimals: 3 },
       timeoutMs: 600_000,
+      statsCluster: 'folder',
     });
     expect(config.agent).toEqual({
       maxSteps: 12,

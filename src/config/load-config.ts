@@ -162,6 +162,7 @@ export function parseConfig(options: {
       comparison: raw.test.comparison,
       ...(raw.test.judge_model === undefined ? {} : { judgeModel: raw.test.judge_model }),
       timeoutMs: secondsToMs(raw.test.timeout_s ?? DEFAULT_RUN_TIMEOUT_S),
+      statsCluster: raw.test.stats?.cluster ?? 'test',
     },
     agent: {
       maxSteps: raw.agent.max_steps,

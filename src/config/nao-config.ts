@@ -40,6 +40,8 @@ export interface NaoConfig {
     judgeModel?: string;
     /** `test.timeout_s`: the wall-clock limit of one run when `--timeout` is not given. */
     timeoutMs: number;
+    /** `test.stats.cluster`: related runs for the pass-rate intervals, the test's (default) or its folder's. */
+    statsCluster?: 'test' | 'folder';
   };
   agent: {
     maxSteps: number;

@@ -68,6 +68,8 @@ export const configSchema = z.object({
       comparison: comparisonSchema.default(DEFAULT_COMPARISON),
       judge_model: modelStringSchema.optional(),
       timeout_s: seconds.optional(),
+      /** What the pass-rate intervals cluster on: each test (default) or each test's folder. */
+      stats: z.object({ cluster: z.enum(['test', 'folder']).optional() }).optional(),
     })
     .default({ comparison: DEFAULT_COMPARISON }),
   agent: z

@@ -1,5 +1,6 @@
+import { compareModels } from './model-comparisons.js';
 import { repeatStats } from './pass-at-k.js';
-import type { ResultsFile, RunResult, SelectionRecord, ShardRecord } from './results-file.js';
+import type { ResultsFile, RunResult, SelectionRecord, ShardRecord, StatsCluster } from './results-file.js';
 import { summarize, summarizeByModel } from './summarize.js';
 import { localIsoTimestamp } from './write-results.js';
 
@@ -25,14 +26,20 @@ export function buildResultsFile(options: {
   stoppedBy?: 'fail-fast' | 'budget';
   /** `-s` / `--last-failed`: the run covered only these tests. */
   selection?: SelectionRecord;
+  /** `test.stats.cluster`: what the pass-rate intervals cluster on (default: the test). */
+  cluster?: StatsCluster;
 }): ResultsFile {
   const { results } = options;
   const repeats = repeatStats(results);
+  const cluster = options.cluster ? { cluster: options.cluster } : {};
+  const byModel = summarizeByModel(results, { modelOrder: options.models ?? [], ...cluster });
+  const comparisons = compareModels({ results, byModel, ...cluster });
   const file: ResultsFile = {
     timestamp: localIsoTimestamp(options.now),
     results,
-    summary: summarize(results),
-    by_model: summarizeByModel(results, { modelOrder: options.models ?? [] }),
+    summary: summarize(results, cluster),
+    by_model: byModel,
+    ...(comparisons.length > 0 ? { comparisons } : {}),
   };
   if (repeats.length > 0 || (options.repeat ?? 1) > 1) file.repeats = repeats;
   if (options.naoVersion !== undefined) file.nao_version = options.naoVersion;

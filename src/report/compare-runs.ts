@@ -3,6 +3,7 @@
  * got fixed, stayed the same, appeared or disappeared between two results files.
  */
 import { didYouMean, UsageError } from '../errors/index.js';
+import { type PairedDifference, pairedDifference } from '../stats/index.js';
 import type { ModelSummary, ResultsFile, RunResult, RunStatus } from './results-file.js';
 import { groupByPair } from './run-pairs.js';
 import { statusOf } from './run-status.js';
@@ -37,6 +38,11 @@ export interface ModelPassRates {
   model: string;
   before: ModelSummary | null;
   after: ModelSummary | null;
+  /**
+   * After − before on the tests that ran on both sides, paired test by test: is the change
+   * real (`significant`) or `within noise`? null when no test ran on both sides.
+   */
+  change: PairedDifference | null;
 }
 
 export interface RunComparison {
@@ -159,10 +165,29 @@ export function compareRunFiles(options: {
   const beforeModels = summarizeByModel(beforeResults);
   const afterModels = summarizeByModel(afterResults);
   const models = orderedModels([...afterResults, ...beforeResults], options.after.models ?? []);
-  comparison.models = models.map((model) => ({
-    model,
-    before: beforeModels.find((summary) => summary.model === model) ?? null,
-    after: afterModels.find((summary) => summary.model === model) ?? null,
-  }));
+  const compared = [...comparison.regressions, ...comparison.fixes, ...comparison.unchanged];
+  comparison.models = models.map((model) => {
+    const pairs = compared
+      .filter((pair) => pair.model === model)
+      .map((pair) => ({
+        a: pair.before!.passes / pair.before!.runs,
+        b: pair.after!.passes / pair.after!.runs,
+        cluster: pair.name,
+        single: pair.before!.runs === 1 && pair.after!.runs === 1,
+      }));
+    return {
+      model,
+      before: beforeModels.find((summary) => summary.model === model) ?? null,
+      after: afterModels.find((summary) => summary.model === model) ?? null,
+      change: pairs.length > 0 ? pairedDifference(pairs) : null,
+    };
+  });
   return comparison;
+}
+
+/** A model whose pass rate dropped beyond noise: what `nao test diff --fail-on significant` fails on. */
+export function significantDrops(comparison: RunComparison): ModelPassRates[] {
+  return comparison.models.filter(
+    (entry) => entry.change !== null && entry.change.verdict === 'significant' && entry.change.difference < 0,
+  );
 }

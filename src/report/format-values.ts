@@ -83,6 +83,18 @@ export function formatPercent(rate: number): string {
   return `${rate.toFixed(1)}%`;
 }
 
+/** A rate with its 95% interval: `60.0% (44.6–73.7)`. */
+export function formatPercentWithInterval(rate: number, ci95: readonly [number, number]): string {
+  return `${formatPercent(rate)} (${ci95[0].toFixed(1)}–${ci95[1].toFixed(1)})`;
+}
+
+/** A difference in points with its interval: `+35.0 points (20.0 to 50.0)`. */
+export function formatPointsWithInterval(points: number, ci95: readonly [number, number]): string {
+  const signed = (value: number) =>
+    value > 0 ? `+${value.toFixed(1)}` : value < 0 ? `−${Math.abs(value).toFixed(1)}` : '±0.0';
+  return `${signed(points)} points (95% CI ${signed(ci95[0])} to ${signed(ci95[1])})`;
+}
+
 /** One decimal, as the reference prints averages (5.5, 8.0). */
 export function formatOneDecimal(value: number): string {
   if (!Number.isFinite(value)) return UNKNOWN;

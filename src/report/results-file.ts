@@ -144,7 +144,18 @@ export interface RunResult {
   details: RunDetails;
 }
 
-export interface Summary {
+/** How related runs are grouped for intervals (`test.stats.cluster` in nao_config.yaml). */
+export type StatsCluster = 'test' | 'folder';
+
+/** The 95% interval of a pass rate, in percent like `pass_rate` (see README, "How sure is a pass rate?"). */
+export interface PassRateInterval {
+  /** [low, high] in percent, one decimal. */
+  pass_rate_ci95: [number, number];
+  /** wilson: each test ran once; clustered: repeats or folders, clustered on the test (or folder). */
+  pass_rate_ci_method: 'wilson' | 'clustered';
+}
+
+export interface Summary extends PassRateInterval {
   /** Runs that ran (skipped ones are only in `skipped`). */
   total: number;
   passed: number;
@@ -263,12 +274,29 @@ export interface SelectionRecord {
   last_failed?: string;
 }
 
+/** Two models of one run compared on the tests both ran (see `pairedDifference`). */
+export interface ModelComparison {
+  /** The better-ranked model (the Performance by Model order) and the one compared with it. */
+  model_a: string;
+  model_b: string;
+  /** Tests both ran. */
+  tests: number;
+  /** pass rate of A − B in points, with its 95% interval. */
+  difference: number;
+  difference_ci95: [number, number];
+  /** McNemar's exact p-value when each test ran once, else null. */
+  p_value: number | null;
+  verdict: 'significant' | 'within noise' | 'too few tests';
+}
+
 export interface ResultsFile {
   timestamp: string;
   results: RunResult[];
   summary: Summary;
   recounted?: Recount;
   by_model: ModelSummary[];
+  /** Each model against the best-ranked one, when several models ran (computed on read when absent). */
+  comparisons?: ModelComparison[];
   /** Present when the run used --repeat > 1. */
   repeats?: RepeatStats[];
   nao_version?: string;

@@ -27,6 +27,9 @@ describe('summarize', () => {
       total_tool_calls: 3,
       avg_duration_ms: 234,
       avg_tool_calls: 1.0,
+      // Wilson's interval of 3/3 (Newcombe 1998's method 3): never [100, 100].
+      pass_rate_ci95: [43.9, 100],
+      pass_rate_ci_method: 'wilson',
     });
   });
 
@@ -219,9 +222,64 @@ describe('ensureByModel', () => {
     expect(file.results).toBe(results);
   });
 
+  it('fills the pass-rate intervals a file written before them lacks', () => {
+    const results = [
+      run({ name: 'a' }),
+      run({ name: 'b', status: 'failed' }),
+      run({ name: 'a', attempt: 2, status: 'failed' }),
+    ];
+    const { pass_rate_ci95: _ci, pass_rate_ci_method: _method, ...oldSummary } = summarize(results);
+    const oldByModel = summarizeByModel(results).map(
+      ({ pass_rate_ci95: _c, pass_rate_ci_method: _m, ...rest }) => rest,
+    );
+    const file = ensureByModel({
+      ...resultsFile(results),
+      summary: oldSummary as never,
+      by_model: oldByModel as never,
+    });
+    // The two attempts of test a are one cluster, so the interval is clustered, not Wilson's.
+    expect(file.summary.pass_rate_ci_method).toBe('clustered');
+    expect(file.summary.pass_rate_ci95).toEqual(summarize(results).pass_rate_ci95);
+    expect(file.by_model[0]?.pass_rate_ci95).toEqual(file.summary.pass_rate_ci95);
+    expect(file.summary.pass_rate_ci95[0]).toBeLessThan(33.4);
+  });
+
   it('keeps a by_model the file already has', () => {
     const stored = summarizeByModel([run()]);
     const file = ensureByModel({ ...resultsFile([run(), run({ model: 'x:y' })]), by_model: stored });
     expect(file.by_model).toBe(stored);
+  });
+});
+
+describe('pass-rate interval clustered by folder (test.stats.cluster: folder)', () => {
+  it('treats the tests of one folder as related: a wider interval than Wilson over the tests', () => {
+    // Folder sales/ passes everything, folder hr/ nothing: 2 informative units, not 20.
+    const results = Array.from({ length: 20 }, (_, i) =>
+      run({
+        name: `t${i}`,
+        file: i < 10 ? `sales/t${i}.yml` : `hr/t${i}.yml`,
+        status: i < 10 ? 'passed' : 'failed',
+      }),
+    );
+    const byTest = summarize(results);
+    const byFolder = summarize(results, { cluster: 'folder' });
+    expect(byTest.pass_rate_ci_method).toBe('wilson');
+    expect(byTest.pass_rate_ci95).toEqual([29.9, 70.1]);
+    expect(byFolder.pass_rate_ci_method).toBe('clustered');
+    // Σ_c (Σ dev)² / n² · G/(G−1) = 2 · 25 / 400 · 2 → SE = 0.5: the whole range.
+    expect(byFolder.pass_rate_ci95).toEqual([0, 100]);
+  });
+});
+
+describe('pass-rate interval: what counts as a pass', () => {
+  it('counts a judged pass as a pass and an unverified run as not passed; skipped runs not at all', () => {
+    const summary = summarize([
+      run({ name: 'a' }),
+      run({ name: 'b', details: judgedDetails({ verdict: 'pass' }) }),
+      run({ name: 'c', status: 'unverified' }),
+      run({ name: 'd', status: 'skipped' }),
+    ]);
+    // Wilson 2/3, not 3/3 or 2/4.
+    expect(summary.pass_rate_ci95).toEqual([20.8, 93.9]);
   });
 });

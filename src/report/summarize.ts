@@ -3,7 +3,8 @@
  * counted in `skipped` and nowhere else: `total`, `pass_rate`, tokens, costs, durations and
  * the averages cover only the runs that ran (passed + failed + errors + unverified = total).
  */
-import type { ModelSummary, ResultsFile, RunResult, Summary } from './results-file.js';
+import { hasPassRateInterval, passRateInterval } from './pass-rate-interval.js';
+import type { ModelSummary, ResultsFile, RunResult, StatsCluster, Summary } from './results-file.js';
 import { statusOf } from './run-status.js';
 
 /** Sums of floats are rounded to 1e-10 USD so 0.0125 × 3 is written as 0.0375. */
@@ -15,8 +16,11 @@ function knownNumber(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
-/** Totals and averages over the runs of `results` (see the module comment for skipped runs). */
-export function summarize(results: readonly RunResult[]): Summary {
+/**
+ * Totals and averages over the runs of `results` (see the module comment for skipped runs),
+ * with the pass rate's 95% interval clustered on `cluster` (default: the test).
+ */
+export function summarize(results: readonly RunResult[], options: { cluster?: StatsCluster } = {}): Summary {
   let passed = 0;
   let failed = 0;
   let errors = 0;
@@ -80,6 +84,7 @@ export function summarize(results: readonly RunResult[]): Summary {
     total_tool_calls: totalToolCalls,
     avg_duration_ms: total === 0 ? 0 : Math.round(totalDurationMs / total),
     avg_tool_calls: total === 0 ? 0 : Math.round((totalToolCalls * 10) / total) / 10,
+    ...passRateInterval(results, options),
   };
 }
 
@@ -130,7 +135,7 @@ export function compareModelSummaries(a: ModelSummary, b: ModelSummary): number 
  */
 export function summarizeByModel(
   results: readonly RunResult[],
-  options: { modelOrder?: readonly string[] } = {},
+  options: { modelOrder?: readonly string[]; cluster?: StatsCluster } = {},
 ): ModelSummary[] {
   const byModel = new Map<string, RunResult[]>();
   for (const model of options.modelOrder ?? []) byModel.set(model, []);
@@ -140,7 +145,7 @@ export function summarizeByModel(
     else byModel.set(result.model, [result]);
   }
   const summaries = [...byModel].map(([model, runs]) => {
-    const summary = summarize(runs);
+    const summary = summarize(runs, options.cluster ? { cluster: options.cluster } : {});
     const { total, passed, failed, errors, unverified, skipped, ...rest } = summary;
     return {
       model,
@@ -168,12 +173,24 @@ export function orderedModels(results: readonly RunResult[], modelOrder: readonl
 }
 
 /**
- * The file with `by_model` present: files written before per-model summaries existed get it
- * computed from their results, so the viewer's model tables work on them too.
+ * The file with `by_model` and the pass-rate intervals present: files written before they
+ * existed (and the original nao's) get them computed from their results, so the viewer's
+ * model tables and error bars work on them too.
  */
 export function ensureByModel(
   file: Omit<ResultsFile, 'by_model'> & { by_model?: ModelSummary[] | null },
 ): ResultsFile {
-  if (Array.isArray(file.by_model)) return { ...file, by_model: file.by_model };
-  return { ...file, by_model: summarizeByModel(file.results, { modelOrder: file.models ?? [] }) };
+  let byModel = file.by_model;
+  if (!Array.isArray(byModel)) byModel = summarizeByModel(file.results, { modelOrder: file.models ?? [] });
+  else if (!byModel.every(hasPassRateInterval)) {
+    byModel = byModel.map((entry) =>
+      hasPassRateInterval(entry)
+        ? entry
+        : { ...entry, ...passRateInterval(file.results.filter((result) => result.model === entry.model)) },
+    );
+  }
+  const summary = hasPassRateInterval(file.summary)
+    ? file.summary
+    : { ...file.summary, ...passRateInterval(file.results) };
+  return { ...file, summary, by_model: byModel };
 }

@@ -55,6 +55,9 @@ export function consoleReporter(options: {
       const tables = renderReport({
         results: file.results,
         modelOrder: options.models,
+        // The file's, so the intervals follow `test.stats.cluster`.
+        byModel: file.by_model,
+        comparisons: file.comparisons ?? [],
         width: options.stdout.columns ?? 120,
         color: options.color,
         wallClockMs: elapsedMs(file.started_at ?? null, file.finished_at ?? null),

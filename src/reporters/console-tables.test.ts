@@ -102,14 +102,15 @@ describe('renderReport', () => {
       '│ Total                │                   │              │                     │ 121090 │ ≥$0.231 │     31.4 │    28 │',
       '└──────────────────────┴───────────────────┴──────────────┴─────────────────────┴────────┴─────────┴──────────┴───────┘',
       '',
-      '                                Performance by Model',
-      '┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━━━┳━━━━━━━┓',
-      '┃                             ┃  Pass ┃        ┃        ┃        ┃      Avg ┃   Avg ┃',
-      '┃ Model                       ┃  Rate ┃ Passed ┃ Tokens ┃   Cost ┃ Time (s) ┃ Tools ┃',
-      '┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━━━╇━━━━━━━┩',
-      '│ anthropic:claude-sonnet-4-5 │ 66.7% │    2/3 │  47200 │ $0.091 │      6.2 │   4.0 │',
-      '│ openai:gpt-4.1              │ 33.3% │    1/3 │  73890 │ ≥$0.14 │      9.2 │   5.3 │',
-      '└─────────────────────────────┴───────┴────────┴────────┴────────┴──────────┴───────┘',
+      '                                      Performance by Model',
+      '┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━━━┳━━━━━━━┓',
+      '┃                             ┃         Pass Rate ┃        ┃        ┃        ┃      Avg ┃   Avg ┃',
+      '┃ Model                       ┃          (95% CI) ┃ Passed ┃ Tokens ┃   Cost ┃ Time (s) ┃ Tools ┃',
+      '┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━━━╇━━━━━━━┩',
+      '│ anthropic:claude-sonnet-4-5 │ 66.7% (20.8–93.9) │    2/3 │  47200 │ $0.091 │      6.2 │   4.0 │',
+      '│ openai:gpt-4.1              │  33.3% (6.1–79.2) │    1/3 │  73890 │ ≥$0.14 │      9.2 │   5.3 │',
+      '└─────────────────────────────┴───────────────────┴────────┴────────┴────────┴──────────┴───────┘',
+      'anthropic:claude-sonnet-4-5 vs openai:gpt-4.1: 3 shared tests, too few to tell (10 needed)',
       '',
       '            Pass / Fail by Test and Model',
       '┏━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━┓',
@@ -422,5 +423,34 @@ describe('judged runs', () => {
 
   it('leave a report without judged runs unchanged', () => {
     expect(renderTestResultsTable([run()], { width: 120 })).not.toContain('judged');
+  });
+});
+
+describe('model comparison under Performance by Model', () => {
+  /** 40 tests: `passes` of them pass for the model (the first ones), the rest fail. */
+  const suite = (model: string, passes: number) =>
+    Array.from({ length: 40 }, (_, i) =>
+      run({ name: `t${String(i).padStart(2, '0')}`, model, status: i < passes ? 'passed' : 'failed' }),
+    );
+  const comparisonLine = (results: ReturnType<typeof suite>) =>
+    renderReport({ results, width: 200 })
+      .split('\n')
+      .find((line) => line.includes(' vs '));
+
+  it('calls 38/40 against 24/40 on the same tests significant, with the interval', () => {
+    expect(comparisonLine([...suite(OPENAI, 24), ...suite(ANTHROPIC, 38)])).toMatch(
+      /^anthropic:claude-sonnet-4-5 vs openai:gpt-4\.1: \+35\.0 points \(95% CI \+20\.0 to \+50\.0\) on 40 tests, significant$/,
+    );
+  });
+
+  it('calls 26/40 against 24/40 within noise', () => {
+    expect(comparisonLine([...suite(OPENAI, 24), ...suite(ANTHROPIC, 26)])).toMatch(
+      /: \+5\.0 points \(95% CI −1\.\d to \+11\.\d\) on 40 tests, within noise$/,
+    );
+  });
+
+  it('shows each rate with its Wilson interval', () => {
+    const text = renderReport({ results: [...suite(OPENAI, 24), ...suite(ANTHROPIC, 26)], width: 200 });
+    expect(text).toContain('60.0% (44.6–73.7)');
   });
 });

@@ -8,12 +8,14 @@ import {
   formatCostTotal,
   formatInteger,
   formatOneDecimal,
-  formatPercent,
+  formatPercentWithInterval,
+  formatPointsWithInterval,
   formatSeconds,
   splitModel,
 } from '../report/format-values.js';
+import { compareModels } from '../report/model-comparisons.js';
 import { repeatStats } from '../report/pass-at-k.js';
-import type { ModelSummary, RunResult, RunStatus, Summary } from '../report/results-file.js';
+import type { ModelComparison, ModelSummary, RunResult, RunStatus, Summary } from '../report/results-file.js';
 import { groupByPair, hasRepeats } from '../report/run-pairs.js';
 import { spentUsd } from '../report/run-result.js';
 import { STATUS_MARK, statusOf } from '../report/run-status.js';
@@ -176,7 +178,7 @@ export function renderModelPerformanceTable(
     title: 'Performance by Model',
     columns: [
       { header: ['Model'], align: 'left' },
-      { header: ['Pass', 'Rate'], align: 'right' },
+      { header: ['Pass Rate', '(95% CI)'], align: 'right' },
       { header: ['Passed'], align: 'right' },
       { header: ['Tokens'], align: 'right' },
       { header: ['Cost'], align: 'right' },
@@ -187,7 +189,7 @@ export function renderModelPerformanceTable(
       const ran = summary.total > 0;
       return [
         text(summary.model),
-        text(ran ? formatPercent(summary.pass_rate) : '—'),
+        text(ran ? formatPercentWithInterval(summary.pass_rate, summary.pass_rate_ci95) : '—'),
         text(`${summary.passed}/${summary.total}`),
         text(formatInteger(summary.total_tokens)),
         text(formatCostTotal({ total: totalSpent(summary), unknownRuns: summary.runs_without_cost })),
@@ -201,7 +203,11 @@ export function renderModelPerformanceTable(
     width,
     color,
     shrink: [
+      // The interval goes under the rate before a model name is split.
+      { column: 1, kind: 'reflow', reflow: (line) => line.split(' ') },
       { column: 0, kind: 'reflow', reflow: splitModel },
+      // Only then is the interval left out (the results file keeps it), before names are cut.
+      { column: 1, kind: 'reflow', reflow: (line) => (line.startsWith('(') ? [] : [line]) },
       { column: 0, kind: 'truncate', minWidth: 8 },
     ],
   });
@@ -347,6 +353,20 @@ function totalsText(summary: Summary, options: { wallClockMs?: number | null } =
 }
 
 /**
+ * Under Performance by Model: is the best model really ahead of each other one, on the same
+ * tests? The verdict reads `significant` only when the paired interval excludes 0.
+ */
+export function comparisonLines(comparisons: readonly ModelComparison[]): string[] {
+  return comparisons.map((comparison) => {
+    const pair = `${comparison.model_a} vs ${comparison.model_b}`;
+    if (comparison.verdict === 'too few tests') {
+      return `${pair}: ${comparison.tests} shared ${comparison.tests === 1 ? 'test' : 'tests'}, too few to tell (10 needed)`;
+    }
+    return `${pair}: ${formatPointsWithInterval(comparison.difference, comparison.difference_ci95)} on ${comparison.tests} tests, ${comparison.verdict}`;
+  });
+}
+
+/**
  * The whole console report: Test Results; Performance by Model and the Pass / Fail grid when
  * more than one model ran; the repeated-runs table with --repeat; the recap of the runs that
  * did not pass; then the final line with the counts, the total cost and the time. `quiet`:
@@ -356,6 +376,9 @@ export function renderReport(
   options: ConsoleOptions & {
     results: readonly RunResult[];
     modelOrder?: readonly string[];
+    /** The results file's by_model and comparisons; default: computed from `results`. */
+    byModel?: readonly ModelSummary[];
+    comparisons?: readonly ModelComparison[];
     quiet?: boolean;
   },
 ): string {
@@ -365,7 +388,11 @@ export function renderReport(
   if (options.quiet !== true) {
     sections.push(renderTestResultsTable(results, options));
     if (orderedModels(results, modelOrder).length > 1) {
-      sections.push(renderModelPerformanceTable(summarizeByModel(results, { modelOrder }), options));
+      const byModel = options.byModel ?? summarizeByModel(results, { modelOrder });
+      const comparisons = options.comparisons ?? compareModels({ results, byModel });
+      sections.push(
+        [renderModelPerformanceTable(byModel, options), ...comparisonLines(comparisons)].join('\n'),
+      );
       sections.push(renderPassFailGrid(results, { ...options, modelOrder }));
     }
     if (hasRepeats(results)) sections.push(renderRepeatTable(results, options));

@@ -47,6 +47,7 @@ describe('formatRunComparison', () => {
       '',
       'Pass rate by model',
       `  ${A}  50.0% → 50.0% (±0.0)`,
+      `  ${' '.repeat(A.length)}  3 shared tests: too few to tell a real change from noise (10 needed)`,
       '',
       '1 regression, 1 fix, 1 unchanged (0 passing, 1 not passing), 1 added, 1 removed, 0 not run',
     ]);

@@ -1,7 +1,8 @@
 /** The text of `nao test diff`: the run-to-run comparison of two results files, for the terminal. */
 import type { ComparedPair, PairOutcome, RunComparison } from '../report/compare-runs.js';
-import { formatPercent } from '../report/format-values.js';
+import { formatPercent, formatPointsWithInterval } from '../report/format-values.js';
 import type { ModelSummary, Recount } from '../report/results-file.js';
+import type { PairedDifference } from '../stats/index.js';
 import { paint } from './box-table.js';
 import { plural } from './console-tables.js';
 import { toCellText } from './terminal-text.js';
@@ -26,6 +27,18 @@ function recountMark(summary: ModelSummary | null, recount: Recount | undefined)
 
 function passRateOf(passed: number, total: number): number {
   return total > 0 ? Math.round((passed / total) * 1000) / 10 : 0;
+}
+
+/** Paired on the tests both sides ran: the change with its interval and whether it is real. */
+function changeText(change: PairedDifference, color: boolean): string {
+  const tests = `${change.tests} shared ${change.tests === 1 ? 'test' : 'tests'}`;
+  if (change.verdict === 'too few tests')
+    return `${tests}: too few to tell a real change from noise (10 needed)`;
+  const verdict =
+    change.verdict === 'significant'
+      ? paint('significant', change.difference < 0 ? 'red' : 'green', color)
+      : 'within noise';
+  return `${formatPointsWithInterval(change.difference, change.ci95)} on ${tests}: ${verdict}`;
 }
 
 /**
@@ -98,6 +111,7 @@ export function formatRunComparison(
       const before = `${rateText(entry.before)}${recountMark(entry.before, options.recounted?.before)}`;
       const after = `${rateText(entry.after)}${recountMark(entry.after, options.recounted?.after)}`;
       lines.push(`  ${entry.model.padEnd(width)}  ${before} → ${after}${delta}`);
+      if (entry.change !== null) lines.push(`  ${' '.repeat(width)}  ${changeText(entry.change, color)}`);
     }
     for (const [side, recount] of [
       ['before', options.recounted?.before],

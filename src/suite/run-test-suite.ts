@@ -35,6 +35,8 @@ export async function runTestSuite(options: {
   comparison: ComparisonOptions;
   /** `--judge-model` or `test.judge_model`; null: each model judges its own answers. */
   judgeModel?: string | null;
+  /** `test.stats.cluster`: what the pass-rate intervals cluster on (default: the test). */
+  cluster?: 'test' | 'folder';
   threads: number;
   startSpacingMs?: number;
   timeoutMs?: number;
@@ -93,6 +95,7 @@ export async function runTestSuite(options: {
       outcome.stoppedBy === 'fail-fast' || outcome.stoppedBy === 'budget' ? outcome.stoppedBy : undefined,
     shard: options.record.shard,
     selection: options.record.selection,
+    ...(options.cluster ? { cluster: options.cluster } : {}),
   });
   return { file, stoppedBy: outcome.stoppedBy, finishedAt };
 }
