@@ -313,3 +313,48 @@ describe.skipIf(!hasChromium && !required)('the Duration card in Chromium', () =
     }
   });
 });
+
+describe.skipIf(!hasChromium && !required)('the by-model pass-rate bars', () => {
+  it.each(WIDTHS)(
+    'carry the 95%% interval as an error bar where the file puts it, at %i px',
+    async (width) => {
+      const now = new Date(2025, 0, 6, 10, 0, 0);
+      const name = resultsFileName(now);
+      const tests = ['a', 'b', 'c', 'd', 'e'];
+      // 3 of 5 for one model (a wide interval), 5 of 5 for the other (still not a point at 100%).
+      const file = buildResultsFile({
+        results: [
+          ...tests.map((test, i) => fixtureRun({ test, model: GPT, status: i < 3 ? 'passed' : 'failed' })),
+          ...tests.map((test) => fixtureRun({ test, model: CLAUDE, status: 'passed' })),
+        ],
+        now,
+        models: [GPT, CLAUDE],
+      });
+      const server = await serve(`error-bars-${width}`, { [name]: file });
+      const { page, errors } = await openPage(width);
+      try {
+        await page.goto(`${server.url}${fileHash(name)}`);
+        await page.locator('.model-row .rate-ci-bar').first().waitFor();
+        for (const model of file.by_model) {
+          const row = page.locator(`.model-row[data-model="${model.model}"]`);
+          const [low, high] = model.pass_rate_ci95;
+          expect(high - low).toBeGreaterThan(10);
+          const boxes = await row.evaluate((element) => {
+            const bar = element.querySelector('.rate-bar')!.getBoundingClientRect();
+            const ci = element.querySelector('.rate-ci-bar')!.getBoundingClientRect();
+            return { bar: { left: bar.left, width: bar.width }, ci: { left: ci.left, width: ci.width } };
+          });
+          expect(Math.abs(boxes.ci.left - (boxes.bar.left + (low / 100) * boxes.bar.width))).toBeLessThan(1);
+          expect(Math.abs(boxes.ci.width - ((high - low) / 100) * boxes.bar.width)).toBeLessThan(1);
+          expect(await row.locator('.rate-cell').getAttribute('title')).toBe(
+            `95% interval: ${low.toFixed(1)}–${high.toFixed(1)}%`,
+          );
+        }
+        await page.screenshot({ path: path.join(SCREENSHOTS, `error-bars-${width}.png`) });
+        expect(errors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    },
+  );
+});

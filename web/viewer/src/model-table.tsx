@@ -1,6 +1,11 @@
 import type { ModelSummary } from '../../../src/report/index.js';
 import { costTotalText, integerText, percentText, secondsText } from '../../../src/viewer/display-format.js';
 
+const clampPercent = (value: number) => Math.max(0, Math.min(100, value));
+
+/** `44.6–73.7%`, as the terminal's table prints a 95% interval. */
+const intervalText = ([low, high]: readonly [number, number]) => `${low.toFixed(1)}–${high.toFixed(1)}%`;
+
 /**
  * Performance by Model, ranked as the file ranks it (pass rate, then cost). A row is a link
  * that filters the whole page to its model; the selected row links back to all models.
@@ -35,9 +40,22 @@ export function ModelTable(props: {
               data-model={model.model}
             >
               <span class="model-name">{model.model}</span>
-              <span class="rate-cell">
+              <span
+                class="rate-cell"
+                title={model.total === 0 ? undefined : `95% interval: ${intervalText(model.pass_rate_ci95)}`}
+              >
                 <span class="rate-bar" aria-hidden="true">
-                  <span style={{ width: `${Math.max(0, Math.min(100, model.pass_rate))}%` }} />
+                  <span class="rate-fill" style={{ width: `${clampPercent(model.pass_rate)}%` }} />
+                  {model.total === 0 ? null : (
+                    // The error bar: where the pass rate may really lie, given this many tests.
+                    <span
+                      class="rate-ci-bar"
+                      style={{
+                        left: `${clampPercent(model.pass_rate_ci95[0])}%`,
+                        width: `${clampPercent(model.pass_rate_ci95[1]) - clampPercent(model.pass_rate_ci95[0])}%`,
+                      }}
+                    />
+                  )}
                 </span>
                 <span class="rate-text">{model.total === 0 ? '—' : percentText(model.pass_rate)}</span>
               </span>
