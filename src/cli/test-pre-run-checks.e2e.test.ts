@@ -1,10 +1,10 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startBackendProcess } from '../../test-support/backend/backend-process.js';
+import { spawnBuiltNao } from '../../test-support/cli/built-nao.js';
 import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-support/cli/example-project.js';
 import { latestResults } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
@@ -43,28 +43,9 @@ async function addTest(name: string, text: string): Promise<void> {
   await writeFile(file, text);
 }
 
-const BIN = path.join(REPO_ROOT, 'bin', 'nao.js');
-
-/** The built `nao` binary (npm run build), as a user or CI runs it. */
-function nao(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      {
-        cwd: project.dir,
-        env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
-        maxBuffer: 64 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        if (error !== null && typeof error.code !== 'number') reject(error);
-        else resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr });
-      },
-    );
-  });
+/** The built `nao` binary, as a user or CI runs it. */
+function nao(args: string[], env: Record<string, string> = {}) {
+  return spawnBuiltNao({ args, cwd: project.dir, env }).ended;
 }
 
 describe('a misspelt key in a test file', () => {

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_NAO, spawnBuiltNao } from '../../test-support/cli/built-nao.js';
 import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-support/cli/example-project.js';
 import { latestResults } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
@@ -15,7 +16,6 @@ import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-ser
 import { elapsedMs, formatCost, formatSeconds } from '../report/format-values.js';
 import { type ResultsFile, spentUsd } from '../report/index.js';
 
-const BIN = path.join(REPO_ROOT, 'bin', 'nao.js');
 let answers: Record<string, ScriptedAnswer> = {};
 let server: TestLlmServer;
 let project: ExampleCopy;
@@ -91,23 +91,8 @@ function scripted(delayMs = 0): Record<string, ScriptedAnswer> {
 }
 
 function spawnNao(args: string[]) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: project.dir,
-    env: { PATH: process.env.PATH, NO_COLOR: '1', COLUMNS: '160' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return {
-    code: new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code))),
-    output: () => ({ stdout, stderr }),
-  };
+  const nao = spawnBuiltNao({ args, cwd: project.dir, env: { COLUMNS: '160' } });
+  return { code: nao.ended.then(({ code }) => code), output: nao.output };
 }
 
 /**
@@ -284,7 +269,7 @@ describe('the end of nao test', () => {
 
 /** `nao …` with a terminal as its output (util-linux `script` gives it a pseudo-terminal). */
 function spawnNaoInTerminal(args: string[]) {
-  const command = [process.execPath, BIN, ...args].map((part) => `'${part}'`).join(' ');
+  const command = [process.execPath, BUILT_NAO, ...args].map((part) => `'${part}'`).join(' ');
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
     cwd: project.dir,
     env: { PATH: process.env.PATH },

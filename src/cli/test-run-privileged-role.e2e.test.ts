@@ -4,20 +4,19 @@
  * database is refused with the grants to use; with it, nao warns once, the agent's
  * `COPY … TO PROGRAM` is refused, and its ordinary SELECT answers.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnBuiltNao } from '../../test-support/cli/built-nao.js';
 import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-support/cli/example-project.js';
 import { latestResults } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
 import { missingPostgres, POSTGRES_SERVER } from '../warehouse/conformance/postgres-engine.js';
 
-const BIN = path.join(REPO_ROOT, 'bin', 'nao.js');
 const missing = await missingPostgres();
 const skip = missing !== undefined && !process.env.NAO_REQUIRE_SERVERS;
 if (skip)
@@ -49,21 +48,8 @@ async function configure(extra: string): Promise<void> {
   await writeFile(file, config);
 }
 
-function nao(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, 'test', '--local', ...args], {
-    cwd: project.dir,
-    env: { PATH: process.env.PATH, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+function nao(args: string[]) {
+  return spawnBuiltNao({ args: ['test', '--local', ...args], cwd: project.dir }).ended;
 }
 
 async function serverHasFile(file: string): Promise<boolean> {
