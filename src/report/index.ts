@@ -6,12 +6,14 @@ export {
   type RunComparison,
   significantDrops,
 } from './compare-runs.js';
+export { compareModels } from './model-comparisons.js';
 export { repeatStats } from './pass-at-k.js';
 export { readResultsFile } from './read-results.js';
 export type {
   DataRow,
   DiffRecord,
   JudgeRecord,
+  ModelComparison,
   ModelSummary,
   RepeatStats,
   ResultsFile,

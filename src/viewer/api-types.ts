@@ -4,6 +4,7 @@
  */
 import type {
   ComparedPair,
+  ModelComparison,
   ModelSummary,
   RepeatStats,
   RunComparison,
@@ -18,6 +19,23 @@ export interface ResultsFileEntry {
   size: number;
   /** Last modification, ISO 8601. */
   modified: string;
+}
+
+/**
+ * What a results file of the original nao says of a pass rate that nao recounts (it counted
+ * runs without verification as passed; nao never does): shown beside nao's number.
+ */
+export interface FileSays {
+  passed: number;
+  total: number;
+  /** Percent, one decimal, like `pass_rate`. */
+  pass_rate: number;
+}
+
+/** A model whose pass rate nao recounted; `file_says` null when the file's own count cannot be told per model. */
+export interface RecountedModel {
+  model: string;
+  file_says: FileSays | null;
 }
 
 /** GET /api/files: newest first. */
@@ -61,6 +79,13 @@ export interface FileOverview {
   recounted: string | null;
   /** Ranked like the Performance by Model table; computed when the file predates it. */
   by_model: ModelSummary[];
+  /** The models of `by_model` whose pass rate differs from what the file says (#34). */
+  recounted_models: RecountedModel[];
+  /**
+   * Each model against the best-ranked one on the tests both ran (#33); the file's own, or
+   * computed on read by the code that writes them when a multi-model file lacks them.
+   */
+  comparisons: ModelComparison[];
   /** Models in configured order, then in order of appearance: the grid's columns. */
   models: string[];
   /** Tests in order of first appearance: the grid's rows. */
@@ -93,6 +118,8 @@ export interface CompareResponse
     Record<PairCategory, ViewerComparedPair[]> {
   beforeFile: string;
   afterFile: string;
+  /** Per side, the models whose before/after rate nao recounted from an original file (#34). */
+  recounted: { before: RecountedModel[]; after: RecountedModel[] };
 }
 
 /** The numbers of one model (or of the whole file) that the history chart plots. */
@@ -102,6 +129,12 @@ export interface HistoryNumbers {
   pass_rate: number;
   total_cost: number | null;
   runs_without_cost: number;
+  /** 95% interval of `pass_rate` in percent (#33); null when nothing ran. */
+  pass_rate_ci95: [number, number] | null;
+  /** nao counts fewer passes than the file says (an original nao file, #34). */
+  recounted: boolean;
+  /** The file's own numbers when `recounted` and they are known; null otherwise. */
+  file_says: FileSays | null;
 }
 
 /** A model's numbers in one file, with how its runs were answered. */

@@ -6,7 +6,8 @@ import {
   type ResultsFile,
   statusOf,
 } from '../report/index.js';
-import type { CompareResponse, PairCategory, ViewerComparedPair } from './api-types.js';
+import type { CompareResponse, PairCategory, RecountedModel, ViewerComparedPair } from './api-types.js';
+import { recountedModel } from './recount-marks.js';
 
 /**
  * Where each (test, model) pair's representative run sits in `results`: the first attempt
@@ -23,7 +24,11 @@ function runLocator(file: ResultsFile): (pair: ComparedPair, side: 'before' | 'a
   };
 }
 
-/** `compareRunFiles` of two files, each pair carrying the runs to link to on both sides. */
+/**
+ * `compareRunFiles` of two files (the very function `nao test diff` prints, so the per-model
+ * change, its interval and verdict are the CLI's), each pair carrying the runs to link to on
+ * both sides, and the per-model rates nao recounted from an original file on either side.
+ */
 export function compareForViewer(options: {
   before: { name: string; file: ResultsFile };
   after: { name: string; file: ResultsFile };
@@ -40,10 +45,17 @@ export function compareForViewer(options: {
     }));
   const categories: PairCategory[] = ['regressions', 'fixes', 'unchanged', 'added', 'removed', 'notRun'];
   const lists = Object.fromEntries(categories.map((category) => [category, withRuns(comparison[category])]));
+  const recounted = (file: ResultsFile, side: 'before' | 'after'): RecountedModel[] =>
+    comparison.models.flatMap((entry) => {
+      const summary = entry[side];
+      const marked = summary === null ? null : recountedModel(file, entry.model, summary);
+      return marked === null ? [] : [marked];
+    });
   return {
     ...comparison,
     beforeFile: before.name,
     afterFile: after.name,
+    recounted: { before: recounted(before.file, 'before'), after: recounted(after.file, 'after') },
     ...(lists as Record<PairCategory, ViewerComparedPair[]>),
   };
 }

@@ -1,4 +1,6 @@
 import {
+  compareModels,
+  type ModelComparison,
   orderedModels,
   partialReasons,
   passRate,
@@ -7,13 +9,22 @@ import {
   selectionText,
   statusOf,
 } from '../report/index.js';
-import type { FileOverview, HistoryNumbers, HistoryPoint, RunRow } from './api-types.js';
+import type { FileOverview, FileSays, HistoryNumbers, HistoryPoint, RunRow } from './api-types.js';
+import { fileSaysOverall, recountedModel, recountedModels } from './recount-marks.js';
 
 /** The file's repeat statistics; computed when a file with repeated attempts lacks them. */
 function repeatsOf(file: ResultsFile): FileOverview['repeats'] {
   if (file.repeats) return file.repeats;
   const computed = repeatStats(file.results);
   return computed.length > 0 ? computed : null;
+}
+
+/**
+ * The file's comparisons of its models; a multi-model file written before they existed (or by
+ * the original nao) gets them from the same function that writes them, clustered on the test.
+ */
+function comparisonsOf(file: ResultsFile): ModelComparison[] {
+  return file.comparisons ?? compareModels({ results: file.results, byModel: file.by_model });
 }
 
 /**
@@ -55,6 +66,8 @@ export function buildOverview(options: { name: string; file: ResultsFile }): Fil
           `${passRate(file.recounted.written_passed, file.recounted.written_total).toFixed(1)}%; ` +
           `nao shows ${passRate(file.summary.passed, file.summary.total).toFixed(1)}%.`,
     by_model: file.by_model,
+    recounted_models: recountedModels(file),
+    comparisons: comparisonsOf(file),
     models: orderedModels(file.results, file.models ?? []),
     tests: [...new Set(file.results.map((result) => result.name))],
     repeats: repeatsOf(file),
@@ -62,19 +75,25 @@ export function buildOverview(options: { name: string; file: ResultsFile }): Fil
   };
 }
 
-function historyNumbers(summary: ResultsFile['summary']): HistoryNumbers {
+function historyNumbers(
+  summary: ResultsFile['summary'],
+  recount: { recounted: boolean; file_says: FileSays | null },
+): HistoryNumbers {
   return {
     total: summary.total,
     passed: summary.passed,
     pass_rate: passRate(summary.passed, summary.total),
     total_cost: summary.total_cost,
     runs_without_cost: summary.runs_without_cost,
+    pass_rate_ci95: summary.total === 0 ? null : summary.pass_rate_ci95,
+    ...recount,
   };
 }
 
 /**
- * The few numbers of a file that the history chart plots, overall and per model, with what
- * sets them apart from a model's line: a partial run, mock or replayed answers.
+ * The few numbers of a file that the history chart plots, overall and per model, with their
+ * 95% intervals, what sets them apart from a model's line (a partial run, mock or replayed
+ * answers) and, for an original nao file, what the file itself says where nao recounts.
  */
 export function buildHistoryPoint(options: { name: string; file: ResultsFile }): HistoryPoint {
   const { name, file } = options;
@@ -89,13 +108,19 @@ export function buildHistoryPoint(options: { name: string; file: ResultsFile }):
   return {
     name,
     timestamp: file.timestamp,
-    ...historyNumbers(file.summary),
+    ...historyNumbers(file.summary, {
+      recounted: file.recounted !== undefined,
+      file_says: fileSaysOverall(file),
+    }),
     partial: [...subset, ...partialReasons(file)],
-    by_model: file.by_model.map((entry) => ({
-      model: entry.model,
-      ...historyNumbers(entry),
-      mock: answered(entry.model, 'mock'),
-      replayed: answered(entry.model, 'replayed'),
-    })),
+    by_model: file.by_model.map((entry) => {
+      const recounted = recountedModel(file, entry.model, entry);
+      return {
+        model: entry.model,
+        ...historyNumbers(entry, { recounted: recounted !== null, file_says: recounted?.file_says ?? null }),
+        mock: answered(entry.model, 'mock'),
+        replayed: answered(entry.model, 'replayed'),
+      };
+    }),
   };
 }

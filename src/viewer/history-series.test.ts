@@ -2,13 +2,18 @@ import { describe, expect, it } from 'vitest';
 import type { HistoryNumbers, HistoryPoint } from './api-types.js';
 import { historySeries, niceTicks } from './history-series.js';
 
+/** A model's numbers; the interval is a stand-in (rate ± 10) that the series must carry through as given. */
 function numbers(passed: number, total: number, cost: number | null): HistoryNumbers {
+  const rate = total === 0 ? 0 : Math.round((passed * 1000) / total) / 10;
   return {
     total,
     passed,
-    pass_rate: total === 0 ? 0 : Math.round((passed * 1000) / total) / 10,
+    pass_rate: rate,
     total_cost: cost,
     runs_without_cost: cost === null ? total : 0,
+    pass_rate_ci95: total === 0 ? null : [rate - 10, rate + 10],
+    recounted: false,
+    file_says: null,
   };
 }
 
@@ -40,8 +45,26 @@ const files = [
 describe('historySeries', () => {
   it('gives one line per model with a gap where the model did not run', () => {
     expect(historySeries(files, 'pass_rate')).toEqual([
-      { model: 'openai:b', mock: false, values: [null, null, 33.3], marked: [null, null, null] },
-      { model: 'openai:a', mock: false, values: [50, 100, 75], marked: [null, null, null] },
+      {
+        model: 'openai:b',
+        mock: false,
+        values: [null, null, 33.3],
+        marked: [null, null, null],
+        intervals: [null, null, [33.3 - 10, 33.3 + 10]],
+        recounts: [null, null, null],
+      },
+      {
+        model: 'openai:a',
+        mock: false,
+        values: [50, 100, 75],
+        marked: [null, null, null],
+        intervals: [
+          [40, 60],
+          [90, 110],
+          [65, 85],
+        ],
+        recounts: [null, null, null],
+      },
     ]);
   });
 
@@ -50,6 +73,24 @@ describe('historySeries', () => {
       [null, null, 0.25],
       [0.5, null, 1],
     ]);
+  });
+
+  it('gives intervals and recount marks to pass-rate points only', () => {
+    const cost = historySeries(files, 'total_cost');
+    expect(cost.flatMap((entry) => [...entry.intervals, ...entry.recounts])).toEqual(Array(12).fill(null));
+  });
+
+  it('marks a point nao recounted from an original file, with what the file says', () => {
+    const says = { passed: 2, total: 4, pass_rate: 50 };
+    const series = historySeries(
+      [
+        point('original', { 'openai:a': { ...numbers(1, 4, null), recounted: true, file_says: says } }),
+        point('unknown', { 'openai:a': { ...numbers(1, 4, null), recounted: true, file_says: null } }),
+        point('ours', { 'openai:a': numbers(1, 4, null) }),
+      ],
+      'pass_rate',
+    );
+    expect(series[0]?.recounts).toEqual([{ fileSays: says }, { fileSays: null }, null]);
   });
 
   it('keeps partial runs and replayed answers off the line, as marked points with the reason', () => {
@@ -76,12 +117,22 @@ describe('historySeries', () => {
           { value: 75, reason: 'replayed from recordings' },
           null,
         ],
+        // A point set apart keeps its error bar.
+        intervals: [
+          [40, 60],
+          [90, 110],
+          [65, 85],
+          [90, 110],
+        ],
+        recounts: [null, null, null, null],
       },
       {
         model: 'mock:reference',
         mock: true,
         values: [null, null, null, 100],
         marked: [null, null, null, null],
+        intervals: [null, null, null, [90, 110]],
+        recounts: [null, null, null, null],
       },
     ]);
   });

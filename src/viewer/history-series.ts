@@ -4,9 +4,10 @@
  * skipped, or a cost nobody knows has no point there (a gap), never a zero. Only complete runs
  * of every test answered live are joined into a model's line; a partial run (a subset, a
  * rerun, a shard, an interrupted or stopped run) or replayed answers are marked points apart,
- * with the reason. Used by the web UI.
+ * with the reason. A pass-rate point carries its 95% interval (the chart's error bar) and, when
+ * nao recounted it from an original nao file, what the file says. Used by the web UI.
  */
-import type { HistoryPoint } from './api-types.js';
+import type { FileSays, HistoryPoint } from './api-types.js';
 
 export type HistoryMetric = 'pass_rate' | 'total_cost';
 
@@ -18,6 +19,10 @@ export interface HistorySeries {
   values: (number | null)[];
   /** Per file, the value of a run set apart from the line (partial or replayed), and why; null elsewhere. */
   marked: ({ value: number; reason: string } | null)[];
+  /** Per file, the 95% interval of the point, on the line or apart (pass rate only); null elsewhere. */
+  intervals: ([number, number] | null)[];
+  /** Per file, a point nao recounted from an original file, with what the file says (pass rate only). */
+  recounts: ({ fileSays: FileSays | null } | null)[];
 }
 
 /** Why a model's point in a file is not part of its line; null when it is. */
@@ -33,6 +38,8 @@ export function historySeries(files: readonly HistoryPoint[], metric: HistoryMet
   return models.map((model) => {
     const values: HistorySeries['values'] = [];
     const marked: HistorySeries['marked'] = [];
+    const intervals: HistorySeries['intervals'] = [];
+    const recounts: HistorySeries['recounts'] = [];
     let mock = false;
     for (const file of files) {
       const entry = file.by_model.find((candidate) => candidate.model === model);
@@ -46,8 +53,11 @@ export function historySeries(files: readonly HistoryPoint[], metric: HistoryMet
       mock ||= entry?.mock === true;
       values.push(reason === null ? value : null);
       marked.push(reason === null || value === null ? null : { value, reason });
+      const rate = metric === 'pass_rate' && value !== null ? entry : undefined;
+      intervals.push(rate?.pass_rate_ci95 ?? null);
+      recounts.push(rate?.recounted ? { fileSays: rate.file_says } : null);
     }
-    return { model, mock, values, marked };
+    return { model, mock, values, marked, intervals, recounts };
   });
 }
 

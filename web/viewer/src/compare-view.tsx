@@ -1,6 +1,12 @@
 import type { PairOutcome } from '../../../src/report/index.js';
-import type { CompareResponse, PairCategory, ResultsFileEntry } from '../../../src/viewer/api-types.js';
+import type {
+  CompareResponse,
+  PairCategory,
+  RecountedModel,
+  ResultsFileEntry,
+} from '../../../src/viewer/api-types.js';
 import { percentText, timestampText } from '../../../src/viewer/display-format.js';
+import { recountText, verdictText } from '../../../src/viewer/statistics-text.js';
 import { api } from './api.js';
 import { Card } from './card.js';
 import { fileLabel } from './file-label.js';
@@ -144,6 +150,104 @@ function FileSelect(props: {
   );
 }
 
+/** A side's pass rate; `*` when nao recounted it from an original nao file, what the file says in its title. */
+function SideRate(props: { rate: number | null; recount: RecountedModel | undefined }) {
+  if (props.rate === null) return <>—</>;
+  if (props.recount === undefined) return <>{percentText(props.rate)}</>;
+  return (
+    <span
+      class="recounted-rate"
+      title={recountText({ fileSays: props.recount.file_says, naoRate: props.rate })}
+      data-file-says={props.recount.file_says?.pass_rate}
+    >
+      {percentText(props.rate)}*
+    </span>
+  );
+}
+
+/**
+ * Per model, before → after and the paired change with its interval and verdict: the very
+ * numbers `nao test diff` prints (both come from compareRunFiles), so the two never disagree.
+ */
+function ModelRates(props: { comparison: CompareResponse }) {
+  const { comparison } = props;
+  const recounts = [
+    ...comparison.recounted.before.map((entry) => ({ side: 'before', ...entry })),
+    ...comparison.recounted.after.map((entry) => ({ side: 'after', ...entry })),
+  ];
+  return (
+    <section class="panel" data-testid="model-rates">
+      <h2>Pass rate by model</h2>
+      <p class="hint">
+        The change is paired on the tests both files ran: a change whose 95% interval holds 0 is within noise.
+      </p>
+      <table class="data compact">
+        <thead>
+          <tr>
+            <th>Model</th>
+            <th class="num">Before</th>
+            <th class="num">After</th>
+            <th class="num">Change</th>
+            <th class="num">Paired change (95% interval)</th>
+            <th>Verdict</th>
+          </tr>
+        </thead>
+        <tbody>
+          {comparison.models.map((entry) => {
+            const before = entry.before && entry.before.total > 0 ? entry.before.pass_rate : null;
+            const after = entry.after && entry.after.total > 0 ? entry.after.pass_rate : null;
+            const delta = before !== null && after !== null ? Math.round((after - before) * 10) / 10 : null;
+            const change = entry.change === null ? null : verdictText(entry.change);
+            return (
+              <tr key={entry.model} data-model={entry.model}>
+                <td>{entry.model}</td>
+                <td class="num" data-side="before">
+                  <SideRate
+                    rate={before}
+                    recount={comparison.recounted.before.find((item) => item.model === entry.model)}
+                  />
+                </td>
+                <td class="num" data-side="after">
+                  <SideRate
+                    rate={after}
+                    recount={comparison.recounted.after.find((item) => item.model === entry.model)}
+                  />
+                </td>
+                <td class={`num ${delta === null ? '' : delta > 0 ? 'good' : delta < 0 ? 'bad' : ''}`}>
+                  {delta === null
+                    ? '—'
+                    : `${delta > 0 ? '+' : delta < 0 ? '−' : '±'}${Math.abs(delta).toFixed(1)}`}
+                </td>
+                <td class="num" data-difference>
+                  {change === null
+                    ? '—'
+                    : `${change.difference ?? '—'} on ${entry.change!.tests} shared test${entry.change!.tests === 1 ? '' : 's'}`}
+                </td>
+                <td class={change === null || change.tone === 'plain' ? '' : change.tone} data-verdict>
+                  {change === null ? 'no test ran on both sides' : change.verdict}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {recounts.length > 0 ? (
+        <p class="hint" data-testid="compare-recount-note">
+          * Recounted by nao: the file counts runs without verification as passed; nao does not.{' '}
+          {recounts
+            .map((entry) => {
+              const model = comparison.models.find((item) => item.model === entry.model);
+              const rate = (entry.side === 'before' ? model?.before : model?.after)?.pass_rate ?? 0;
+              return `${entry.model} (${entry.side}): ${recountText({ fileSays: entry.file_says, naoRate: rate })}`;
+            })
+            .join('; ')}
+          .
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
 function Comparison(props: { before: string; after: string }) {
   const loaded = useLoad(`compare:${props.before}:${props.after}`, () =>
     api.compare(props.before, props.after),
@@ -170,41 +274,7 @@ function Comparison(props: { before: string; after: string }) {
           );
         })}
       </section>
-      {comparison.models.length > 0 ? (
-        <section class="panel">
-          <h2>Pass rate by model</h2>
-          <table class="data compact">
-            <thead>
-              <tr>
-                <th>Model</th>
-                <th class="num">Before</th>
-                <th class="num">After</th>
-                <th class="num">Change</th>
-              </tr>
-            </thead>
-            <tbody>
-              {comparison.models.map((entry) => {
-                const before = entry.before && entry.before.total > 0 ? entry.before.pass_rate : null;
-                const after = entry.after && entry.after.total > 0 ? entry.after.pass_rate : null;
-                const delta =
-                  before !== null && after !== null ? Math.round((after - before) * 10) / 10 : null;
-                return (
-                  <tr key={entry.model} data-model={entry.model}>
-                    <td>{entry.model}</td>
-                    <td class="num">{before === null ? '—' : percentText(before)}</td>
-                    <td class="num">{after === null ? '—' : percentText(after)}</td>
-                    <td class={`num ${delta === null ? '' : delta > 0 ? 'good' : delta < 0 ? 'bad' : ''}`}>
-                      {delta === null
-                        ? '—'
-                        : `${delta > 0 ? '+' : delta < 0 ? '−' : '±'}${Math.abs(delta).toFixed(1)}`}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </section>
-      ) : null}
+      {comparison.models.length > 0 ? <ModelRates comparison={comparison} /> : null}
       {CATEGORIES.map((category) =>
         category.hiddenWhenEmpty && comparison[category.key].length === 0 ? null : (
           <PairList key={category.key} category={category} comparison={comparison} />

@@ -4,6 +4,7 @@ import { countText } from '../../../src/viewer/display-format.js';
 import { filterRuns } from '../../../src/viewer/run-table.js';
 import { api } from './api.js';
 import { Failure, Loading } from './message-box.js';
+import { ModelComparisons } from './model-comparisons.js';
 import { ModelTable } from './model-table.js';
 import { PassFailGrid } from './pass-fail-grid.js';
 import { RepeatsTable } from './repeats-table.js';
@@ -113,9 +114,13 @@ function FileDashboard(props: { overview: FileOverview; route: DashboardRoute })
       {overview.by_model.length > 1 ? (
         <ModelTable
           models={overview.by_model}
+          recounted={overview.recounted_models}
           selected={model}
           hrefFor={(target) => dashboardHref({ file: overview.name, ...state, model: target })}
         />
+      ) : null}
+      {overview.by_model.length > 1 && overview.comparisons.length > 0 ? (
+        <ModelComparisons comparisons={overview.comparisons} />
       ) : null}
       {overview.models.length > 1 ? (
         <PassFailGrid file={overview.name} tests={overview.tests} models={gridModels} runs={runs} />

@@ -2,6 +2,7 @@ import { useMemo } from 'preact/hooks';
 import type { HistoryNumbers } from '../../../src/viewer/api-types.js';
 import { costText, costTotalText, percentText, timestampText } from '../../../src/viewer/display-format.js';
 import { type HistorySeries, historySeries } from '../../../src/viewer/history-series.js';
+import { recountText } from '../../../src/viewer/statistics-text.js';
 import { api } from './api.js';
 import { LineChart, seriesColor } from './line-chart.js';
 import { Failure, Loading } from './message-box.js';
@@ -13,9 +14,24 @@ function shortStamp(timestamp: string): string {
   return match ? `${match[1]}-${match[2]} ${match[3]}:${match[4]}` : timestamp.slice(0, 16);
 }
 
-function numbersText(entry: HistoryNumbers | undefined): string {
-  if (entry === undefined || entry.total === 0) return '—';
-  return `${percentText(entry.pass_rate)} · ${costTotalText({ total: entry.total_cost, runsWithoutCost: entry.runs_without_cost })}`;
+/** A file's (or a model's) pass rate and cost; a recounted rate is marked `*`, the file's number in its title. */
+function Numbers(props: { entry: HistoryNumbers | undefined }) {
+  const { entry } = props;
+  if (entry === undefined || entry.total === 0) return <>—</>;
+  const cost = costTotalText({ total: entry.total_cost, runsWithoutCost: entry.runs_without_cost });
+  if (!entry.recounted) return <>{`${percentText(entry.pass_rate)} · ${cost}`}</>;
+  return (
+    <>
+      <span
+        class="recounted-rate"
+        title={recountText({ fileSays: entry.file_says, naoRate: entry.pass_rate })}
+        data-file-says={entry.file_says?.pass_rate}
+      >
+        {percentText(entry.pass_rate)}*
+      </span>
+      {` · ${cost}`}
+    </>
+  );
 }
 
 function noValueNote(series: readonly HistorySeries[]): string | null {
@@ -68,6 +84,16 @@ export function HistoryView() {
           Each line joins complete runs of every test. Hollow dashed diamonds are runs set apart (a subset, a
           rerun of failures, a shard, an interrupted or stopped run, or answers replayed from recordings):
           hover one for why.
+        </p>
+      ) : null}
+      <p class="muted">
+        The bar through each pass-rate point is its 95% interval: where the rate may really lie, given how
+        many tests ran.
+      </p>
+      {files.some((file) => file.recounted) ? (
+        <p class="muted" data-testid="recount-note">
+          * Recounted by nao from a results file of the original nao, which counts runs without verification
+          as passed; nao does not. Hover a marked number for what the file says.
         </p>
       ) : null}
       <ul class="legend" aria-label="Models">
@@ -128,10 +154,12 @@ export function HistoryView() {
                       </span>
                     ) : null}
                   </td>
-                  <td class="num">{numbersText(file)}</td>
+                  <td class="num">
+                    <Numbers entry={file} />
+                  </td>
                   {charts.passRate.map((entry) => (
                     <td key={entry.model} class="num" data-model={entry.model}>
-                      {numbersText(file.by_model.find((candidate) => candidate.model === entry.model))}
+                      <Numbers entry={file.by_model.find((candidate) => candidate.model === entry.model)} />
                     </td>
                   ))}
                 </tr>

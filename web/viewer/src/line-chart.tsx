@@ -1,4 +1,5 @@
 import { type HistorySeries, niceTicks } from '../../../src/viewer/history-series.js';
+import { intervalText, recountText } from '../../../src/viewer/statistics-text.js';
 
 /** Distinct on white and for the common colour blindnesses (Okabe–Ito, then a few more). */
 const SERIES_COLORS = [
@@ -56,9 +57,30 @@ function diamond(cx: number, cy: number): string {
   return `M${cx.toFixed(1)},${(cy - 6).toFixed(1)} L${(cx + 6).toFixed(1)},${cy.toFixed(1)} L${cx.toFixed(1)},${(cy + 6).toFixed(1)} L${(cx - 6).toFixed(1)},${cy.toFixed(1)} Z`;
 }
 
+/** Half the width of an error bar's caps, in the chart's units. */
+const CAP = 4;
+
+/**
+ * A vertical error bar from the interval's low to its high, with caps: where the pass rate may
+ * really lie given this many tests. Drawn under the point, so the point stays clickable.
+ */
+function ErrorBar(props: { cx: number; low: number; high: number; color: string; label: string }) {
+  const { cx, low, high } = props;
+  return (
+    <g class="error-bar" data-low={low} data-high={high} stroke={props.color} stroke-width="1.5">
+      <title>{props.label}</title>
+      <line class="error-bar-span" x1={cx} x2={cx} y1={high} y2={low} />
+      <line x1={cx - CAP} x2={cx + CAP} y1={high} y2={high} />
+      <line x1={cx - CAP} x2={cx + CAP} y1={low} y2={low} />
+    </g>
+  );
+}
+
 /**
  * An inline SVG line chart: one line per series over the files (oldest left), gaps where a
- * value is missing, each point a link to its file with a tooltip giving the exact value.
+ * value is missing, each point a link to its file with a tooltip giving the exact value, and
+ * where the series carry them, its 95% interval as an error bar and a `*` on a number nao
+ * recounted from an original nao file (the tooltip says what the file says).
  */
 export function LineChart(props: {
   id: string;
@@ -121,6 +143,16 @@ export function LineChart(props: {
             while (previous >= 0 && entry.marked[previous] != null) previous--;
             return previous >= 0 && entry.values[previous] != null;
           };
+          // What a point's tooltip adds to its value: the interval, and a recount with the file's number.
+          const extra = (index: number, value: number): string => {
+            const interval = entry.intervals[index];
+            const recount = entry.recounts[index];
+            return (
+              (interval ? ` (95% interval: ${intervalText(interval)})` : '') +
+              (recount ? ` — * ${recountText({ fileSays: recount.fileSays, naoRate: value })}` : '')
+            );
+          };
+          const pointValue = (index: number) => entry.values[index] ?? entry.marked[index]?.value ?? null;
           const line = entry.values
             .map((value, index) =>
               value === null
@@ -133,6 +165,34 @@ export function LineChart(props: {
               {line === '' ? null : (
                 <path class="series-line" d={line} stroke={color} fill="none" stroke-width="2" />
               )}
+              {entry.intervals.map((interval, index) => {
+                const value = pointValue(index);
+                return interval === null || value === null ? null : (
+                  <ErrorBar
+                    key={`ci-${index}`}
+                    cx={x(index)}
+                    low={y(interval[0])}
+                    high={y(interval[1])}
+                    color={color}
+                    label={`${entry.model} · ${props.pointTitles[index] ?? ''}: 95% interval ${intervalText(interval)}`}
+                  />
+                );
+              })}
+              {entry.recounts.map((recount, index) => {
+                const value = pointValue(index);
+                return recount === null || value === null ? null : (
+                  <text
+                    key={`recount-${index}`}
+                    class="recount-mark"
+                    x={x(index) + 7}
+                    y={y(value) - 5}
+                    fill={color}
+                    data-file-says={recount.fileSays?.pass_rate}
+                  >
+                    *<title>{recountText({ fileSays: recount.fileSays, naoRate: value })}</title>
+                  </text>
+                );
+              })}
               {entry.values.map((value, index) =>
                 value === null ? null : (
                   <a key={index} href={props.hrefs[index]}>
@@ -144,8 +204,9 @@ export function LineChart(props: {
                       stroke={color}
                       stroke-width="2"
                       data-value={value}
+                      data-recounted={entry.recounts[index] ? 'true' : undefined}
                     >
-                      <title>{`${entry.model} · ${props.pointTitles[index] ?? ''}: ${props.format(value)}`}</title>
+                      <title>{`${entry.model} · ${props.pointTitles[index] ?? ''}: ${props.format(value)}${extra(index, value)}`}</title>
                     </circle>
                   </a>
                 ),
@@ -163,8 +224,9 @@ export function LineChart(props: {
                       stroke-dasharray="2 2"
                       data-value={mark.value}
                       data-apart={mark.reason}
+                      data-recounted={entry.recounts[index] ? 'true' : undefined}
                     >
-                      <title>{`${entry.model} · ${props.pointTitles[index] ?? ''}: ${props.format(mark.value)} — not on the line: ${mark.reason}`}</title>
+                      <title>{`${entry.model} · ${props.pointTitles[index] ?? ''}: ${props.format(mark.value)}${extra(index, mark.value)} — not on the line: ${mark.reason}`}</title>
                     </path>
                   </a>
                 ),

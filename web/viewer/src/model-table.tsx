@@ -1,17 +1,19 @@
 import type { ModelSummary } from '../../../src/report/index.js';
+import type { RecountedModel } from '../../../src/viewer/api-types.js';
 import { costTotalText, integerText, percentText, secondsText } from '../../../src/viewer/display-format.js';
+import { intervalText, recountText } from '../../../src/viewer/statistics-text.js';
 
 const clampPercent = (value: number) => Math.max(0, Math.min(100, value));
 
-/** `44.6–73.7%`, as the terminal's table prints a 95% interval. */
-const intervalText = ([low, high]: readonly [number, number]) => `${low.toFixed(1)}–${high.toFixed(1)}%`;
-
 /**
  * Performance by Model, ranked as the file ranks it (pass rate, then cost). A row is a link
- * that filters the whole page to its model; the selected row links back to all models.
+ * that filters the whole page to its model; the selected row links back to all models. A rate
+ * nao recounted from an original nao file is marked `*`, with what the file says.
  */
 export function ModelTable(props: {
   models: readonly ModelSummary[];
+  /** The models whose rate differs from what the file says. */
+  recounted: readonly RecountedModel[];
   selected: string | null;
   hrefFor: (model: string | null) => string;
 }) {
@@ -31,6 +33,11 @@ export function ModelTable(props: {
         </div>
         {props.models.map((model) => {
           const selected = props.selected === model.model;
+          const recount = props.recounted.find((entry) => entry.model === model.model);
+          const recountNote =
+            recount === undefined
+              ? null
+              : recountText({ fileSays: recount.file_says, naoRate: model.pass_rate });
           return (
             <a
               key={model.model}
@@ -42,7 +49,11 @@ export function ModelTable(props: {
               <span class="model-name">{model.model}</span>
               <span
                 class="rate-cell"
-                title={model.total === 0 ? undefined : `95% interval: ${intervalText(model.pass_rate_ci95)}`}
+                title={
+                  model.total === 0
+                    ? undefined
+                    : `95% interval: ${intervalText(model.pass_rate_ci95)}${recountNote === null ? '' : ` · * ${recountNote}`}`
+                }
               >
                 <span class="rate-bar" aria-hidden="true">
                   <span class="rate-fill" style={{ width: `${clampPercent(model.pass_rate)}%` }} />
@@ -57,7 +68,14 @@ export function ModelTable(props: {
                     />
                   )}
                 </span>
-                <span class="rate-text">{model.total === 0 ? '—' : percentText(model.pass_rate)}</span>
+                <span class="rate-text">
+                  {model.total === 0 ? '—' : percentText(model.pass_rate)}
+                  {recount === undefined ? null : (
+                    <span class="recount-mark" data-file-says={recount.file_says?.pass_rate}>
+                      *
+                    </span>
+                  )}
+                </span>
               </span>
               <span class="num">
                 {integerText(model.passed)}/{integerText(model.total)}
@@ -72,6 +90,18 @@ export function ModelTable(props: {
           );
         })}
       </div>
+      {props.recounted.length > 0 ? (
+        <p class="hint" data-testid="model-recount-note">
+          * Recounted by nao: this file counts runs without verification as passed; nao does not.{' '}
+          {props.recounted
+            .map((entry) => {
+              const rate = props.models.find((model) => model.model === entry.model)?.pass_rate ?? 0;
+              return `${entry.model}: ${recountText({ fileSays: entry.file_says, naoRate: rate })}`;
+            })
+            .join('; ')}
+          .
+        </p>
+      ) : null}
     </section>
   );
 }
