@@ -64,10 +64,24 @@ const CAP = 4;
  * A vertical error bar from the interval's low to its high, with caps: where the pass rate may
  * really lie given this many tests. Drawn under the point, so the point stays clickable.
  */
-function ErrorBar(props: { cx: number; low: number; high: number; color: string; label: string }) {
+function ErrorBar(props: {
+  cx: number;
+  /** The interval in percent, and where its ends fall on the chart. */
+  interval: readonly [number, number];
+  low: number;
+  high: number;
+  color: string;
+  label: string;
+}) {
   const { cx, low, high } = props;
   return (
-    <g class="error-bar" data-low={low} data-high={high} stroke={props.color} stroke-width="1.5">
+    <g
+      class="error-bar"
+      data-low={props.interval[0]}
+      data-high={props.interval[1]}
+      stroke={props.color}
+      stroke-width="1.5"
+    >
       <title>{props.label}</title>
       <line class="error-bar-span" x1={cx} x2={cx} y1={high} y2={low} />
       <line x1={cx - CAP} x2={cx + CAP} y1={high} y2={high} />
@@ -171,6 +185,7 @@ export function LineChart(props: {
                   <ErrorBar
                     key={`ci-${index}`}
                     cx={x(index)}
+                    interval={interval}
                     low={y(interval[0])}
                     high={y(interval[1])}
                     color={color}
