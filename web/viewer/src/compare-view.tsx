@@ -5,7 +5,7 @@ import type {
   RecountedModel,
   ResultsFileEntry,
 } from '../../../src/viewer/api-types.js';
-import { percentText, timestampText } from '../../../src/viewer/display-format.js';
+import { countText, percentText, timestampText } from '../../../src/viewer/display-format.js';
 import { recountText, verdictText } from '../../../src/viewer/statistics-text.js';
 import { api } from './api.js';
 import { Card } from './card.js';
@@ -198,6 +198,7 @@ function ModelRates(props: { comparison: CompareResponse }) {
             const after = entry.after && entry.after.total > 0 ? entry.after.pass_rate : null;
             const delta = before !== null && after !== null ? Math.round((after - before) * 10) / 10 : null;
             const change = entry.change === null ? null : verdictText(entry.change);
+            const shared = entry.change === null ? '' : countText(entry.change.tests, 'shared test');
             return (
               <tr key={entry.model} data-model={entry.model}>
                 <td>{entry.model}</td>
@@ -219,9 +220,7 @@ function ModelRates(props: { comparison: CompareResponse }) {
                     : `${delta > 0 ? '+' : delta < 0 ? '−' : '±'}${Math.abs(delta).toFixed(1)}`}
                 </td>
                 <td class="num" data-difference>
-                  {change === null
-                    ? '—'
-                    : `${change.difference ?? '—'} on ${entry.change!.tests} shared test${entry.change!.tests === 1 ? '' : 's'}`}
+                  {change === null ? '—' : `${change.difference ?? '—'} on ${shared}`}
                 </td>
                 <td class={change === null || change.tone === 'plain' ? '' : change.tone} data-verdict>
                   {change === null ? 'no test ran on both sides' : change.verdict}
