@@ -20,6 +20,7 @@ export type {
   RunStatus,
   SelectionRecord,
   ShardRecord,
+  StatsCluster,
   SuiteFingerprint,
   SuiteTestRecord,
   Summary,
