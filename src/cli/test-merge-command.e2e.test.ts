@@ -8,6 +8,7 @@ import { runNao } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
 import { type ModelSummary, readResultsFile, type Summary } from '../report/index.js';
+import { comparisonLines } from '../reporters/console-tables.js';
 import { withDigest } from '../shard/suite-fingerprint.js';
 
 let server: TestLlmServer;
@@ -111,6 +112,7 @@ describe('nao test --shard and nao test merge', () => {
     // summary and diff read it like any run.
     const summary = await nao(['test', 'summary', 'merged.json', '--json']);
     expect(JSON.parse(summary.stdout).summary.failed).toBe(once.summary.failed);
+    expect(JSON.parse(summary.stdout).comparisons).toEqual(once.comparisons);
     const diff = await nao(['test', 'diff', wholeFile, 'merged.json']);
     expect(diff.code).toBe(0);
     expect(diff.stdout).toMatch(
@@ -243,6 +245,9 @@ describe('nao test --shard and nao test merge', () => {
       );
       expect(combined.comparisons).toHaveLength(1);
       expect(combined.comparisons).toEqual(once.comparisons);
+      // summary prints the file's comparison, clustered by folder, as the run's console did.
+      const [line] = comparisonLines(once.comparisons!);
+      expect((await nao(['test', 'summary', 'folder.json'])).stdout).toContain(line);
 
       // The config as it is at the merge decides, and a change since the shards is named.
       await writeFile(configPath, config);
