@@ -45,10 +45,14 @@ describe("nao test summary / diff / server on the original nao's results files",
         'the file says 5/6 passed (83.3%) for anthropic:claude-sonnet-4-5, nao 3/6; 4/6 passed (66.7%) for openai:gpt-4.1, nao 3/6',
       ),
     ]);
-    expect(plain.stdout).toContain('anthropic:claude-sonnet-4-5 vs openai:gpt-4.1: 6 shared tests, too few to tell');
+    expect(plain.stdout).toContain(
+      'anthropic:claude-sonnet-4-5 vs openai:gpt-4.1: 6 shared tests, too few to tell',
+    );
     const json = await runNao({ args: ['test', 'summary', 'two_models.json', '--json'], cwd: dir });
     const parsed = JSON.parse(json.stdout);
-    expect(parsed.comparisons).toMatchObject([{ model_b: 'openai:gpt-4.1', tests: 6, verdict: 'too few tests' }]);
+    expect(parsed.comparisons).toMatchObject([
+      { model_b: 'openai:gpt-4.1', tests: 6, verdict: 'too few tests' },
+    ]);
     expect(parsed.by_model.map((model: { pass_rate_ci95: number[] }) => model.pass_rate_ci95)).toEqual([
       [18.8, 81.2],
       [18.8, 81.2],

@@ -120,7 +120,7 @@ describe('parseResultsFile', () => {
     expect(single).not.toHaveProperty('comparisons');
   });
 
-  it("keeps what an original nao file says per model when nao recounts it", () => {
+  it('keeps what an original nao file says per model when nao recounts it', () => {
     const file = parseResultsFile(originalTwoModelFile(), 'original.json');
     expect(file.recounted).toMatchObject({ written_passed: 9, written_total: 12, passed: 6, unverified: 3 });
     expect(file.recounted?.by_model).toEqual([

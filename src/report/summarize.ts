@@ -196,6 +196,7 @@ export function ensureByModel(
     : { ...file.summary, ...passRateInterval(file.results) };
   // Such files say nothing of test.stats.cluster: their comparisons pair by test, the default.
   const comparisons =
-    file.comparisons ?? compareModels({ results: file.results, byModel: [...byModel].sort(compareModelSummaries) });
+    file.comparisons ??
+    compareModels({ results: file.results, byModel: [...byModel].sort(compareModelSummaries) });
   return { ...file, summary, by_model: byModel, ...(comparisons.length > 0 ? { comparisons } : {}) };
 }

@@ -21,7 +21,6 @@ function rateText(summary: ModelSummary | null): string {
   return summary && summary.total > 0 ? formatPercent(summary.pass_rate) : '—';
 }
 
-
 /** Paired on the tests both sides ran: the change with its interval and whether it is real. */
 function changeText(change: PairedDifference, color: boolean): string {
   const tests = `${change.tests} shared ${change.tests === 1 ? 'test' : 'tests'}`;

@@ -25,7 +25,8 @@ export function recountFootnote(options: {
   side?: string;
 }): string {
   const { recount } = options;
-  const said = (passed: number, total: number) => `${passed}/${total} passed (${formatPercent(passRate(passed, total))})`;
+  const said = (passed: number, total: number) =>
+    `${passed}/${total} passed (${formatPercent(passRate(passed, total))})`;
   const written = new Map((recount.by_model ?? []).map((entry) => [entry.model, entry]));
   // Per model only where nao's row covers the same runs as the file's (a diff with -t covers fewer).
   const perModel = options.marked.map((summary) => {

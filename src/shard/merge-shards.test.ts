@@ -155,7 +155,11 @@ describe('mergeShardFiles', () => {
     expect(merged.summary).toEqual(whole.summary);
     // The project's setting is what makes them equal: by the test, a folder run's differ.
     if (cluster === 'folder') {
-      const byTest = mergeShardFiles({ shards: shardFiles(suite, 3, cluster), allowPartial: false, now: NOW });
+      const byTest = mergeShardFiles({
+        shards: shardFiles(suite, 3, cluster),
+        allowPartial: false,
+        now: NOW,
+      });
       expect(byTest.summary.pass_rate_ci95).not.toEqual(whole.summary.pass_rate_ci95);
       expect(byTest.comparisons).not.toEqual(whole.comparisons);
     }
