@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackendProcess } from '../../test-support/backend/backend-process.js';
+import { spawnBuiltNao } from '../../test-support/cli/built-nao.js';
 import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-support/cli/example-project.js';
 import { runNao } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
@@ -41,23 +42,12 @@ function killAt(pattern: string): Record<string, string> {
   return { NODE_OPTIONS: `--import=${KILL_AT_WRITE}`, NAO_KILL_AT_FILE: pattern };
 }
 
-function spawnNao(
+async function spawnNao(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ signal: string | null; output: string }> {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'nao.js'), ...args], {
-    cwd: project.dir,
-    env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    output += chunk;
-  });
-  return new Promise((resolve) => child.on('close', (_code, signal) => resolve({ signal, output })));
+  const { signal, stdout, stderr } = await spawnBuiltNao({ args, cwd: project.dir, env }).ended;
+  return { signal, output: `${stdout}${stderr}` };
 }
 
 const outputsDir = () => path.join(project.dir, 'tests', 'outputs');

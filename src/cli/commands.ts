@@ -199,7 +199,12 @@ export const COMMANDS: readonly CommandSpec<CliDependencies>[] = [
     path: ['test', 'summary'],
     description: 'Print the tables of a saved results file (default: the latest in tests/outputs/).',
     arguments: [{ name: '[file]', help: 'a results_*.json file' }],
-    options: [{ flags: '--json', help: 'print summary and by_model as JSON instead of tables' }],
+    options: [
+      {
+        flags: '--json',
+        help: 'print summary and by_model (with their 95% intervals), comparisons and repeats as JSON instead of tables',
+      },
+    ],
     load: async () => (await import('./test-results-commands.js')).printSummary,
   },
   {

@@ -1,14 +1,13 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnBuiltNao } from '../../test-support/cli/built-nao.js';
 import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-support/cli/example-project.js';
 import { latestResults as latestProjectResults } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
 import type { ResultsFile } from '../report/index.js';
 
-const BIN = path.join(REPO_ROOT, 'bin', 'nao.js');
 let answers: Record<string, ScriptedAnswer> = {};
 let server: TestLlmServer;
 let project: ExampleCopy;
@@ -34,23 +33,11 @@ interface Spawned {
 }
 
 function spawnNao(args: string[]): Spawned {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: project.dir,
-    env: { PATH: process.env.PATH, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
+  const nao = spawnBuiltNao({ args, cwd: project.dir });
   return {
-    code: new Promise((resolve) => child.on('close', (code) => resolve(code))),
-    output: () => ({ stdout, stderr }),
-    kill: (signal) => child.kill(signal),
+    code: nao.ended.then((ended) => ended.code),
+    output: nao.output,
+    kill: (signal) => nao.child.kill(signal),
   };
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runNao } from '../../test-support/cli/run-cli.js';
+import { originalTwoModelFile } from '../../test-support/original-nao/two-model-results.js';
 import type { FileOverview } from '../viewer/api-types.js';
 import { createResultsStore } from '../viewer/results-store.js';
 import { createViewerApp } from '../viewer/viewer-app.js';
@@ -30,6 +31,33 @@ describe("nao test summary / diff / server on the original nao's results files",
     expect(code).toBe(0);
     expect(stdout).toContain('2024');
     expect(stderr).toContain('Note: This file counts 4 of 6 runs as passed; nao counts 3');
+  });
+
+  it('summary marks the per-model numbers it recounts in a file of two models, and gives comparisons in --json', async () => {
+    await writeFile(path.join(dir, 'two_models.json'), JSON.stringify(originalTwoModelFile()));
+    const plain = await runNao({ args: ['test', 'summary', 'two_models.json'], cwd: dir });
+    expect(plain.code).toBe(0);
+    const rows = plain.stdout.split('\n').filter((row) => row.startsWith('│') && row.includes('%'));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row).toMatch(/50\.0%\*.* 3\/6\* /);
+    expect(plain.stdout.split('\n').filter((row) => row.startsWith('* recounted by nao'))).toEqual([
+      expect.stringContaining(
+        'the file says 5/6 passed (83.3%) for anthropic:claude-sonnet-4-5, nao 3/6; 4/6 passed (66.7%) for openai:gpt-4.1, nao 3/6',
+      ),
+    ]);
+    expect(plain.stdout).toContain(
+      'anthropic:claude-sonnet-4-5 vs openai:gpt-4.1: 6 shared tests, too few to tell',
+    );
+    const json = await runNao({ args: ['test', 'summary', 'two_models.json', '--json'], cwd: dir });
+    const parsed = JSON.parse(json.stdout);
+    expect(parsed.comparisons).toMatchObject([
+      { model_b: 'openai:gpt-4.1', tests: 6, verdict: 'too few tests' },
+    ]);
+    expect(parsed.by_model.map((model: { pass_rate_ci95: number[] }) => model.pass_rate_ci95)).toEqual([
+      [18.8, 81.2],
+      [18.8, 81.2],
+    ]);
+    expect(json.stderr).toContain('Note: This file counts 9 of 12 runs as passed; nao counts 6');
   });
 
   it('diff compares two of them', async () => {

@@ -8,6 +8,7 @@ import { runNao } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
 import { type ModelSummary, readResultsFile, type Summary } from '../report/index.js';
+import { comparisonLines } from '../reporters/console-tables.js';
 import { withDigest } from '../shard/suite-fingerprint.js';
 
 let server: TestLlmServer;
@@ -98,6 +99,7 @@ describe('nao test --shard and nao test merge', () => {
     expect(combined.by_model.map((model) => withoutDurations<ModelSummary>(model))).toEqual(
       once.by_model.map((model) => withoutDurations<ModelSummary>(model)),
     );
+    expect(combined.comparisons).toEqual(once.comparisons);
     expect(combined.repeats).toEqual(once.repeats);
     expect(combined.results.map((r) => [r.model, r.name, r.attempt, r.status, r.message])).toEqual(
       once.results.map((r) => [r.model, r.name, r.attempt, r.status, r.message]),
@@ -110,6 +112,7 @@ describe('nao test --shard and nao test merge', () => {
     // summary and diff read it like any run.
     const summary = await nao(['test', 'summary', 'merged.json', '--json']);
     expect(JSON.parse(summary.stdout).summary.failed).toBe(once.summary.failed);
+    expect(JSON.parse(summary.stdout).comparisons).toEqual(once.comparisons);
     const diff = await nao(['test', 'diff', wholeFile, 'merged.json']);
     expect(diff.code).toBe(0);
     expect(diff.stdout).toMatch(
@@ -217,6 +220,46 @@ describe('nao test --shard and nao test merge', () => {
     expect(merged.stdout).toContain('Merged 3 of 3 shard(s), 2 run(s), into small.json');
     const file = await readResultsFile(path.join(project.dir, 'small.json'));
     expect(file.results.map((result) => result.name)).toEqual(['total_revenue', 'orders_by_status']);
+  });
+
+  it('honours test.stats.cluster: folder of nao_config.yaml as the run does', async () => {
+    const configPath = path.join(project.dir, 'nao_config.yaml');
+    const config = await readFile(configPath, 'utf8');
+    const models = ['-m', 'openai:gpt-4.1', '-m', 'openai:gpt-4.1-mini'];
+    try {
+      await writeFile(configPath, config.replace(/^test:\n/m, 'test:\n  stats:\n    cluster: folder\n'));
+      const whole = savedFile((await nao(['test', '--local', ...models])).stdout);
+      const files: string[] = [];
+      for (const index of [1, 2, 3]) {
+        files.push(savedFile((await nao(['test', '--local', ...models, '--shard', `${index}/3`])).stdout));
+      }
+      const merged = await nao(['test', 'merge', ...files, '-o', 'folder.json']);
+      expect(merged.stderr).toBe('');
+      const once = await readResultsFile(path.join(project.dir, whole));
+      const combined = await readResultsFile(path.join(project.dir, 'folder.json'));
+      // One attempt per test and model, yet clustered: the tests of finance/ are one cluster.
+      expect(once.by_model.map((model) => model.pass_rate_ci_method)).toEqual(['clustered', 'clustered']);
+      expect(withoutDurations(combined.summary)).toEqual(withoutDurations(once.summary));
+      expect(combined.by_model.map((model) => withoutDurations<ModelSummary>(model))).toEqual(
+        once.by_model.map((model) => withoutDurations<ModelSummary>(model)),
+      );
+      expect(combined.comparisons).toHaveLength(1);
+      expect(combined.comparisons).toEqual(once.comparisons);
+      // summary prints the file's comparison, clustered by folder, as the run's console did.
+      const [line] = comparisonLines(once.comparisons!);
+      expect((await nao(['test', 'summary', 'folder.json'])).stdout).toContain(line);
+
+      // The config as it is at the merge decides, and a change since the shards is named.
+      await writeFile(configPath, config);
+      const changed = await nao(['test', 'merge', ...files, '-o', 'by-test.json', '-q']);
+      expect(changed.stderr).toContain(
+        'Warning: nao_config.yaml changed since the shards ran: the merged intervals cluster on the test',
+      );
+      const byTest = await readResultsFile(path.join(project.dir, 'by-test.json'));
+      expect(byTest.by_model.map((model) => model.pass_rate_ci_method)).toEqual(['wilson', 'wilson']);
+    } finally {
+      await writeFile(configPath, config);
+    }
   });
 
   it('rejects a bad --shard before running anything', async () => {

@@ -60,7 +60,10 @@ export const printSummary: CommandAction<CliDependencies> = async ({ io, args, f
   if (results.recounted !== undefined) io.stderr.write(`Note: ${results.recounted.reason}\n`);
   if (flags.json === true) {
     const { summary, by_model, repeats, timestamp } = results;
-    io.stdout.write(`${JSON.stringify({ file: target, timestamp, summary, by_model, repeats }, null, 2)}\n`);
+    const comparisons = results.comparisons ?? [];
+    io.stdout.write(
+      `${JSON.stringify({ file: target, timestamp, summary, by_model, comparisons, repeats }, null, 2)}\n`,
+    );
   } else {
     io.stdout.write(
       `${formatSummary({ file: results, path: path.relative(io.cwd, target) || target, width: io.stdout.columns ?? 120 })}\n`,

@@ -3,10 +3,11 @@
  * writes over its result tables stays bounded in memory and time, and stoppable, whatever it
  * does, while the other runs of the suite go on untouched.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnBuiltNao } from '../../test-support/cli/built-nao.js';
 import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-support/cli/example-project.js';
 import { watchProcessTree } from '../../test-support/cli/process-tree-memory.js';
 import { latestResults } from '../../test-support/cli/run-cli.js';
@@ -14,7 +15,6 @@ import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-s
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
 import type { RunResult } from '../report/index.js';
 
-const BIN = path.join(REPO_ROOT, 'bin', 'nao.js');
 /** `agent.query_timeout_s` of the project where extraction queries are killed. */
 const TIMEOUT_S = 3;
 /** The sandbox's grace period after an interrupt. */
@@ -63,28 +63,14 @@ function script(project: ExampleCopy, overrides: Record<string, Partial<Scripted
 }
 
 function spawnNao(project: ExampleCopy, args: string[]) {
-  const child = spawn(process.execPath, [BIN, 'test', '--local', ...args], {
-    cwd: project.dir,
-    env: { PATH: process.env.PATH, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
+  const nao = spawnBuiltNao({ args: ['test', '--local', ...args], cwd: project.dir });
+  running.add(nao.child);
   const started = performance.now();
-  const ended = new Promise<{ code: number | null; seconds: number }>((resolve) =>
-    child.on('close', (code) => {
-      running.delete(child);
-      resolve({ code, seconds: (performance.now() - started) / 1000 });
-    }),
-  );
-  return { child, ended, output: () => ({ stdout, stderr }) };
+  const ended = nao.ended.then(({ code }) => {
+    running.delete(nao.child);
+    return { code, seconds: (performance.now() - started) / 1000 };
+  });
+  return { child: nao.child, ended, output: nao.output };
 }
 
 async function resultsOf(project: ExampleCopy): Promise<Map<string, RunResult>> {

@@ -4,12 +4,13 @@
  * checked at once (RE2, linear time), so the run ends with a verdict and a results file, and
  * the backend keeps answering; a pattern RE2 cannot run stops the suite before anything runs.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BackendProcess, startBackendProcess } from '../../test-support/backend/backend-process.js';
+import { spawnBuiltNao } from '../../test-support/cli/built-nao.js';
 import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-support/cli/example-project.js';
 import { latestResults } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
@@ -17,7 +18,6 @@ import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-ser
 import type { AppRunJob } from '../app-runs/index.js';
 import type { RunResult } from '../report/index.js';
 
-const BIN = path.join(REPO_ROOT, 'bin', 'nao.js');
 /** A backtracking engine needs about 2^40 steps to reject this with `^(a+)+$`. */
 const FORTY_AS = `${'a'.repeat(40)}!`;
 const DIGITS = `The growth was ${'1234567890'.repeat(4)} points.`;
@@ -69,30 +69,15 @@ afterAll(async () => {
 
 /** `nao test …` from the built binary; killed after `QUICK_S` so a hang fails the test instead of the suite. */
 function spawnNao(args: string[]) {
-  const child = spawn(process.execPath, [BIN, 'test', ...args], {
-    cwd: project.dir,
-    env: { PATH: process.env.PATH, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const { child, ended: closed } = spawnBuiltNao({ args: ['test', ...args], cwd: project.dir });
   running.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
   const started = performance.now();
   const guard = setTimeout(() => child.kill('SIGKILL'), QUICK_S * 1000);
-  const ended = new Promise<{ code: number | null; seconds: number; stdout: string; stderr: string }>(
-    (resolve) =>
-      child.on('close', (code) => {
-        clearTimeout(guard);
-        running.delete(child);
-        resolve({ code, seconds: (performance.now() - started) / 1000, stdout, stderr });
-      }),
-  );
+  const ended = closed.then(({ code, stdout, stderr }) => {
+    clearTimeout(guard);
+    running.delete(child);
+    return { code, seconds: (performance.now() - started) / 1000, stdout, stderr };
+  });
   return { child, ended };
 }
 
@@ -128,7 +113,7 @@ describe('catastrophic patterns through nao test --local', () => {
         seen += chunk.toString();
         if (seen.includes('scream')) resolve();
       };
-      run.child.stdout.on('data', onData);
+      run.child.stdout!.on('data', onData);
       run.child.once('close', () => resolve());
     });
     run.child.kill('SIGINT');

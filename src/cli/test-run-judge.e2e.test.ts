@@ -2,13 +2,13 @@
  * Judged answers (tests with `expected_answer`) through the real CLI against the wire-protocol
  * test server: in this process, recorded and replayed, and through the `nao chat` backend.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type BackendProcess, startBackendProcess } from '../../test-support/backend/backend-process.js';
+import { spawnBuiltNao } from '../../test-support/cli/built-nao.js';
 import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-support/cli/example-project.js';
 import { latestResults, runNao } from '../../test-support/cli/run-cli.js';
 import {
@@ -78,25 +78,8 @@ function nao(args: string[], cwd = project.dir) {
 }
 
 /** `nao …` from the built binary, as a user runs it. */
-async function builtNao(
-  args: string[],
-  cwd: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'nao.js'), ...args], {
-    cwd,
-    env: { PATH: process.env.PATH, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { code, stdout, stderr };
+function builtNao(args: string[], cwd: string) {
+  return spawnBuiltNao({ args, cwd }).ended;
 }
 
 describe('judged answers with nao test --local', () => {
@@ -350,16 +333,11 @@ describe('a judge call that never answers, through the built nao', () => {
     });
 
     const before = server.requests.length;
-    const child = spawn(
-      process.execPath,
-      [path.join(REPO_ROOT, 'bin', 'nao.js'), 'test', '--local', '-s', 'judged/most_used'],
-      {
-        cwd: project.dir,
-        env: { PATH: process.env.PATH, NO_COLOR: '1' },
-        stdio: 'ignore',
-      },
-    );
-    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { child, ended } = spawnBuiltNao({
+      args: ['test', '--local', '-s', 'judged/most_used'],
+      cwd: project.dir,
+    });
+    const closed = ended.then(({ code }) => code);
     for (let i = 0; i < 600 && !server.requests.slice(before).some(isJudgeCall); i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -22,6 +22,7 @@ export type {
   RunStatus,
   SelectionRecord,
   ShardRecord,
+  StatsCluster,
   SuiteFingerprint,
   SuiteTestRecord,
   Summary,

@@ -2,9 +2,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { originalTwoModelFile } from '../../test-support/original-nao/two-model-results.js';
 import { resultsFile, run } from '../../test-support/report/run-fixture.js';
 import { UsageError } from '../errors/index.js';
+import { compareModels } from './model-comparisons.js';
 import { parseResultsFile, readResultsFile } from './read-results.js';
+import { summarizeByModel } from './summarize.js';
 import { writeResultsFile } from './write-results.js';
 
 let dir: string;
@@ -82,16 +85,48 @@ const OLD_FILE = {
 
 describe('parseResultsFile', () => {
   it('reads back exactly what writeResultsFile wrote', async () => {
-    const file = resultsFile(
-      [
-        run(),
-        run({ name: 'b', model: 'x:y', status: 'failed' }),
-        run({ name: 'b', attempt: 2, status: 'skipped' }),
-      ],
-      { models: ['openai:gpt-4.1', 'x:y'], command: 'nao test -m openai:gpt-4.1', nao_version: '0.1.0' },
-    );
+    const results = [
+      run(),
+      run({ name: 'b', model: 'x:y', status: 'failed' }),
+      run({ name: 'b', attempt: 2, status: 'skipped' }),
+    ];
+    const file = resultsFile(results, {
+      models: ['openai:gpt-4.1', 'x:y'],
+      command: 'nao test -m openai:gpt-4.1',
+      nao_version: '0.1.0',
+      // A run of several models writes them (buildResultsFile).
+      comparisons: compareModels({ results, byModel: summarizeByModel(results) }),
+    });
     const written = await writeResultsFile({ outputsDir: dir, file });
     expect(await readResultsFile(written)).toEqual(file);
+  });
+
+  it('computes the comparisons of a file of several models that lacks them, and keeps a file’s own', () => {
+    const results = ['a:one', 'b:two'].flatMap((model) =>
+      Array.from({ length: 12 }, (_, k) =>
+        run({ model, name: `q${k}`, status: model === 'b:two' && k % 4 === 0 ? 'failed' : 'passed' }),
+      ),
+    );
+    const older = JSON.parse(JSON.stringify(resultsFile(results)));
+    expect(older).not.toHaveProperty('comparisons');
+    const read = parseResultsFile(older, 'older.json');
+    expect(read.comparisons).toEqual(compareModels({ results: read.results, byModel: read.by_model }));
+    expect(read.comparisons).toMatchObject([{ model_a: 'a:one', model_b: 'b:two', tests: 12 }]);
+    // Written with test.stats.cluster: folder, say: the file's own are what it says.
+    const own = [{ ...read.comparisons![0]!, difference_ci95: [1, 2] }];
+    expect(parseResultsFile({ ...older, comparisons: own }, 'own.json').comparisons).toEqual(own);
+    // One model: nothing to compare.
+    const single = parseResultsFile(JSON.parse(JSON.stringify(resultsFile([run()]))), 'one.json');
+    expect(single).not.toHaveProperty('comparisons');
+  });
+
+  it('keeps what an original nao file says per model when nao recounts it', () => {
+    const file = parseResultsFile(originalTwoModelFile(), 'original.json');
+    expect(file.recounted).toMatchObject({ written_passed: 9, written_total: 12, passed: 6, unverified: 3 });
+    expect(file.recounted?.by_model).toEqual([
+      { model: 'openai:gpt-4.1', written_passed: 4, written_total: 6 },
+      { model: 'anthropic:claude-sonnet-4-5', written_passed: 5, written_total: 6 },
+    ]);
   });
 
   it('upgrades a file written before status, by_model and the other additions', () => {

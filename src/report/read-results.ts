@@ -242,16 +242,30 @@ function costOf(summary: Summary): number | null {
  * counts a test without verification as passed), what the file said, so the viewer can say
  * why its numbers differ instead of showing a different pass rate silently.
  */
-function recount(raw: Record<string, unknown> | null | undefined, summary: Summary): Recount | undefined {
+function recount(options: {
+  raw: Record<string, unknown> | null | undefined;
+  summary: Summary;
+  runs: readonly RawRun[];
+}): Recount | undefined {
+  const { raw, summary } = options;
   const writtenPassed = raw?.passed;
   const writtenTotal = raw?.total;
   if (typeof writtenPassed !== 'number' || typeof writtenTotal !== 'number') return undefined;
   if (writtenPassed === summary.passed) return undefined;
+  // The original writes no per-model numbers; its viewer counts the runs' own `passed` flags.
+  const byModel = new Map<string, { model: string; written_passed: number; written_total: number }>();
+  for (const run of options.runs) {
+    const entry = byModel.get(run.model) ?? { model: run.model, written_passed: 0, written_total: 0 };
+    entry.written_total++;
+    if (run.passed) entry.written_passed++;
+    byModel.set(run.model, entry);
+  }
   return {
     written_passed: writtenPassed,
     written_total: writtenTotal,
     passed: summary.passed,
     unverified: summary.unverified,
+    by_model: [...byModel.values()],
     reason:
       `This file counts ${writtenPassed} of ${writtenTotal} runs as passed; nao counts ${summary.passed}: ` +
       `${summary.unverified} run(s) had no verification (no reference SQL, or no data to compare), ` +
@@ -274,7 +288,7 @@ export function parseResultsFile(data: unknown, source: string): ResultsFile {
   const raw = parsed.data;
   const results = raw.results.map(normalizeRun);
   const summary = readSummary(raw.summary, results);
-  const recounted = recount(raw.summary, summary);
+  const recounted = recount({ raw: raw.summary, summary, runs: raw.results });
   const byModel = raw.by_model?.every((entry) => hasAllKeys(entry, [...SUMMARY_KEYS, 'pass_rate']))
     ? (raw.by_model as unknown as ModelSummary[]).map((entry) => ({
         ...entry,

@@ -222,6 +222,8 @@ export interface Recount {
   unverified: number;
   /** One sentence for the viewer and `nao test summary`. */
   reason: string;
+  /** Per model, what the file's runs say (`passed` flags), in the order the runs come. */
+  by_model?: { model: string; written_passed: number; written_total: number }[];
 }
 
 /** A test of a sharded suite: its name, its file under tests/ and the SHA-256 of that file. */

@@ -3,6 +3,7 @@
  * counted in `skipped` and nowhere else: `total`, `pass_rate`, tokens, costs, durations and
  * the averages cover only the runs that ran (passed + failed + errors + unverified = total).
  */
+import { compareModels } from './model-comparisons.js';
 import { hasPassRateInterval, passRateInterval } from './pass-rate-interval.js';
 import type { ModelSummary, ResultsFile, RunResult, StatsCluster, Summary } from './results-file.js';
 import { statusOf } from './run-status.js';
@@ -173,9 +174,10 @@ export function orderedModels(results: readonly RunResult[], modelOrder: readonl
 }
 
 /**
- * The file with `by_model` and the pass-rate intervals present: files written before they
- * existed (and the original nao's) get them computed from their results, so the viewer's
- * model tables and error bars work on them too.
+ * The file with `by_model`, the pass-rate intervals and (with several models) `comparisons`
+ * present: files written before they existed (and the original nao's) get them computed from
+ * their results, so the viewer's model tables and error bars and `nao test summary` work on
+ * them too.
  */
 export function ensureByModel(
   file: Omit<ResultsFile, 'by_model'> & { by_model?: ModelSummary[] | null },
@@ -192,5 +194,9 @@ export function ensureByModel(
   const summary = hasPassRateInterval(file.summary)
     ? file.summary
     : { ...file.summary, ...passRateInterval(file.results) };
-  return { ...file, summary, by_model: byModel };
+  // Such files say nothing of test.stats.cluster: their comparisons pair by test, the default.
+  const comparisons =
+    file.comparisons ??
+    compareModels({ results: file.results, byModel: [...byModel].sort(compareModelSummaries) });
+  return { ...file, summary, by_model: byModel, ...(comparisons.length > 0 ? { comparisons } : {}) };
 }

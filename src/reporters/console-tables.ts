@@ -15,12 +15,20 @@ import {
 } from '../report/format-values.js';
 import { compareModels } from '../report/model-comparisons.js';
 import { repeatStats } from '../report/pass-at-k.js';
-import type { ModelComparison, ModelSummary, RunResult, RunStatus, Summary } from '../report/results-file.js';
+import type {
+  ModelComparison,
+  ModelSummary,
+  Recount,
+  RunResult,
+  RunStatus,
+  Summary,
+} from '../report/results-file.js';
 import { groupByPair, hasRepeats } from '../report/run-pairs.js';
 import { spentUsd } from '../report/run-result.js';
 import { STATUS_MARK, statusOf } from '../report/run-status.js';
 import { failedRuns, orderedModels, summarize, summarizeByModel } from '../report/summarize.js';
 import { type BoxTable, type CellColor, paint, renderBoxTable, type TableCell } from './box-table.js';
+import { recountFootnote, recountMark } from './recount-note.js';
 import { failedChecks, renderRecap } from './run-recap.js';
 
 export interface ConsoleOptions {
@@ -168,12 +176,17 @@ export function renderTestResultsTable(results: readonly RunResult[], options: C
   return results.some(isJudged) ? `${rendered}\n${JUDGED_NOTE}` : rendered;
 }
 
-/** One row per model, in the order given (pass `by_model`, which is already ranked). */
+/**
+ * One row per model, in the order given (pass `by_model`, which is already ranked). With
+ * `recounted` (an original nao file), a model's numbers that its file says otherwise are marked,
+ * with the footnote under the table.
+ */
 export function renderModelPerformanceTable(
   byModel: readonly ModelSummary[],
-  options: ConsoleOptions = {},
+  options: ConsoleOptions & { recounted?: Recount } = {},
 ): string {
   const { width, color } = resolve(options);
+  const marked = byModel.filter((summary) => recountMark(summary, options.recounted) !== '');
   const table: BoxTable = {
     title: 'Performance by Model',
     columns: [
@@ -187,10 +200,11 @@ export function renderModelPerformanceTable(
     ],
     rows: byModel.map((summary) => {
       const ran = summary.total > 0;
+      const mark = recountMark(summary, options.recounted);
       return [
         text(summary.model),
-        text(ran ? formatPercentWithInterval(summary.pass_rate, summary.pass_rate_ci95) : '—'),
-        text(`${summary.passed}/${summary.total}`),
+        text(ran ? formatPercentWithInterval(summary.pass_rate, summary.pass_rate_ci95, { mark }) : '—'),
+        text(`${summary.passed}/${summary.total}${mark}`),
         text(formatInteger(summary.total_tokens)),
         text(formatCostTotal({ total: totalSpent(summary), unknownRuns: summary.runs_without_cost })),
         text(ran ? formatSeconds(summary.avg_duration_ms) : '—'),
@@ -199,7 +213,7 @@ export function renderModelPerformanceTable(
     }),
   };
   // provider:model on one line while it fits; over two lines ("openai" over "gpt-4.1") before it is cut.
-  return renderBoxTable(table, {
+  const rendered = renderBoxTable(table, {
     width,
     color,
     shrink: [
@@ -211,6 +225,9 @@ export function renderModelPerformanceTable(
       { column: 0, kind: 'truncate', minWidth: 8 },
     ],
   });
+  return options.recounted === undefined || marked.length === 0
+    ? rendered
+    : `${rendered}\n${recountFootnote({ recount: options.recounted, marked })}`;
 }
 
 function gridCell(attempts: readonly RunResult[], repeated: boolean): TableCell {
@@ -379,6 +396,8 @@ export function renderReport(
     /** The results file's by_model and comparisons; default: computed from `results`. */
     byModel?: readonly ModelSummary[];
     comparisons?: readonly ModelComparison[];
+    /** The file's own counts, when it is an original nao file that nao recounts. */
+    recounted?: Recount;
     quiet?: boolean;
   },
 ): string {

@@ -5,6 +5,7 @@ import type { ModelSummary, Recount } from '../report/results-file.js';
 import type { PairedDifference } from '../stats/index.js';
 import { paint } from './box-table.js';
 import { plural } from './console-tables.js';
+import { recountFootnote, recountMark } from './recount-note.js';
 import { toCellText } from './terminal-text.js';
 
 function describe(outcome: PairOutcome): string {
@@ -18,15 +19,6 @@ function detail(outcome: PairOutcome | null): string {
 
 function rateText(summary: ModelSummary | null): string {
   return summary && summary.total > 0 ? formatPercent(summary.pass_rate) : '—';
-}
-
-/** `*` beside a rate that differs from what its file says (it has unverified runs the file counted as passed). */
-function recountMark(summary: ModelSummary | null, recount: Recount | undefined): string {
-  return recount !== undefined && summary !== null && summary.unverified > 0 ? '*' : '';
-}
-
-function passRateOf(passed: number, total: number): number {
-  return total > 0 ? Math.round((passed / total) * 1000) / 10 : 0;
 }
 
 /** Paired on the tests both sides ran: the change with its interval and whether it is real. */
@@ -118,11 +110,10 @@ export function formatRunComparison(
       ['after', options.recounted?.after],
     ] as const) {
       if (recount === undefined) continue;
-      lines.push(
-        `  * ${side}: recounted by nao; the file says ${recount.written_passed}/${recount.written_total} passed ` +
-          `(${formatPercent(passRateOf(recount.written_passed, recount.written_total))}), nao ` +
-          `${recount.passed}/${recount.written_total}: ${recount.reason}`,
-      );
+      const marked = comparison.models
+        .map((entry) => entry[side])
+        .filter((summary): summary is ModelSummary => recountMark(summary, recount) !== '');
+      lines.push(`  ${recountFootnote({ recount, marked, side })}`);
     }
   }
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { originalTwoModelFile } from '../../test-support/original-nao/two-model-results.js';
 import { resultsFile, run } from '../../test-support/report/run-fixture.js';
-import { renderReport } from './console-tables.js';
+import { buildResultsFile, type RunStatus } from '../report/index.js';
+import { compareModels } from '../report/model-comparisons.js';
+import { parseResultsFile } from '../report/read-results.js';
+import { comparisonLines, renderReport } from './console-tables.js';
 import { formatSummary } from './format-summary.js';
 
 const A = 'openai:gpt-4.1';
@@ -53,6 +57,45 @@ describe('formatSummary', () => {
     ]);
     expect(text).toContain('All 1 test(s) passed, 1 skipped');
     expect(text).not.toContain('Extraction cost');
+  });
+
+  it("prints the file's own intervals and comparisons, as the run's console did (test.stats.cluster: folder)", () => {
+    // 12 tests in 3 folders: B fails the finance ones and one more, so the clusters matter.
+    const results = [A, B].flatMap((model) =>
+      Array.from({ length: 12 }, (_, k) => {
+        const status: RunStatus = model === B && (k % 3 === 1 || k === 6) ? 'failed' : 'passed';
+        return run({ model, name: `q${k}`, file: `${['sales', 'finance', 'ops'][k % 3]}/q${k}.yml`, status });
+      }),
+    );
+    const file = buildResultsFile({ results, now: new Date(2025, 1, 9), models: [A, B], cluster: 'folder' });
+    const text = formatSummary({ file });
+    // What the console reporter prints at the end of the run, from the same file.
+    expect(text).toContain(
+      renderReport({ results, modelOrder: [A, B], byModel: file.by_model, comparisons: file.comparisons! }),
+    );
+    const [line] = comparisonLines(file.comparisons!);
+    expect(text).toContain(line);
+    // Recomputed by the test, as the summary used to, the line would differ.
+    const [byTest] = comparisonLines(compareModels({ results, byModel: file.by_model }));
+    expect(byTest).not.toBe(line);
+    expect(text).not.toContain(byTest);
+    expect(text).not.toContain('recounted');
+  });
+
+  it('marks the per-model numbers nao recounts in an original nao file, with one footnote saying why', () => {
+    const file = parseResultsFile(originalTwoModelFile(), 'results_original.json');
+    const text = formatSummary({ file, width: 220 });
+    const rows = text.split('\n').filter((row) => row.startsWith('│') && row.includes('%'));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row).toMatch(/50\.0%\* \([\d.]+–[\d.]+\) .* 3\/6\* /);
+    const footnotes = text.split('\n').filter((row) => row.startsWith('* recounted by nao'));
+    expect(footnotes).toEqual([
+      expect.stringContaining(
+        '* recounted by nao; the file says 5/6 passed (83.3%) for anthropic:claude-sonnet-4-5, nao 3/6; ' +
+          '4/6 passed (66.7%) for openai:gpt-4.1, nao 3/6: This file counts 9 of 12 runs as passed; nao counts 6: ' +
+          '3 run(s) had no verification',
+      ),
+    ]);
   });
 
   it('says so when the file holds no runs', () => {

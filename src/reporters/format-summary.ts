@@ -51,6 +51,10 @@ export function formatSummary(options: ConsoleOptions & { file: ResultsFile; pat
         ...options,
         results: file.results,
         modelOrder: models,
+        // The file's own, as the run's console printed them (test.stats.cluster included).
+        byModel: file.by_model,
+        ...(file.comparisons === undefined ? {} : { comparisons: file.comparisons }),
+        ...(file.recounted === undefined ? {} : { recounted: file.recounted }),
         wallClockMs: elapsedMs(file.started_at ?? null, file.finished_at ?? null),
       }),
     );

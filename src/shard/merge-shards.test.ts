@@ -4,6 +4,7 @@ import {
   buildResultsFile,
   type ResultsFile,
   type RunStatus,
+  type StatsCluster,
   type SuiteFingerprint,
   summarize,
 } from '../report/index.js';
@@ -41,7 +42,7 @@ function suiteOf(overrides: Partial<Omit<SuiteFingerprint, 'sha256'>> = {}): Sui
 }
 
 /** The results of a whole run of the suite: statuses, costs and durations vary by run. */
-function wholeRun(suite: SuiteFingerprint): ResultsFile {
+function wholeRun(suite: SuiteFingerprint, cluster?: StatsCluster): ResultsFile {
   const results = planRuns({ tests: suite.tests, models: suite.models, repeat: suite.repeat }).map(
     (planned) =>
       run({
@@ -61,12 +62,13 @@ function wholeRun(suite: SuiteFingerprint): ResultsFile {
     models: suite.models,
     repeat: suite.repeat,
     naoVersion: '0.1.0',
+    ...(cluster ? { cluster } : {}),
   });
 }
 
 /** The same runs split as `nao test --shard k/count` would have written them. */
-function shardFiles(suite: SuiteFingerprint, count: number): ShardFile[] {
-  const whole = wholeRun(suite);
+function shardFiles(suite: SuiteFingerprint, count: number, cluster?: StatsCluster): ShardFile[] {
+  const whole = wholeRun(suite, cluster);
   const shardOf = assignShards({ tests: suite.tests, count, fileOf: (test) => test.file });
   const owner = new Map([...shardOf].map(([test, index]) => [test.name, index]));
   return Array.from({ length: count }, (_, k) => ({
@@ -80,6 +82,7 @@ function shardFiles(suite: SuiteFingerprint, count: number): ShardFile[] {
       naoVersion: '0.1.0',
       command: `nao test --shard ${k + 1}/${count}`,
       shard: { index: k + 1, count, suite },
+      ...(cluster ? { cluster } : {}),
     }),
   }));
 }
@@ -117,6 +120,49 @@ describe('mergeShardFiles', () => {
         command: `nao test --shard ${index}/4`,
       })),
     });
+  });
+
+  // 12 tests in 3 folders, so the comparisons give verdicts (10 shared tests needed) and
+  // clustering on the folder gives other intervals than on the test.
+  const FOLDERED = withDigest({
+    ...suiteOf(),
+    tests: Array.from({ length: 12 }, (_, k) => ({
+      name: `q${k}`,
+      file: `${['sales', 'finance', 'ops'][k % 3]}/q${k}.yml`,
+      sha256: hash(String(k % 10)),
+    })),
+  });
+
+  it.each([
+    ['each test ran once', 1, undefined],
+    ['each test ran once, cluster: folder', 1, 'folder'],
+    ['--repeat 2', 2, undefined],
+    ['--repeat 2, cluster: folder', 2, 'folder'],
+  ] as const)('gives the intervals and comparisons of the suite run once (%s)', (_what, repeat, cluster) => {
+    const suite = withDigest({ ...FOLDERED, repeat });
+    const whole = wholeRun(suite, cluster);
+    const merged = mergeShardFiles({
+      shards: shardFiles(suite, 3, cluster),
+      allowPartial: false,
+      now: NOW,
+      ...(cluster ? { cluster } : {}),
+    });
+    expect(whole.comparisons).toHaveLength(1);
+    expect(merged.summary.pass_rate_ci95).toEqual(whole.summary.pass_rate_ci95);
+    expect(merged.summary.pass_rate_ci_method).toBe(whole.summary.pass_rate_ci_method);
+    expect(merged.by_model).toEqual(whole.by_model);
+    expect(merged.comparisons).toEqual(whole.comparisons);
+    expect(merged.summary).toEqual(whole.summary);
+    // The project's setting is what makes them equal: by the test, a folder run's differ.
+    if (cluster === 'folder') {
+      const byTest = mergeShardFiles({
+        shards: shardFiles(suite, 3, cluster),
+        allowPartial: false,
+        now: NOW,
+      });
+      expect(byTest.summary.pass_rate_ci95).not.toEqual(whole.summary.pass_rate_ci95);
+      expect(byTest.comparisons).not.toEqual(whole.comparisons);
+    }
   });
 
   it('merges an empty shard (more shards than tests)', () => {

@@ -10,6 +10,7 @@ import {
   type ResultsFile,
   type RunResult,
   type ShardRecord,
+  type StatsCluster,
   type SuiteFingerprint,
   type SuiteTestRecord,
 } from '../report/index.js';
@@ -150,6 +151,11 @@ export function mergeShardFiles(options: {
   now: Date;
   /** The merge's command line, for `command`. */
   command?: string;
+  /**
+   * `test.stats.cluster` of the project, as the run reads it: the shards' own intervals cover
+   * a slice each, so the merged file's intervals and comparisons are computed anew on it.
+   */
+  cluster?: StatsCluster;
 }): ResultsFile {
   if (options.shards.length === 0) {
     throw new UsageError({
@@ -236,6 +242,7 @@ export function mergeShardFiles(options: {
     naoVersion: first.file.nao_version,
     priceTableVersion: first.file.price_table_version,
     interrupted: ordered.some((read) => read.file.interrupted === true),
+    ...(options.cluster ? { cluster: options.cluster } : {}),
   });
   const startedAt = sortedTimes(ordered.map((read) => read.file.started_at))[0];
   const finishedAt = sortedTimes(ordered.map((read) => read.file.finished_at)).at(-1);

@@ -10,8 +10,8 @@ export interface BuiltNao {
   child: ChildProcess;
   /** Everything printed so far, while it runs. */
   output(): { stdout: string; stderr: string };
-  /** Resolves when it exits, with its exit code and all it printed. */
-  ended: Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** Resolves when it exits, with its exit code (or the signal that ended it) and all it printed. */
+  ended: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
 /**
@@ -36,8 +36,11 @@ export function spawnBuiltNao(options: {
   child.stderr!.on('data', (chunk) => {
     stderr += chunk;
   });
-  const ended = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, stdout, stderr })),
-  );
+  const ended = new Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    stdout: string;
+    stderr: string;
+  }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
   return { child, output: () => ({ stdout, stderr }), ended };
 }

@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { runFacts } from '../../../test-support/judge/run-facts.js';
+import { formatCost } from '../../report/format-values.js';
 import { assertionsSchema } from './assertion.js';
-import { checkMaxCostAssertion, formatUsd } from './max-cost-assertion.js';
+import { checkMaxCostAssertion } from './max-cost-assertion.js';
 import { checkMaxTokensAssertion } from './max-tokens-assertion.js';
 
 describe('max_cost_usd', () => {
   it.each<[number, boolean, string]>([
     [0.0123, true, 'max_cost_usd: $0.0123 (max $0.05)'],
     [0.05, true, 'max_cost_usd: $0.05 (max $0.05)'],
-    [0.061234, false, 'too expensive: the agent spent $0.06123, max $0.05'],
+    [0.061234, false, 'too expensive: the agent spent $0.0612, max $0.05'],
+    [0.000456, true, 'max_cost_usd: $0.000456 (max $0.05)'],
+    [0.05004, false, 'too expensive: the agent spent $0.05, max $0.05 (over by $0.00004)'],
   ])('the agent spent %s', (costUsd, passed, message) => {
     expect(
       checkMaxCostAssertion({ assertion: { type: 'max_cost_usd', max: 0.05 }, facts: runFacts({ costUsd }) }),
@@ -30,11 +33,15 @@ describe('max_cost_usd', () => {
   });
 
   it.each([
-    [0.000456, '$0.000456'],
-    [1.23456, '$1.235'],
-    [0, '$0'],
-  ])('formats %s as %s', (value, text) => {
-    expect(formatUsd(value)).toBe(text);
+    [0.000456, 1.23456, 'max_cost_usd: $0.000456 (max $1.2346)'],
+    [0, 0, 'max_cost_usd: $0 (max $0)'],
+  ])('formats dollars as the report does: %s of %s', (costUsd, max, message) => {
+    expect(
+      checkMaxCostAssertion({ assertion: { type: 'max_cost_usd', max }, facts: runFacts({ costUsd }) })
+        .message,
+    ).toBe(message);
+    expect(message).toContain(formatCost(costUsd));
+    expect(message).toContain(formatCost(max));
   });
 
   it('needs max as a number >= 0', () => {

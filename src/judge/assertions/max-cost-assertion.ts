@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatCost } from '../../report/format-values.js';
 import type { AssertionKind, AssertionOutcome } from './assertion.js';
 import { nonNegativeNumberField } from './assertion-fields.js';
 import type { RunFacts } from './run-facts.js';
@@ -12,11 +13,6 @@ export interface MaxCostAssertion {
 const maxCostAssertionSchema = z
   .looseObject({ type: z.literal('max_cost_usd'), max: nonNegativeNumberField })
   .transform((value): MaxCostAssertion => ({ type: 'max_cost_usd', max: value.max }));
-
-/** Four significant digits: $0.0123, $0.000456, $1.235. */
-export function formatUsd(value: number): string {
-  return `$${Number(value.toPrecision(4))}`;
-}
 
 /** Compares the agent's cost with the limit; an unpriced model cannot be checked. */
 export function checkMaxCostAssertion(options: {
@@ -32,10 +28,13 @@ export function checkMaxCostAssertion(options: {
         'max_cost_usd cannot be checked: the model has no price (give it `costs` under llm.providers[].models in nao_config.yaml)',
     };
   }
-  const spent = formatUsd(facts.costUsd);
-  return facts.costUsd <= assertion.max
-    ? { passed: true, message: `max_cost_usd: ${spent} (max ${formatUsd(assertion.max)})` }
-    : { passed: false, message: `too expensive: the agent spent ${spent}, max ${formatUsd(assertion.max)}` };
+  // The one cost format of every output, so the message reads like the tables' Cost column.
+  const spent = formatCost(facts.costUsd);
+  const max = formatCost(assertion.max);
+  if (facts.costUsd <= assertion.max) return { passed: true, message: `max_cost_usd: ${spent} (max ${max})` };
+  // Rounded alike ($0.05004 and $0.05 both print $0.05), the two would not show why it failed.
+  const over = spent === max ? ` (over by ${formatCost(facts.costUsd - assertion.max)})` : '';
+  return { passed: false, message: `too expensive: the agent spent ${spent}, max ${max}${over}` };
 }
 
 /** The `max_cost_usd` entry of the assertion registry. */
@@ -43,5 +42,5 @@ export const maxCostKind: AssertionKind<MaxCostAssertion> = {
   fields: ['type', 'max'],
   schema: maxCostAssertionSchema,
   check: checkMaxCostAssertion,
-  describe: (assertion) => `the agent costs at most ${formatUsd(assertion.max)}`,
+  describe: (assertion) => `the agent costs at most ${formatCost(assertion.max)}`,
 };
