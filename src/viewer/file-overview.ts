@@ -1,6 +1,4 @@
 import {
-  compareModels,
-  type ModelComparison,
   orderedModels,
   partialReasons,
   passRate,
@@ -17,14 +15,6 @@ function repeatsOf(file: ResultsFile): FileOverview['repeats'] {
   if (file.repeats) return file.repeats;
   const computed = repeatStats(file.results);
   return computed.length > 0 ? computed : null;
-}
-
-/**
- * The file's comparisons of its models; a multi-model file written before they existed (or by
- * the original nao) gets them from the same function that writes them, clustered on the test.
- */
-function comparisonsOf(file: ResultsFile): ModelComparison[] {
-  return file.comparisons ?? compareModels({ results: file.results, byModel: file.by_model });
 }
 
 /**
@@ -67,7 +57,8 @@ export function buildOverview(options: { name: string; file: ResultsFile }): Fil
           `nao shows ${passRate(file.summary.passed, file.summary.total).toFixed(1)}%.`,
     by_model: file.by_model,
     recounted_models: recountedModels(file),
-    comparisons: comparisonsOf(file),
+    // The reader computes them for a multi-model file that lacks them (older, or the original's).
+    comparisons: file.comparisons ?? [],
     models: orderedModels(file.results, file.models ?? []),
     tests: [...new Set(file.results.map((result) => result.name))],
     repeats: repeatsOf(file),

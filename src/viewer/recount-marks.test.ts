@@ -6,7 +6,7 @@ import {
   readOriginal,
 } from '../../test-support/viewer/original-fixtures.js';
 import { fixtureRun, GPT } from '../../test-support/viewer/viewer-fixtures.js';
-import { buildResultsFile } from '../report/index.js';
+import { buildResultsFile, passRate } from '../report/index.js';
 import { parseResultsFile } from '../report/read-results.js';
 import { buildHistoryPoint, buildOverview } from './file-overview.js';
 import { fileSaysOverall, recountedModels } from './recount-marks.js';
@@ -53,10 +53,10 @@ describe('numbers nao recounts from an original nao file', () => {
     expect(buildOverview({ name: 'ours.json', file: read }).recounted_models).toEqual([]);
   });
 
-  it('marks a recounted model without a number when the file did not count every unverified run as passed', async () => {
+  it("gives the model's own count from the file's runs when the file did not count every unverified run as passed", async () => {
     const original = await readOriginal(ORIGINAL_ONE_MODEL);
     // A second run without verification that the file flags as not passed: the file's 4 passes
-    // are nao's 3 plus one of the two unverified runs, and which one cannot be told per model.
+    // are nao's 3 plus one of the two unverified runs; the runs' own flags say which.
     const extra = { ...original.results[3]!, name: 'churn_this_month', passed: false };
     const results = [...original.results, extra];
     const file = parseResultsFile(
@@ -64,6 +64,8 @@ describe('numbers nao recounts from an original nao file', () => {
       'odd.json',
     );
     expect(file.recounted).toMatchObject({ written_passed: 4, passed: 3, unverified: 2 });
-    expect(recountedModels(file)).toEqual([{ model: GPT, file_says: null }]);
+    expect(recountedModels(file)).toEqual([
+      { model: GPT, file_says: { passed: 4, total: 7, pass_rate: passRate(4, 7) } },
+    ]);
   });
 });

@@ -26,18 +26,20 @@ export function fileSaysOverall(file: ResultsFile): FileSays | null {
 
 /**
  * A model's numbers in a recounted file: recounted when the model has unverified runs (the
- * ones the file counted as passed). The file's own per-model count is nao's passes plus those
- * runs, which holds exactly when the file's summary differs from nao's by its unverified runs
- * (the original writes every `no verification` run as passed); otherwise the mark stands
- * without a number rather than with a guessed one.
+ * ones the file counted as passed). The file's own per-model count is what the reader kept of
+ * the file's runs (`recounted.by_model`), used only where it covers the same runs as nao's row;
+ * otherwise the mark stands without a number rather than with a guessed one.
  */
 export function recountedModel(file: ResultsFile, model: string, counted: Counted): RecountedModel | null {
   const recount = file.recounted;
   if (recount === undefined || counted.unverified === 0) return null;
-  const exact = recount.written_passed - recount.passed === recount.unverified;
+  const written = recount.by_model?.find((entry) => entry.model === model);
   return {
     model,
-    file_says: exact ? says(counted.passed + counted.unverified, counted.total) : null,
+    file_says:
+      written !== undefined && written.written_total === counted.total
+        ? says(written.written_passed, written.written_total)
+        : null,
   };
 }
 
