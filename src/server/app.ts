@@ -9,11 +9,13 @@ import type { RunJobs } from '../app-runs/index.js';
 import { messageOf } from '../errors/index.js';
 import { type ProjectRuntime, runTestRequest } from '../pipeline/index.js';
 import type { AccountResult, Accounts, RequestOrigin, SessionEnv } from './accounts.js';
+import { type AddressLimiter, createAddressLimiter } from './address-limiter.js';
 import { registerAppRunRoutes } from './app-run-routes.js';
 import { registerChatApi, registerChatPage } from './chat-routes.js';
 import type { ChatStore } from './chat-store.js';
 import { type CliLoginCodes, isCodeChallenge } from './cli-login-codes.js';
 import type { Invites } from './invites.js';
+import { ORIGINAL_CLI_LOGIN_PUBLIC_ROUTES, registerOriginalCliLogin } from './original-cli-login.js';
 import { isLoopbackRedirect, withQuery } from './loopback-redirect.js';
 import {
   type AuthorizeParams,
@@ -52,6 +54,11 @@ export interface BackendAppOptions {
   maxBodyBytes?: number;
   /** `POST /api/test/run` requests in flight per account; default MAX_TEST_RUNS_PER_ACCOUNT. */
   maxTestRunsPerAccount?: number;
+  /**
+   * Failed CLI log-in code redemptions per address (both token routes); default
+   * CLI_CODE_FAILURE_LIMITS. Codes cannot be guessed; this keeps a guesser from trying.
+   */
+  cliCodeFailures?: AddressLimiter;
   /** The chat page and its API; without it only the account pages and the test API are served. */
   chat?: { store: ChatStore; assetsDir?: string; runJobs?: RunJobs };
 }
@@ -67,6 +74,9 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  * `nao test --threads` sends, far below what would crowd out every other user.
  */
 export const MAX_TEST_RUNS_PER_ACCOUNT = 16;
+
+/** Failed code redemptions from one address: the failed log-ins' limit per address. */
+export const CLI_CODE_FAILURE_LIMITS = Object.freeze({ max: 20, windowMs: 15 * 60 * 1000 });
 
 const UNAUTHORIZED =
   'Unauthorized: log in with `nao login`, or send a session cookie or an `Authorization: Bearer` token.';
@@ -86,6 +96,8 @@ const PUBLIC_ROUTES = new Set([
   'POST /signup',
   // Without a session it redirects to the log-in page itself, keeping the whole link.
   'GET /cli/authorize',
+  // The original nao's browser log-in (original-cli-login.ts).
+  ...ORIGINAL_CLI_LOGIN_PUBLIC_ROUTES,
 ]);
 
 const credentialsSchema = z.object(
@@ -277,10 +289,30 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
     return c.json({ success: true, revoked });
   });
 
+  // Both token routes count failed redemptions per address and refuse past the limit.
+  const codeFailures = options.cliCodeFailures ?? createAddressLimiter(CLI_CODE_FAILURE_LIMITS);
+  const limitRedemption = async <T extends { success: boolean }>(
+    c: Context<SessionEnv>,
+    redeem: () => Promise<T>,
+  ): Promise<{ limited: Response } | { result: T }> => {
+    const key = originOf(c).address ?? 'unknown';
+    const allowance = codeFailures.check(key);
+    if (!allowance.allowed) {
+      c.header('Retry-After', String(allowance.retryAfterSeconds));
+      const error = `Too many invalid log-in codes from this address; try again in ${allowance.retryAfterSeconds} seconds.`;
+      return { limited: c.json({ error }, 429) };
+    }
+    const result = await redeem();
+    if (!result.success) codeFailures.record(key);
+    return { result };
+  };
+
   app.post('/api/cli/token', async (c) => {
     const body = await parseJsonBody(c, tokenRequestSchema, { fields: true });
     if (!body.success) return body.response;
-    const redeemed = await cliCodes.redeem(body.data);
+    const limited = await limitRedemption(c, () => cliCodes.redeem(body.data));
+    if ('limited' in limited) return limited.limited;
+    const redeemed = limited.result;
     if (!redeemed.success) {
       log(`refused a CLI log-in code: ${redeemed.error}`);
       return c.json({ error: redeemed.error }, 400);
@@ -288,6 +320,14 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
     const session = await accounts.createSession({ userId: redeemed.userId, origin: originOf(c) });
     if (session === null) return c.json({ error: 'The account of this log-in code no longer exists.' }, 400);
     return c.json({ token: session.token, user: session.user });
+  });
+
+  registerOriginalCliLogin(app, {
+    accounts,
+    cliCodes,
+    log,
+    limitRedemption,
+    createSession: (c, userId) => accounts.createSession({ userId, origin: originOf(c) }),
   });
 
   // Requests in flight per account (user id, so every token of one account counts together).
