@@ -15,8 +15,8 @@ import { registerChatApi, registerChatPage } from './chat-routes.js';
 import type { ChatStore } from './chat-store.js';
 import { type CliLoginCodes, isCodeChallenge } from './cli-login-codes.js';
 import type { Invites } from './invites.js';
-import { ORIGINAL_CLI_LOGIN_PUBLIC_ROUTES, registerOriginalCliLogin } from './original-cli-login.js';
 import { isLoopbackRedirect, withQuery } from './loopback-redirect.js';
+import { ORIGINAL_CLI_LOGIN_PUBLIC_ROUTES, registerOriginalCliLogin } from './original-cli-login.js';
 import {
   type AuthorizeParams,
   authorizePage,

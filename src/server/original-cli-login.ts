@@ -64,7 +64,8 @@ export function registerOriginalCliLogin(app: Hono<SessionEnv>, options: Origina
 
   app.get('/cli-login', async (c) => {
     const params = cliLoginParams({ port: c.req.query('port'), state: c.req.query('state') });
-    if (!params.success) return c.html(messagePage({ title: 'Invalid CLI log-in link', message: params.error }), 400);
+    if (!params.success)
+      return c.html(messagePage({ title: 'Invalid CLI log-in link', message: params.error }), 400);
     const session = await accounts.session(c.req.raw.headers);
     if (session === null) {
       const url = new URL(c.req.url);
@@ -76,7 +77,8 @@ export function registerOriginalCliLogin(app: Hono<SessionEnv>, options: Origina
   app.post('/cli-login', async (c) => {
     const form = await c.req.parseBody();
     const params = cliLoginParams({ port: form.port, state: form.state });
-    if (!params.success) return c.html(messagePage({ title: 'Invalid CLI log-in link', message: params.error }), 400);
+    if (!params.success)
+      return c.html(messagePage({ title: 'Invalid CLI log-in link', message: params.error }), 400);
     const { port, state } = params.params;
     const callback = callbackUrl(port);
     const user = c.get('session').user;
