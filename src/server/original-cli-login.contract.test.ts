@@ -8,6 +8,7 @@ import {
   originalAuthHeaders,
   originalBrowserLogin,
 } from '../../test-support/original-nao/cli-login-client.js';
+import { cliLoginFlowOf } from '../client/backend-api.js';
 import { loadConfig } from '../config/index.js';
 import { CLI_CODE_FAILURE_LIMITS } from './app.js';
 import { type RunningBackend, startBackend } from './backend.js';
@@ -186,6 +187,10 @@ describe("the original nao's CLI logs in to nao chat through the browser", () =>
     expect(sent.searchParams.get('error')).toBe('access_denied');
     expect(sent.searchParams.get('code')).toBeNull();
     expect(sent.searchParams.get('state')).toBe(new URL(await run.loginUrl).searchParams.get('state'));
+  });
+
+  it("is offered nao's own flow to nao's CLI, which serves its PKCE log-in beside this one", async () => {
+    expect(await cliLoginFlowOf({ backendUrl: backend.url })).toBe('nao');
   });
 
   it.each([

@@ -84,7 +84,8 @@ export function originalBrowserLogin(options: OriginalCliLoginOptions): Original
       server.closeAllConnections();
     }
     if (result === 'timeout') return failed('timeout', 'Login timed out. Please try again.');
-    if (result.error !== null || result.code === null) return failed('denied', 'Login was denied in the browser.');
+    if (result.error !== null || result.code === null)
+      return failed('denied', 'Login was denied in the browser.');
     return exchangeCodeForToken(backendUrl, result.code);
   })();
 
