@@ -229,7 +229,9 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
   app.use('/api/*', async (c, next) => {
     // A DELETE (cancel a run) has no body; cross-site pages cannot send one without a preflight.
     const takesBody = c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'DELETE';
-    if (takesBody && !isJson(c.req.header('content-type'))) {
+    // The original nao's `nao logout` posts better-auth's sign-out with a bearer token and no body.
+    const bodilessSignOut = c.req.path === '/api/auth/sign-out' && isBodiless(c.req.raw.headers);
+    if (takesBody && !bodilessSignOut && !isJson(c.req.header('content-type'))) {
       return c.json({ error: 'Send the body as JSON (Content-Type: application/json).' }, 415);
     }
     return next();
@@ -287,6 +289,12 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
     const { revoked, cookies } = await accounts.signOut(c.req.raw.headers);
     for (const cookie of cookies) c.header('Set-Cookie', cookie, { append: true });
     return c.json({ success: true, revoked });
+  });
+  // better-auth's own path and answer, where the original nao's CLI logs out.
+  app.post('/api/auth/sign-out', async (c) => {
+    const { cookies } = await accounts.signOut(c.req.raw.headers);
+    for (const cookie of cookies) c.header('Set-Cookie', cookie, { append: true });
+    return c.json({ success: true });
   });
 
   // Both token routes count failed redemptions per address and refuse past the limit.
@@ -601,6 +609,12 @@ function originOf(c: Context<SessionEnv>): RequestOrigin {
 
 function isJson(contentType: string | undefined): boolean {
   return /^application\/json\b/i.test(contentType ?? '');
+}
+
+/** No body at all: no length, or a length of 0, and no chunked body. */
+function isBodiless(headers: Headers): boolean {
+  const length = headers.get('content-length');
+  return (length === null || length === '0') && headers.get('transfer-encoding') === null;
 }
 
 function isApiPath(path: string): boolean {

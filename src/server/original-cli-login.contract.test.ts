@@ -7,6 +7,7 @@ import { scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.
 import {
   originalAuthHeaders,
   originalBrowserLogin,
+  originalLogout,
 } from '../../test-support/original-nao/cli-login-client.js';
 import { cliLoginFlowOf } from '../client/backend-api.js';
 import { loadConfig } from '../config/index.js';
@@ -117,7 +118,7 @@ async function person(loginUrl: string, decision: 'approve' | 'deny') {
 }
 
 describe("the original nao's CLI logs in to nao chat through the browser", () => {
-  it('approves after logging in on the page; the token it stores runs a test as a bearer token', async () => {
+  it('approves after logging in on the page; its token runs a test as a bearer token until its nao logout', async () => {
     let callback = '';
     const run = originalBrowserLogin({
       backendUrl: backend.url,
@@ -147,6 +148,13 @@ describe("the original nao's CLI logs in to nao chat through the browser", () =>
     });
     expect(reply.status, await reply.clone().text()).toBe(200);
     expect(((await reply.json()) as { text: string }).text).toContain('churned');
+
+    // Its `nao logout` ends the session here too: better-auth's sign-out, bearer token, no body.
+    expect(await originalLogout({ backendUrl: backend.url, token: outcome.token })).toBe(200);
+    const after = await fetch(`${backend.url}/api/auth/session`, {
+      headers: originalAuthHeaders(outcome.token),
+    });
+    expect(after.status).toBe(401);
   });
 
   it('takes a code once: the same code again gets the original backend’s 400', async () => {

@@ -126,6 +126,20 @@ export function originalAuthHeaders(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}` };
 }
 
+/**
+ * `nao logout` (cli/nao_core/commands/login.py): `requests.post(f"{url}/api/auth/sign-out",
+ * headers={"Authorization": f"Bearer {token}"})`, no body, any answer ignored; then the stored
+ * token is deleted. Returns the status, for the tests.
+ */
+export async function originalLogout(options: { backendUrl: string; token: string }): Promise<number> {
+  const response = await fetch(`${options.backendUrl.replace(/\/+$/, '')}/api/auth/sign-out`, {
+    method: 'POST',
+    headers: { ...originalAuthHeaders(options.token), 'content-length': '0' },
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
 function failed(error: string, printed: string): OriginalLoginOutcome {
   return { success: false, error, printed };
 }
