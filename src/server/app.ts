@@ -9,7 +9,7 @@ import type { RunJobs } from '../app-runs/index.js';
 import { messageOf } from '../errors/index.js';
 import { type ProjectRuntime, runTestRequest } from '../pipeline/index.js';
 import type { AccountResult, Accounts, RequestOrigin, SessionEnv } from './accounts.js';
-import { type AddressLimiter, createAddressLimiter } from './address-limiter.js';
+import { createAddressLimiter } from './address-limiter.js';
 import { registerAppRunRoutes } from './app-run-routes.js';
 import { registerChatApi, registerChatPage } from './chat-routes.js';
 import type { ChatStore } from './chat-store.js';
@@ -54,11 +54,6 @@ export interface BackendAppOptions {
   maxBodyBytes?: number;
   /** `POST /api/test/run` requests in flight per account; default MAX_TEST_RUNS_PER_ACCOUNT. */
   maxTestRunsPerAccount?: number;
-  /**
-   * Failed CLI log-in code redemptions per address (both token routes); default
-   * CLI_CODE_FAILURE_LIMITS. Codes cannot be guessed; this keeps a guesser from trying.
-   */
-  cliCodeFailures?: AddressLimiter;
   /** The chat page and its API; without it only the account pages and the test API are served. */
   chat?: { store: ChatStore; assetsDir?: string; runJobs?: RunJobs };
 }
@@ -75,7 +70,10 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  */
 export const MAX_TEST_RUNS_PER_ACCOUNT = 16;
 
-/** Failed code redemptions from one address: the failed log-ins' limit per address. */
+/**
+ * Failed CLI log-in code redemptions from one address, on both token routes: the failed
+ * log-ins' limit per address. Codes cannot be guessed; this keeps a guesser from trying.
+ */
 export const CLI_CODE_FAILURE_LIMITS = Object.freeze({ max: 20, windowMs: 15 * 60 * 1000 });
 
 const UNAUTHORIZED =
@@ -298,7 +296,7 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
   });
 
   // Both token routes count failed redemptions per address and refuse past the limit.
-  const codeFailures = options.cliCodeFailures ?? createAddressLimiter(CLI_CODE_FAILURE_LIMITS);
+  const codeFailures = createAddressLimiter(CLI_CODE_FAILURE_LIMITS);
   const limitRedemption = async <T extends { success: boolean }>(
     c: Context<SessionEnv>,
     redeem: () => Promise<T>,
