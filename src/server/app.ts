@@ -282,6 +282,11 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
     const { user, expiresAt } = c.get('session');
     return c.json({ user, expiresAt: expiresAt.toISOString() });
   });
+  // better-auth's path and shape, where a client of the original's log-in learns its account.
+  app.get('/api/auth/get-session', (c) => {
+    const { user, expiresAt } = c.get('session');
+    return c.json({ session: { userId: user.id, expiresAt: expiresAt.toISOString() }, user });
+  });
 
   app.post('/api/auth/logout', async (c) => {
     const { revoked, cookies } = await accounts.signOut(c.req.raw.headers);

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyExampleProject, type ExampleCopy } from '../../test-support/cli/example-project.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
@@ -10,6 +11,7 @@ import {
   originalLogout,
 } from '../../test-support/original-nao/cli-login-client.js';
 import { cliLoginFlowOf } from '../client/backend-api.js';
+import { browserLogin } from '../client/browser-login.js';
 import { loadConfig } from '../config/index.js';
 import { CLI_CODE_FAILURE_LIMITS } from './app.js';
 import { type RunningBackend, startBackend } from './backend.js';
@@ -199,6 +201,26 @@ describe("the original nao's CLI logs in to nao chat through the browser", () =>
 
   it("is offered nao's own flow to nao's CLI, which serves its PKCE log-in beside this one", async () => {
     expect(await cliLoginFlowOf({ backendUrl: backend.url })).toBe('nao');
+  });
+
+  it("nao's own client, told to use the original's flow, logs in through it here too", async () => {
+    const login = await browserLogin({
+      backendUrl: backend.url,
+      flow: 'original',
+      out: new PassThrough(),
+      timeoutMs: 20_000,
+      openBrowser: async (url) => {
+        expect(new URL(url).pathname).toBe('/cli-login');
+        setImmediate(() => person(url, 'approve').catch(() => {}));
+        return true;
+      },
+    });
+    // The account, which the original's answer does not name, from better-auth's get-session.
+    expect(login).toMatchObject({ token: expect.any(String), email: EMAIL });
+    const session = await fetch(`${backend.url}/api/auth/session`, {
+      headers: originalAuthHeaders(login.token),
+    });
+    expect(((await session.json()) as { user: { email: string } }).user.email).toBe(EMAIL);
   });
 
   it.each([
