@@ -94,7 +94,8 @@ export const runLogin: CommandAction<CliDependencies> = async ({ io, flags, deps
   );
   const store = createCredentialStore({ env: io.env });
   await store.save(backendUrl, login);
-  io.stdout.write(`Logged in to ${backendUrl} as ${login.email}. Session saved in ${store.file}.\n`);
+  const as = login.email === '' ? '' : ` as ${login.email}`;
+  io.stdout.write(`Logged in to ${backendUrl}${as}. Session saved in ${store.file}.\n`);
   return EXIT.ok;
 };
 

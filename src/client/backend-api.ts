@@ -144,6 +144,24 @@ function isFastifyNotFound(body: unknown): boolean {
   );
 }
 
+/**
+ * Which browser log-in a backend serves: `nao` (`/cli/authorize` with PKCE, `nao chat`, which
+ * serves the original's too) or `original` (the original nao's `/cli-login?port&state`). The
+ * probe is `GET /api/health`: only a backend that answers it with Fastify's "Route … not found"
+ * 404, as the original's does, is taken for the original; anything else gets nao's flow.
+ */
+export type CliLoginFlow = 'nao' | 'original';
+
+export async function cliLoginFlowOf(options: BackendCallOptions): Promise<CliLoginFlow> {
+  const reply = await callBackend({
+    backendUrl: options.backendUrl,
+    method: 'GET',
+    path: '/api/health',
+    timeoutMs: HEALTH_TIMEOUT_MS,
+  });
+  return reply.status === 404 && isFastifyNotFound(reply.body) ? 'original' : 'nao';
+}
+
 export type LoginResult =
   | { success: true; login: StoredLogin }
   | { success: false; status: number; error: string };
@@ -176,17 +194,53 @@ export async function exchangeCliCode(
   return loginResult(reply, options.now);
 }
 
-/** Revokes a session on the backend; `revoked` is false when it was already invalid. */
-export async function revokeSession(
-  options: BackendCallOptions & { token: string },
-): Promise<{ revoked: boolean }> {
+/**
+ * The original nao's exchange: `POST /api/cli-auth/token {code}` answers `{token}`, a session
+ * that later calls send as a bearer token. It names no account, so the account is asked of
+ * better-auth's `GET /api/auth/get-session` with that token (left empty when it does not say).
+ */
+export async function exchangeOriginalCliCode(
+  options: BackendCallOptions & { code: string; now?: () => Date },
+): Promise<LoginResult> {
   const reply = await callBackend({
     backendUrl: options.backendUrl,
     method: 'POST',
-    path: '/api/auth/logout',
-    token: options.token,
-    body: {},
+    path: '/api/cli-auth/token',
+    body: { code: options.code },
   });
+  const token = (reply.body as { token?: unknown } | null)?.token;
+  if (reply.status !== 200 || typeof token !== 'string' || token === '') {
+    return { success: false, status: reply.status, error: errorOf(reply) };
+  }
+  const session = await callBackend({
+    backendUrl: options.backendUrl,
+    method: 'GET',
+    path: '/api/auth/get-session',
+    token,
+  });
+  const email = (session.body as { user?: { email?: unknown } } | null)?.user?.email;
+  return {
+    success: true,
+    login: {
+      token,
+      email: session.status === 200 && typeof email === 'string' ? email : '',
+      savedAt: (options.now ?? (() => new Date()))().toISOString(),
+    },
+  };
+}
+
+/**
+ * Revokes a session on the backend; `revoked` is false when it was already invalid. A backend
+ * without nao's `/api/auth/logout` (the original's) is asked at better-auth's `/api/auth/sign-out`.
+ */
+export async function revokeSession(
+  options: BackendCallOptions & { token: string },
+): Promise<{ revoked: boolean }> {
+  const post = (path: string) =>
+    callBackend({ backendUrl: options.backendUrl, method: 'POST', path, token: options.token, body: {} });
+  let reply = await post('/api/auth/logout');
+  // The original nao's backend has better-auth's route only (its CLI's `nao logout` calls it).
+  if (reply.status === 404 && isFastifyNotFound(reply.body)) reply = await post('/api/auth/sign-out');
   if (reply.status === 401) return { revoked: false };
   if (reply.status !== 200) {
     throw new NaoError({ code: 'LOGOUT_FAILED', message: `Log-out failed: ${errorOf(reply)}.` });

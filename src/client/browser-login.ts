@@ -3,7 +3,15 @@ import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { messageOf, NaoError } from '../errors/index.js';
-import { type BackendCallOptions, exchangeCliCode, loginWithPassword } from './backend-api.js';
+import {
+  type BackendCallOptions,
+  type CliLoginFlow,
+  cliLoginFlowOf,
+  exchangeCliCode,
+  exchangeOriginalCliCode,
+  type LoginResult,
+  loginWithPassword,
+} from './backend-api.js';
 import { backendEndpoint, normalizeBackendUrl } from './backend-url.js';
 import type { StoredLogin } from './credential-store.js';
 import type { OpenBrowser } from './open-browser.js';
@@ -24,6 +32,8 @@ export interface BrowserLoginOptions extends BackendCallOptions {
   /** Ctrl-C: the log-in stops with LOGIN_CANCELLED. */
   signal?: AbortSignal;
   now?: () => Date;
+  /** Which flow the backend serves; by default asked of it (`cliLoginFlowOf`). */
+  flow?: CliLoginFlow;
 }
 
 /**
@@ -31,6 +41,8 @@ export interface BrowserLoginOptions extends BackendCallOptions {
  * approval page opened with a random `state` and a PKCE challenge; the one-time code that
  * comes back (with the same state) is exchanged for a session. A callback with another state
  * is refused and the wait goes on. With no browser, falls back to an email/password prompt.
+ * Against the original nao's backend, which serves only its own flow, the same wait runs that
+ * flow: `/cli-login?port&state` opened, the code exchanged at `/api/cli-auth/token`.
  */
 export async function browserLogin(options: BrowserLoginOptions): Promise<StoredLogin> {
   const backendUrl = normalizeBackendUrl(options.backendUrl);
@@ -40,15 +52,26 @@ export async function browserLogin(options: BrowserLoginOptions): Promise<Stored
   const verifier = randomBytes(48).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
 
+  const flow = options.flow ?? (await cliLoginFlowOf({ backendUrl }));
+
   const server = createServer().listen(0, '127.0.0.1');
   await once(server, 'listening');
-  const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
-  const authorizeUrl = `${backendEndpoint(backendUrl, '/cli/authorize')}?${new URLSearchParams({
-    state,
-    redirect_uri: redirectUri,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-  })}`;
+  const port = (server.address() as AddressInfo).port;
+  const redirectUri = `http://127.0.0.1:${port}/callback`;
+  // The original's page takes the port and sends the code to 127.0.0.1:<port>/callback itself.
+  const authorizeUrl =
+    flow === 'original'
+      ? `${backendEndpoint(backendUrl, '/cli-login')}?${new URLSearchParams({ port: String(port), state })}`
+      : `${backendEndpoint(backendUrl, '/cli/authorize')}?${new URLSearchParams({
+          state,
+          redirect_uri: redirectUri,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+        })}`;
+  const exchange = (code: string): Promise<LoginResult> =>
+    flow === 'original'
+      ? exchangeOriginalCliCode({ backendUrl, code, now: options.now })
+      : exchangeCliCode({ backendUrl, code, codeVerifier: verifier, redirectUri, now: options.now });
 
   const stop = new AbortController();
   let timer: NodeJS.Timeout | undefined;
@@ -112,14 +135,14 @@ export async function browserLogin(options: BrowserLoginOptions): Promise<Stored
           return;
         }
         exchanging = true;
-        exchangeCliCode({ backendUrl, code, codeVerifier: verifier, redirectUri, now: options.now }).then(
+        exchange(code).then(
           (result) => {
             if (result.success) {
               page(
                 response,
                 200,
                 'Logged in',
-                `The nao CLI is logged in as ${result.login.email}. You can close this tab.`,
+                `The nao CLI is logged in${result.login.email === '' ? '' : ` as ${result.login.email}`}. You can close this tab.`,
               );
               finish({ login: result.login });
             } else {

@@ -9,12 +9,14 @@ import type { RunJobs } from '../app-runs/index.js';
 import { messageOf } from '../errors/index.js';
 import { type ProjectRuntime, runTestRequest } from '../pipeline/index.js';
 import type { AccountResult, Accounts, RequestOrigin, SessionEnv } from './accounts.js';
+import { createAddressLimiter } from './address-limiter.js';
 import { registerAppRunRoutes } from './app-run-routes.js';
 import { registerChatApi, registerChatPage } from './chat-routes.js';
 import type { ChatStore } from './chat-store.js';
 import { type CliLoginCodes, isCodeChallenge } from './cli-login-codes.js';
 import type { Invites } from './invites.js';
 import { isLoopbackRedirect, withQuery } from './loopback-redirect.js';
+import { ORIGINAL_CLI_LOGIN_PUBLIC_ROUTES, registerOriginalCliLogin } from './original-cli-login.js';
 import {
   type AuthorizeParams,
   authorizePage,
@@ -68,6 +70,12 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  */
 export const MAX_TEST_RUNS_PER_ACCOUNT = 16;
 
+/**
+ * Failed CLI log-in code redemptions from one address, on both token routes: the failed
+ * log-ins' limit per address. Codes cannot be guessed; this keeps a guesser from trying.
+ */
+export const CLI_CODE_FAILURE_LIMITS = Object.freeze({ max: 20, windowMs: 15 * 60 * 1000 });
+
 const UNAUTHORIZED =
   'Unauthorized: log in with `nao login`, or send a session cookie or an `Authorization: Bearer` token.';
 
@@ -86,6 +94,8 @@ const PUBLIC_ROUTES = new Set([
   'POST /signup',
   // Without a session it redirects to the log-in page itself, keeping the whole link.
   'GET /cli/authorize',
+  // The original nao's browser log-in (original-cli-login.ts).
+  ...ORIGINAL_CLI_LOGIN_PUBLIC_ROUTES,
 ]);
 
 const credentialsSchema = z.object(
@@ -217,7 +227,9 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
   app.use('/api/*', async (c, next) => {
     // A DELETE (cancel a run) has no body; cross-site pages cannot send one without a preflight.
     const takesBody = c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'DELETE';
-    if (takesBody && !isJson(c.req.header('content-type'))) {
+    // The original nao's `nao logout` posts better-auth's sign-out with a bearer token and no body.
+    const bodilessSignOut = c.req.path === '/api/auth/sign-out' && isBodiless(c.req.raw.headers);
+    if (takesBody && !bodilessSignOut && !isJson(c.req.header('content-type'))) {
       return c.json({ error: 'Send the body as JSON (Content-Type: application/json).' }, 415);
     }
     return next();
@@ -270,17 +282,48 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
     const { user, expiresAt } = c.get('session');
     return c.json({ user, expiresAt: expiresAt.toISOString() });
   });
+  // better-auth's path and shape, where a client of the original's log-in learns its account.
+  app.get('/api/auth/get-session', (c) => {
+    const { user, expiresAt } = c.get('session');
+    return c.json({ session: { userId: user.id, expiresAt: expiresAt.toISOString() }, user });
+  });
 
   app.post('/api/auth/logout', async (c) => {
     const { revoked, cookies } = await accounts.signOut(c.req.raw.headers);
     for (const cookie of cookies) c.header('Set-Cookie', cookie, { append: true });
     return c.json({ success: true, revoked });
   });
+  // better-auth's own path and answer, where the original nao's CLI logs out.
+  app.post('/api/auth/sign-out', async (c) => {
+    const { cookies } = await accounts.signOut(c.req.raw.headers);
+    for (const cookie of cookies) c.header('Set-Cookie', cookie, { append: true });
+    return c.json({ success: true });
+  });
+
+  // Both token routes count failed redemptions per address and refuse past the limit.
+  const codeFailures = createAddressLimiter(CLI_CODE_FAILURE_LIMITS);
+  const limitRedemption = async <T extends { success: boolean }>(
+    c: Context<SessionEnv>,
+    redeem: () => Promise<T>,
+  ): Promise<{ limited: Response } | { result: T }> => {
+    const key = originOf(c).address ?? 'unknown';
+    const allowance = codeFailures.check(key);
+    if (!allowance.allowed) {
+      c.header('Retry-After', String(allowance.retryAfterSeconds));
+      const error = `Too many invalid log-in codes from this address; try again in ${allowance.retryAfterSeconds} seconds.`;
+      return { limited: c.json({ error }, 429) };
+    }
+    const result = await redeem();
+    if (!result.success) codeFailures.record(key);
+    return { result };
+  };
 
   app.post('/api/cli/token', async (c) => {
     const body = await parseJsonBody(c, tokenRequestSchema, { fields: true });
     if (!body.success) return body.response;
-    const redeemed = await cliCodes.redeem(body.data);
+    const limited = await limitRedemption(c, () => cliCodes.redeem(body.data));
+    if ('limited' in limited) return limited.limited;
+    const redeemed = limited.result;
     if (!redeemed.success) {
       log(`refused a CLI log-in code: ${redeemed.error}`);
       return c.json({ error: redeemed.error }, 400);
@@ -288,6 +331,14 @@ export function createBackendApp(options: BackendAppOptions): Hono<SessionEnv> {
     const session = await accounts.createSession({ userId: redeemed.userId, origin: originOf(c) });
     if (session === null) return c.json({ error: 'The account of this log-in code no longer exists.' }, 400);
     return c.json({ token: session.token, user: session.user });
+  });
+
+  registerOriginalCliLogin(app, {
+    accounts,
+    cliCodes,
+    log,
+    limitRedemption,
+    createSession: (c, userId) => accounts.createSession({ userId, origin: originOf(c) }),
   });
 
   // Requests in flight per account (user id, so every token of one account counts together).
@@ -561,6 +612,12 @@ function originOf(c: Context<SessionEnv>): RequestOrigin {
 
 function isJson(contentType: string | undefined): boolean {
   return /^application\/json\b/i.test(contentType ?? '');
+}
+
+/** No body at all: no length, or a length of 0, and no chunked body. */
+function isBodiless(headers: Headers): boolean {
+  const length = headers.get('content-length');
+  return (length === null || length === '0') && headers.get('transfer-encoding') === null;
 }
 
 function isApiPath(path: string): boolean {

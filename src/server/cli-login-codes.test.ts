@@ -95,6 +95,48 @@ describe.each(stores)('CLI log-in codes over %s', (kind) => {
     }
   });
 
+  describe("the original nao's flow (no PKCE)", () => {
+    const issueOriginal = () => codes.issue({ userId, redirectUri: REDIRECT, codeChallenge: null });
+
+    it('redeems a code without a verifier once: the second try is refused', async () => {
+      const code = await issueOriginal();
+      expect(await codes.redeemWithoutVerifier({ code })).toEqual({ success: true, userId });
+      expect(await codes.redeemWithoutVerifier({ code })).toEqual({
+        success: false,
+        error: expect.stringContaining('unknown or was already used'),
+      });
+    });
+
+    it('refuses a code after its 5 minutes', async () => {
+      const code = await issueOriginal();
+      clock = new Date(clock.getTime() + 5 * 60_000);
+      expect(await codes.redeemWithoutVerifier({ code })).toEqual({
+        success: false,
+        error: expect.stringContaining('expired'),
+      });
+    });
+
+    it('never redeems a PKCE code without its verifier, and that try spends it', async () => {
+      const { code, verifier } = await issue();
+      expect(await codes.redeemWithoutVerifier({ code })).toEqual({
+        success: false,
+        error: expect.stringContaining('must send its code verifier'),
+      });
+      expect(await codes.redeem({ code, codeVerifier: verifier, redirectUri: REDIRECT })).toMatchObject({
+        success: false,
+      });
+    });
+
+    it('never redeems its code through the PKCE exchange, whatever verifier is sent', async () => {
+      const code = await issueOriginal();
+      const { verifier } = pkce();
+      expect(await codes.redeem({ code, codeVerifier: verifier, redirectUri: REDIRECT })).toEqual({
+        success: false,
+        error: expect.stringContaining('verifier does not match'),
+      });
+    });
+  });
+
   it('stores hashes, never the codes', async () => {
     const { code } = await issue();
     const rows = await store.adapter.findMany<Record<string, unknown>>({ model: 'cliCode' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authorizePage, homePage, loginPage, safeNext } from './pages.js';
+import { authorizePage, cliLoginPage, homePage, loginPage, safeNext } from './pages.js';
 
 describe('safeNext', () => {
   it.each([
@@ -54,6 +54,21 @@ describe('pages', () => {
     expect(page).toContain('value="st&quot;ate"');
     expect(page).toContain('value="http://127.0.0.1:5/callback"');
     expect(page).toContain('name="decision" value="approve"');
+    expect(page).toContain('ada@example.com');
+  });
+
+  it("the original CLI's approval page posts its port and state back, escaped", async () => {
+    const page = String(
+      await cliLoginPage({
+        user: { id: '1', email: 'ada@example.com', name: 'Ada' },
+        port: 49152,
+        state: '"><script>x</script>',
+      }),
+    );
+    expect(page).toContain('<form method="post" action="/cli-login">');
+    expect(page).toContain('name="port" value="49152"');
+    expect(page).toContain('value="&quot;&gt;&lt;script&gt;x&lt;/script&gt;"');
+    expect(page).not.toContain('<script>x</script>');
     expect(page).toContain('ada@example.com');
   });
 });

@@ -119,6 +119,26 @@ it will run tests and use this backend with your account.</p>
   );
 }
 
+/**
+ * The approval page of the original nao's CLI (`/cli-login?port&state`): the same question as
+ * ours, answered to `POST /cli-login`, which sends the browser to that CLI's loopback callback.
+ */
+export function cliLoginPage(options: { user: PublicUser; port: number; state: string }): Html {
+  return layout(
+    'Approve CLI log-in',
+    html`<h1>Log in the nao CLI?</h1>
+<p>A <code>nao</code> command on this computer asks to act as <strong>${options.user.email}</strong>:
+it will run tests and use this backend with your account.</p>
+<p class="muted">Only approve if you just ran <code>nao login</code> or <code>nao test</code>.</p>
+<form method="post" action="/cli-login">
+  <input type="hidden" name="port" value="${String(options.port)}">
+  <input type="hidden" name="state" value="${options.state}">
+  <button type="submit" name="decision" value="approve">Approve</button>
+  <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+</form>`,
+  );
+}
+
 export function invitePage(options: { url: string; expiresAt: Date }): Html {
   return layout(
     'Invite link',
