@@ -27,8 +27,8 @@ describe('checkQueryAccess', () => {
     'SELECT * EXCLUDE (email) FROM customers',
     'SELECT id, name FROM customers WHERE id IN (SELECT customer_id FROM main.orders)',
     'FROM main.orders SELECT id',
-  ])('lets %s run', async (sql) => {
-    expect(await check(sql)).toEqual({ allowed: true });
+  ])('lets %s run as written', async (sql) => {
+    expect(await check(sql)).toEqual({ allowed: true, sql });
   });
 
   it.each([

@@ -36,7 +36,8 @@ function tokenize(text: string): Token[] {
       let j = i + 1;
       let value = '';
       for (;;) {
-        if (j >= text.length) throw new PredicateError(`unterminated ${char === "'" ? 'string' : 'quoted name'}`);
+        if (j >= text.length)
+          throw new PredicateError(`unterminated ${char === "'" ? 'string' : 'quoted name'}`);
         if (text[j] === char) {
           if (text[j + 1] === char) {
             value += char;
@@ -209,7 +210,8 @@ class PredicateReader {
     const token = this.peek();
     if (token?.kind === 'symbol' && token.text === '-') {
       this.position++;
-      if (this.peek()?.kind !== 'number') throw new PredicateError(`expected a number after "-"${this.found()}`);
+      if (this.peek()?.kind !== 'number')
+        throw new PredicateError(`expected a number after "-"${this.found()}`);
       this.position++;
       return;
     }

@@ -85,11 +85,14 @@ describe('checkRowPredicate', () => {
     ["REGION <> 'EU' AND tenant_id IN (1, 2, -3)", ['region', 'tenant_id']],
     ["NOT (region = 'EU' OR tenant_id BETWEEN 1 AND 9.5)", ['region', 'tenant_id']],
     ['tenant_id IS NOT NULL', ['tenant_id']],
-    ['"Owner" = \'it\'\'s\'', ['Owner']],
+    ["\"Owner\" = 'it''s'", ['Owner']],
     ["region NOT IN ('EU', 'US')", ['region']],
     ['tenant_id >= 1e3', ['tenant_id']],
   ])('accepts %s', (predicate, named) => {
-    expect(checkRowPredicate({ predicate, constraintColumns: columns })).toEqual({ valid: true, columns: named });
+    expect(checkRowPredicate({ predicate, constraintColumns: columns })).toEqual({
+      valid: true,
+      columns: named,
+    });
   });
 
   it.each([
