@@ -80,10 +80,10 @@ export async function createAgentContext(options: AgentContextOptions): Promise<
     loadRules(projectDir),
     walkContextFiles({ projectDir, startDir: projectDir, maxEntries: PROMPT_WALK_ENTRIES }),
   ]);
-  const schemas = catalogs.map((schema) => ({
-    ...schema,
-    tables: visibleTables(schema.tables, access[schema.databaseId] ?? OPEN_ACCESS),
-  }));
+  const schemas = catalogs.map((schema) => {
+    const rules = access[schema.databaseId] ?? OPEN_ACCESS;
+    return { ...schema, tables: visibleTables(schema.tables, rules), rowPolicies: rules.rowPolicies };
+  });
   const prompt = (mode: AgentMode) =>
     buildSystemPrompt({
       mode,

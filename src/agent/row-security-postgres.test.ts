@@ -16,7 +16,10 @@ import type { ToolError } from './tool-error.js';
  */
 const missing = await missingPostgres();
 const skip = missing !== undefined && !process.env.NAO_REQUIRE_SERVERS;
-if (skip) console.warn(`Skipping the PostgreSQL row security tests: ${missing} (set NAO_REQUIRE_SERVERS=1 to fail instead).`);
+if (skip)
+  console.warn(
+    `Skipping the PostgreSQL row security tests: ${missing} (set NAO_REQUIRE_SERVERS=1 to fail instead).`,
+  );
 
 const schema = `nao_rls_${randomBytes(4).toString('hex')}`;
 
@@ -35,7 +38,13 @@ const SETUP = `
 `;
 
 const POLICIES: RowSecurityTable[] = [
-  { schema, table: 'orders', access: 'predicate', constraint_columns: ['tenant_id'], predicate: 'tenant_id IN (7)' },
+  {
+    schema,
+    table: 'orders',
+    access: 'predicate',
+    constraint_columns: ['tenant_id'],
+    predicate: 'tenant_id IN (7)',
+  },
   { schema, table: 'Payroll', access: 'none' },
   { schema, table: 'customers', access: 'full' },
 ];
@@ -97,14 +106,17 @@ describe.skipIf(skip)('row security on PostgreSQL', () => {
     [`SELECT count(*) FROM test.${schema}.orders`, [[2]]],
     ['SELECT count(*) FILTER (WHERE tenant_id = 8) AS n FROM orders', [[0]]],
     ['WITH t AS MATERIALIZED (SELECT * FROM orders) SELECT count(*) FROM t', [[2]]],
-    ['SELECT count(*) FROM customers c JOIN LATERAL (SELECT * FROM orders o WHERE o.id >= c.id) l ON true', [[3]]],
+    [
+      'SELECT count(*) FROM customers c JOIN LATERAL (SELECT * FROM orders o WHERE o.id >= c.id) l ON true',
+      [[3]],
+    ],
     ['SELECT row_to_json(o)::text FROM orders o WHERE id = 1', [['{"id":1,"tenant_id":7,"note":"ok"}']]],
     ['(SELECT note FROM orders) EXCEPT (SELECT note FROM "Payroll") ORDER BY 1', [['ok']]],
     ['SELECT count(*) FROM "Payroll"', [[0]]],
     ['SELECT count(*) FROM payroll', [[0]]],
     ['SELECT name FROM customers ORDER BY id', [['Ada'], ['Grace']]],
     ['SELECT (SELECT max(note) FROM orders WHERE tenant_id <> 7) AS m', [[null]]],
-    ['SELECT count(*) FROM orders WHERE id IN (SELECT id FROM orders WHERE note = \'HIDDEN\')', [[0]]],
+    ["SELECT count(*) FROM orders WHERE id IN (SELECT id FROM orders WHERE note = 'HIDDEN')", [[0]]],
   ])('%s reads only the allowed rows', async (sql, rows) => {
     const output = await run(sql);
     expect(output).not.toHaveProperty('error');
@@ -112,10 +124,16 @@ describe.skipIf(skip)('row security on PostgreSQL', () => {
   });
 
   it.each<[string, string]>([
-    ["SELECT query_to_xml('SELECT * FROM orders', true, true, '')", 'query_to_xml() reads tables the rules cannot see'],
+    [
+      "SELECT query_to_xml('SELECT * FROM orders', true, true, '')",
+      'query_to_xml() reads tables the rules cannot see',
+    ],
     ['SELECT * FROM ONLY orders', 'row security could not be applied with certainty'],
     ['TABLE orders', 'row security could not be applied with certainty'],
-    ['WITH orders AS (SELECT 1) SELECT * FROM orders', 'the CTE "orders" has the name of a table with row security'],
+    [
+      'WITH orders AS (SELECT 1) SELECT * FROM orders',
+      'the CTE "orders" has the name of a table with row security',
+    ],
     ['SELECT * FROM elsewhere.orders', 'cannot be resolved to one table'],
   ])('refuses %s', async (sql, reason) => {
     const output = await run(sql);
@@ -128,7 +146,7 @@ describe.skipIf(skip)('row security on PostgreSQL', () => {
     'SELECT o.*, p.* FROM orders o FULL JOIN "Payroll" p USING (id)',
     'SELECT * FROM orders, generate_series(1, 2)',
     `SELECT * FROM "${schema}"."orders"`,
-    'SELECT string_agg(note, \',\') FROM orders',
+    "SELECT string_agg(note, ',') FROM orders",
   ])('never shows a hidden row, whether it runs or is refused: %s', async (sql) => {
     expect(JSON.stringify(await run(sql))).not.toContain('HIDDEN');
   });
