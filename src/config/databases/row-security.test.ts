@@ -1,4 +1,8 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runNao } from '../../../test-support/cli/run-cli.js';
 import { ConfigInvalidError, parseConfig } from '../index.js';
 import { checkRowPredicate } from './row-predicate.js';
 
@@ -74,6 +78,30 @@ describe('row_security in nao_config.yaml', () => {
   ])('refuses %s', (policies, problem) => {
     const problems = problemsOf(configWith(policies));
     expect(problems.join('\n')).toContain(problem);
+  });
+});
+
+describe('nao test validate on a bad row_security', () => {
+  it('exits 2 naming the file, the YAML path and the value', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'nao-row-security-'));
+    try {
+      await writeFile(
+        path.join(dir, 'nao_config.yaml'),
+        configWith(
+          '      - { schema: main, table: orders, access: predicate, constraint_columns: [region], predicate: "region = lower(\'EU\')" }\n',
+        ),
+      );
+      await mkdir(path.join(dir, 'tests'));
+      await writeFile(path.join(dir, 'tests', 'q.yml'), 'prompt: How many orders?\nsql: SELECT 1\n');
+      const { code, stdout, stderr } = await runNao({ args: ['test', 'validate'], cwd: dir, env: {} });
+      expect(code).toBe(2);
+      expect(stdout + stderr).toContain('nao_config.yaml is invalid');
+      expect(stdout + stderr).toContain(
+        'databases[0].row_security[0].predicate: "region = lower(\'EU\')" is not a row filter nao can apply: functions are not allowed (lower)',
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
