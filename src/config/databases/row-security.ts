@@ -13,7 +13,6 @@ const nullable = <Schema extends z.ZodType>(schema: Schema) =>
  * A table with no policy is not restricted.
  */
 export const ROW_ACCESS_LEVELS = ['none', 'full', 'predicate'] as const;
-export type RowAccessLevel = (typeof ROW_ACCESS_LEVELS)[number];
 
 const rowSecurityTable = z
   .object({
