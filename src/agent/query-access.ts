@@ -56,6 +56,18 @@ export async function checkQueryAccess(options: {
       return refuse(`the CTE "${ref.table}" has the name of a table that is not readable; rename the CTE`);
     }
     if (candidates.length === 0) {
+      // `shop.salaries` may be DuckDB's catalog `shop` with its schema `main`: a name the
+      // catalog does not list must not be a way around a table of that name the rules hide.
+      const sameName = options.tables.find(
+        (table) =>
+          table.name.toLowerCase() === ref.table.toLowerCase() &&
+          !access.tableAllowed(schemaOf(table, access), table.name),
+      );
+      if (sameName !== undefined) {
+        return refuse(
+          `table ${qualified(ref)} may be ${schemaOf(sameName, access)}.${sameName.name}, which is not readable`,
+        );
+      }
       if (ref.schema !== '' && access.tableAllowed(ref.schema, ref.table)) continue;
       return refuse(`table ${qualified(ref)} is not among the tables the agent may read`);
     }
