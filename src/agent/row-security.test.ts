@@ -131,9 +131,9 @@ describe('row security on DuckDB', () => {
       'shop.orders cannot be resolved to one table; main.orders (row_security access: predicate) has that name',
     ],
     ['SELECT name FROM products', 'products names several tables with different row security'],
-    // DESCRIBE and SUMMARIZE carry no position for their table: refused, since SUMMARIZE shows values.
-    ['SUMMARIZE main.orders', 'row security could not be applied with certainty'],
-    ['DESCRIBE main.orders', 'row security could not be applied with certainty'],
+    // DESCRIBE and SUMMARIZE take a table, not a subquery: refused, since SUMMARIZE shows values.
+    ['SUMMARIZE main.orders', 'DESCRIBE, SUMMARIZE, TABLE and ONLY take a table, not a filtered one'],
+    ['DESCRIBE main.salaries', 'DESCRIBE, SUMMARIZE, TABLE and ONLY take a table, not a filtered one'],
     ['SELECT * FROM main/**/.orders', 'could not be located in the query text'],
     ['SELECT 1; SELECT * FROM salaries', 'exactly one statement'],
   ])('refuses %s', async (sql, reason) => {

@@ -38,6 +38,12 @@ export async function applyRowSecurity(options: {
   const bytes = Buffer.from(options.sql, 'utf8');
   const edits: { start: number; end: number; text: string }[] = [];
   for (const reference of options.references) {
+    if (reference.location < 0 || reference.location >= bytes.length) {
+      return {
+        success: false,
+        error: `${describe(reference)} has no position in the query text to filter it at`,
+      };
+    }
     const name = readTableName(bytes, reference);
     if (name === null) {
       return {
@@ -66,7 +72,11 @@ export async function applyRowSecurity(options: {
   const tree = await serializeSql(sql);
   const statement = singleStatement(tree);
   if (statement === null) {
-    return { success: false, error: 'the query with its row filters added no longer parses' };
+    return {
+      success: false,
+      error:
+        'the query with its row filters added no longer parses (DESCRIBE, SUMMARIZE, TABLE and ONLY take a table, not a filtered one; use SELECT)',
+    };
   }
   const found = options.findProtected(statement);
   if ('error' in found) return { success: false, error: found.error };
