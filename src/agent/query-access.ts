@@ -174,10 +174,6 @@ function protectedReferences(options: {
         error: `${qualified(ref)} names several tables with different row security; qualify it with its schema`,
       };
     }
-    if (ref.kind === 'SHOW_REF') {
-      if (ref.showType === 'DESCRIBE') continue;
-      return { error: `${describe(policy)} cannot be summarized; query it with SELECT instead` };
-    }
     for (const table of candidates) {
       const missing = policy.columns.find(
         (column) => !table.columns.some((own) => own.name.toLowerCase() === column.toLowerCase()),
@@ -197,9 +193,6 @@ function protectedReferences(options: {
 const SQL_RUNNING_FUNCTION = /query|table|xml|dblink|read_|scan|file|lo_import|copy/i;
 
 interface TableRef extends Omit<ProtectedReference, 'policy'> {
-  kind: 'BASE_TABLE' | 'SHOW_REF';
-  /** SHOW_REF only: `DESCRIBE`, `SUMMARY`… */
-  showType: string;
   /** The parsed node, to know it again in the rewritten query. */
   node: object;
 }
@@ -230,8 +223,6 @@ function collectReferences(statement: unknown): References {
       record.type === 'BASE_TABLE' || (record.type === 'SHOW_REF' && record.table_name !== '');
     if (namesTable && typeof record.table_name === 'string') {
       found.tables.push({
-        kind: record.type === 'BASE_TABLE' ? 'BASE_TABLE' : 'SHOW_REF',
-        showType: String(record.show_type ?? ''),
         node: record,
         location: typeof record.query_location === 'number' ? record.query_location : -1,
         catalog: String(record.catalog_name ?? ''),
