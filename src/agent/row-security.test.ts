@@ -5,6 +5,7 @@ import type { RowSecurityTable } from '../config/databases/row-security.js';
 import type { Database, TableInfo } from '../warehouse/index.js';
 import { createExecuteSqlTool, type ExecuteSqlOutput } from './execute-sql.js';
 import { checkQueryAccess } from './query-access.js';
+import { applyRowSecurity } from './row-security.js';
 import { tableAccess } from './table-access.js';
 import type { ToolError } from './tool-error.js';
 
@@ -206,6 +207,19 @@ describe('row security on DuckDB', () => {
       reason: expect.stringContaining(
         'the predicate of main.products (row_security access: predicate) names region, which is not a column of that table',
       ),
+    });
+  });
+
+  it('refuses a reference the parser gave no position for, rather than leave it unfiltered', async () => {
+    const policy = access.rowPolicies[0]!;
+    const result = await applyRowSecurity({
+      sql: 'SELECT * FROM orders',
+      references: [{ location: 2 ** 64, catalog: '', schema: '', table: 'orders', alias: '', policy }],
+      findProtected: () => [],
+    });
+    expect(result).toEqual({
+      success: false,
+      error: 'main.orders (row_security access: predicate) has no position in the query text to filter it at',
     });
   });
 });
