@@ -5,6 +5,7 @@ import type { Database, TableInfo } from '../warehouse/index.js';
 import { type ContextListing, walkContextFiles } from './context-files.js';
 import { resolveContextPath } from './context-paths.js';
 import { readContextText } from './context-text.js';
+import { type HiddenContext, rowSecurityHiddenFiles } from './row-security-files.js';
 import { DEFAULT_SCHEMA_LIMITS, type SchemaSummaryLimits } from './schema-summary.js';
 import { type AgentMode, buildSystemPrompt, type DatabaseSchema } from './system-prompt.js';
 import { OPEN_ACCESS, type TableAccess, visibleTables } from './table-access.js';
@@ -46,6 +47,8 @@ export interface AgentContext {
   readonly catalogs: Readonly<Record<string, readonly TableInfo[]>>;
   readonly access: Readonly<Record<string, TableAccess>>;
   readonly unavailableDatabases: readonly { name: string; reason: string }[];
+  /** Context files the tools may not open beyond the usual ones: those made from rows row security hides. */
+  readonly hiddenContext: HiddenContext | undefined;
   /** The schemas shown to the agent: only what the access rules let it read. */
   readonly schemas: readonly DatabaseSchema[];
   /** RULES.md as read, or null when the project has none. */
@@ -75,15 +78,21 @@ export async function createAgentContext(options: AgentContextOptions): Promise<
   checkDatabaseNames(options.databases);
 
   const access = options.access ?? {};
+  const hiddenContext = rowSecurityHiddenFiles(Object.values(access).flatMap((rules) => rules.rowPolicies));
   const [catalogs, rules, contextFiles] = await Promise.all([
     Promise.all(options.databases.map(loadSchema)),
     loadRules(projectDir),
-    walkContextFiles({ projectDir, startDir: projectDir, maxEntries: PROMPT_WALK_ENTRIES }),
+    walkContextFiles({
+      projectDir,
+      startDir: projectDir,
+      maxEntries: PROMPT_WALK_ENTRIES,
+      hidden: hiddenContext,
+    }),
   ]);
-  const schemas = catalogs.map((schema) => ({
-    ...schema,
-    tables: visibleTables(schema.tables, access[schema.databaseId] ?? OPEN_ACCESS),
-  }));
+  const schemas = catalogs.map((schema) => {
+    const rules = access[schema.databaseId] ?? OPEN_ACCESS;
+    return { ...schema, tables: visibleTables(schema.tables, rules), rowPolicies: rules.rowPolicies };
+  });
   const prompt = (mode: AgentMode) =>
     buildSystemPrompt({
       mode,
@@ -100,6 +109,7 @@ export async function createAgentContext(options: AgentContextOptions): Promise<
     catalogs: Object.fromEntries(catalogs.map((schema) => [schema.databaseId, schema.tables])),
     access,
     unavailableDatabases: [...(options.unavailableDatabases ?? [])],
+    hiddenContext,
     schemas,
     rules,
     contextFiles,

@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { deniedReason, relativeInside } from './context-paths.js';
+import type { HiddenContext } from './row-security-files.js';
 
 /**
  * Tool and cache folders that hold no context worth reading and can be huge; the walk skips
@@ -42,8 +43,11 @@ export async function walkContextFiles(options: {
   projectDir: string;
   startDir: string;
   maxEntries: number;
+  /** A further rule of this project (files row security hides). */
+  hidden?: HiddenContext | undefined;
 }): Promise<ContextListing> {
   const { projectDir, maxEntries } = options;
+  const denied = (relative: string) => deniedReason(relative) !== null || options.hidden?.(relative) != null;
   const entries: ContextEntry[] = [];
   let truncated = false;
 
@@ -60,7 +64,7 @@ export async function walkContextFiles(options: {
       if (truncated) return;
       const absolute = path.join(dir, child.name);
       const relative = relativeInside(projectDir, absolute);
-      if (relative === null || deniedReason(relative) !== null) continue;
+      if (relative === null || denied(relative)) continue;
       const entry = await describe(absolute, relative);
       if (entry === null) continue;
       if (entries.length >= maxEntries) {
@@ -82,7 +86,7 @@ export async function walkContextFiles(options: {
       if (linked) {
         const target = await realpath(absolute);
         const targetRelative = relativeInside(projectDir, target);
-        if (targetRelative === null || deniedReason(targetRelative) !== null) return null;
+        if (targetRelative === null || denied(targetRelative)) return null;
         info = await stat(target);
       }
       if (info.isDirectory()) return { entry: { path: `${relative}/`, kind: 'directory' }, enter: !linked };

@@ -1,5 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { HiddenContext } from './row-security-files.js';
 
 /**
  * Folders the agent may never open, matched on any path segment (case-insensitive, for
@@ -73,7 +74,10 @@ export type ResolvedContextPath =
 export async function resolveContextPath(options: {
   projectDir: string;
   requested: string | undefined;
+  /** A further rule of this project (files row security hides). */
+  hidden?: HiddenContext | undefined;
 }): Promise<ResolvedContextPath> {
+  const denied = (relative: string) => deniedReason(relative) ?? options.hidden?.(relative) ?? null;
   const { projectDir } = options;
   const requested = (options.requested ?? '').trim();
   if (requested.includes('\0')) return { success: false, error: 'the path contains a NUL character' };
@@ -88,7 +92,7 @@ export async function resolveContextPath(options: {
   if (lexicalRelative === null) {
     return { success: false, error: `"${requested}" is outside the project folder` };
   }
-  const lexicalDenied = deniedReason(lexicalRelative);
+  const lexicalDenied = denied(lexicalRelative);
   if (lexicalDenied !== null) return { success: false, error: `"${requested}": ${lexicalDenied}` };
 
   let real: string;
@@ -105,7 +109,7 @@ export async function resolveContextPath(options: {
   if (realRelative === null) {
     return { success: false, error: `"${requested}" points outside the project folder` };
   }
-  const realDenied = deniedReason(realRelative);
+  const realDenied = denied(realRelative);
   if (realDenied !== null) return { success: false, error: `"${requested}": ${realDenied}` };
 
   const info = await stat(real);

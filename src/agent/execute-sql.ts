@@ -112,6 +112,8 @@ export function createExecuteSqlTool(
       const database = pickDatabase(databases, input.database_id);
       if ('error' in database) return database;
       const access = options.access?.[database.name];
+      // What runs: the query as written, or with row security's filters added.
+      let runnable = sql;
       if (access?.restricted === true) {
         const checked = await checkQueryAccess({
           sql,
@@ -120,11 +122,12 @@ export function createExecuteSqlTool(
           access,
         });
         if (!checked.allowed) return toolError(checked.reason);
+        runnable = checked.sql;
       }
 
       let result: Awaited<ReturnType<Database['query']>>;
       try {
-        const query = database.query(sql, {
+        const query = database.query(runnable, {
           maxRows: maxResultRows,
           timeoutMs: options.queryTimeoutMs,
           signal: abortSignal,

@@ -5,6 +5,7 @@ import { type ContextListing, walkContextFiles } from './context-files.js';
 import { resolveContextPath } from './context-paths.js';
 import { readContextText } from './context-text.js';
 import { type LineMatch, type SearchFile, searchLines } from './regex-search.js';
+import type { HiddenContext } from './row-security-files.js';
 import { type ToolError, toModelOutput, toolError } from './tool-error.js';
 
 export const GREP_TOOL_NAME = 'grep';
@@ -46,7 +47,10 @@ const inputSchema = zodSchema(
 type GrepInput = InferSchema<typeof inputSchema>;
 
 /** The `grep` tool: lines of the project's context files matching a regular expression. */
-export function createGrepTool(options: { projectDir: string }): Tool<GrepInput, GrepOutput | ToolError> {
+export function createGrepTool(options: {
+  projectDir: string;
+  hidden?: HiddenContext | undefined;
+}): Tool<GrepInput, GrepOutput | ToolError> {
   return tool({
     description:
       'Search the text files of the project for lines matching a regular expression ' +
@@ -57,7 +61,11 @@ export function createGrepTool(options: { projectDir: string }): Tool<GrepInput,
     async execute(input, { abortSignal }): Promise<GrepOutput | ToolError> {
       if (input.pattern === '')
         return toolError('pattern is empty; give the text or regular expression to find.');
-      const resolved = await resolveContextPath({ projectDir: options.projectDir, requested: input.path });
+      const resolved = await resolveContextPath({
+        projectDir: options.projectDir,
+        requested: input.path,
+        hidden: options.hidden,
+      });
       if (!resolved.success) return toolError(resolved.error);
 
       const listing: ContextListing =
@@ -67,6 +75,7 @@ export function createGrepTool(options: { projectDir: string }): Tool<GrepInput,
               projectDir: options.projectDir,
               startDir: resolved.absolute,
               maxEntries: GREP_LIMITS.maxFiles,
+              hidden: options.hidden,
             });
       const chosen: { path: string; size: number }[] = [];
       let skippedLarge = 0;

@@ -2,6 +2,7 @@ import { type InferSchema, type Tool, tool, zodSchema } from 'ai';
 import { z } from 'zod';
 import { type ContextEntry, walkContextFiles } from './context-files.js';
 import { resolveContextPath } from './context-paths.js';
+import type { HiddenContext } from './row-security-files.js';
 import { type ToolError, toModelOutput, toolError } from './tool-error.js';
 
 export const LIST_TOOL_NAME = 'list';
@@ -28,7 +29,10 @@ const inputSchema = zodSchema(
 type ListInput = InferSchema<typeof inputSchema>;
 
 /** The `list` tool: the context files of the project folder, recursively. */
-export function createListTool(options: { projectDir: string }): Tool<ListInput, ListOutput | ToolError> {
+export function createListTool(options: {
+  projectDir: string;
+  hidden?: HiddenContext | undefined;
+}): Tool<ListInput, ListOutput | ToolError> {
   return tool({
     description:
       'List the context files of the project (docs, models, SQL, YAML, markdown…) under a folder, ' +
@@ -37,7 +41,11 @@ export function createListTool(options: { projectDir: string }): Tool<ListInput,
     inputSchema,
     toModelOutput,
     async execute(input): Promise<ListOutput | ToolError> {
-      const resolved = await resolveContextPath({ projectDir: options.projectDir, requested: input.path });
+      const resolved = await resolveContextPath({
+        projectDir: options.projectDir,
+        requested: input.path,
+        hidden: options.hidden,
+      });
       if (!resolved.success) return toolError(resolved.error);
       if (resolved.kind === 'file') {
         return {
@@ -46,6 +54,7 @@ export function createListTool(options: { projectDir: string }): Tool<ListInput,
         };
       }
       const listing = await walkContextFiles({
+        hidden: options.hidden,
         projectDir: options.projectDir,
         startDir: resolved.absolute,
         maxEntries: MAX_LIST_ENTRIES,

@@ -27,8 +27,8 @@ describe('checkQueryAccess', () => {
     'SELECT * EXCLUDE (email) FROM customers',
     'SELECT id, name FROM customers WHERE id IN (SELECT customer_id FROM main.orders)',
     'FROM main.orders SELECT id',
-  ])('lets %s run', async (sql) => {
-    expect(await check(sql)).toEqual({ allowed: true });
+  ])('lets %s run as written', async (sql) => {
+    expect(await check(sql)).toEqual({ allowed: true, sql });
   });
 
   it.each([
@@ -49,6 +49,8 @@ describe('checkQueryAccess', () => {
     ["SELECT * FROM query_table('salaries')", 'query_table() reads tables the rules cannot see'],
     ["SELECT * FROM query('SELECT * FROM salaries')", 'query() reads tables the rules cannot see'],
     ['SELECT * FROM nowhere', 'table nowhere is not among the tables the agent may read'],
+    // DuckDB reads shop.salaries as catalog shop, schema main when no schema is named shop.
+    ['SELECT * FROM shop.salaries', 'table shop.salaries may be main.salaries, which is not readable'],
     ['SELEC id FROM customers', 'could not be parsed'],
     ['SELECT 1; SELECT * FROM salaries', 'exactly one statement'],
     ['DESCRIBE salaries', 'main.salaries'],

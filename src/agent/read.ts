@@ -2,6 +2,7 @@ import { type InferSchema, type Tool, tool, zodSchema } from 'ai';
 import { z } from 'zod';
 import { resolveContextPath } from './context-paths.js';
 import { readContextText, splitLines } from './context-text.js';
+import type { HiddenContext } from './row-security-files.js';
 import { type ToolError, toModelOutput, toolError } from './tool-error.js';
 
 export const READ_TOOL_NAME = 'read';
@@ -34,7 +35,10 @@ const inputSchema = zodSchema(
 type ReadInput = InferSchema<typeof inputSchema>;
 
 /** The `read` tool: a text context file of the project folder, whole or by line range. */
-export function createReadTool(options: { projectDir: string }): Tool<ReadInput, ReadOutput | ToolError> {
+export function createReadTool(options: {
+  projectDir: string;
+  hidden?: HiddenContext | undefined;
+}): Tool<ReadInput, ReadOutput | ToolError> {
   return tool({
     description:
       'Read a text file of the project (relative path), whole or a range of lines. Long files come ' +
@@ -43,7 +47,11 @@ export function createReadTool(options: { projectDir: string }): Tool<ReadInput,
     inputSchema,
     toModelOutput,
     async execute(input): Promise<ReadOutput | ToolError> {
-      const resolved = await resolveContextPath({ projectDir: options.projectDir, requested: input.path });
+      const resolved = await resolveContextPath({
+        projectDir: options.projectDir,
+        requested: input.path,
+        hidden: options.hidden,
+      });
       if (!resolved.success) return toolError(resolved.error);
       if (resolved.kind === 'directory') {
         return toolError(`"${resolved.relative}" is a folder; use list to see its files`);

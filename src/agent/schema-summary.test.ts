@@ -83,6 +83,40 @@ describe('summarizeSchema', () => {
     });
     expect(text).toMatch(/payload STRUCT\(a INTEGER, .*…$/m);
   });
+
+  it('names the tables row security restricts, and how, but not their filters', () => {
+    const text = summarizeSchema({
+      dialect: 'postgres',
+      tables: [table('orders', 1, 'public'), table('Payroll', 1, 'public'), table('customers', 1, 'public')],
+      limits: LIMITS,
+      rowPolicies: [
+        {
+          schema: 'public',
+          table: 'orders',
+          access: 'predicate',
+          predicate: "region = 'EU'",
+          columns: ['region'],
+        },
+        { schema: 'public', table: 'payroll', access: 'none', predicate: '1 = 0', columns: [] },
+        { schema: 'public', table: 'not_listed', access: 'none', predicate: '1 = 0', columns: [] },
+      ],
+    });
+    expect(text.split('\n').at(-1)).toBe(
+      'Row security lets you read public."Payroll" (no rows), public.orders (only some rows): queries on these ' +
+        'tables return only those rows, so counts and totals cover them alone. Say so when it matters to the answer.',
+    );
+    expect(text).not.toContain('EU');
+  });
+
+  it('adds nothing when no policy restricts rows', () => {
+    const text = summarizeSchema({
+      dialect: 'duckdb',
+      tables: [table('orders', 1)],
+      limits: LIMITS,
+      rowPolicies: [],
+    });
+    expect(text).not.toContain('Row security');
+  });
 });
 
 describe('quoteIfNeeded', () => {

@@ -1,4 +1,5 @@
 import { compareTables, type DatabaseDialect, type TableInfo } from '../warehouse/index.js';
+import type { RowPolicy } from './table-access.js';
 
 export interface SchemaSummaryLimits {
   /** Up to this many tables (and `maxDetailedColumns` columns), every column is shown. */
@@ -81,6 +82,46 @@ export function summarizeSchema(options: {
   dialect: DatabaseDialect;
   tables: readonly TableInfo[];
   limits?: SchemaSummaryLimits;
+  /** The database's row policies: the tables they restrict are named, and how, after the listing. */
+  rowPolicies?: readonly RowPolicy[];
+}): string {
+  const summary = summarizeTables(options);
+  const note = rowSecurityNote(options);
+  return note === null ? summary : `${summary}\n${note}`;
+}
+
+/**
+ * Which listed tables row security restricts, so that the agent does not take a filtered
+ * count for the whole table nor try to reach the rest. The filters themselves are not shown:
+ * the agent needs to know that rows are missing, not which.
+ */
+function rowSecurityNote(options: {
+  dialect: DatabaseDialect;
+  tables: readonly TableInfo[];
+  rowPolicies?: readonly RowPolicy[];
+}): string | null {
+  const restricted: string[] = [];
+  for (const table of [...options.tables].sort(compareTables)) {
+    const policy = options.rowPolicies?.find(
+      (candidate) =>
+        candidate.table.toLowerCase() === table.name.toLowerCase() &&
+        (table.schema === null || candidate.schema.toLowerCase() === table.schema.toLowerCase()),
+    );
+    if (policy === undefined) continue;
+    const how = policy.access === 'none' ? 'no rows' : 'only some rows';
+    restricted.push(`${qualifiedName(table, options.dialect)} (${how})`);
+  }
+  if (restricted.length === 0) return null;
+  return (
+    `Row security lets you read ${restricted.join(', ')}: queries on these tables return only those rows, ` +
+    'so counts and totals cover them alone. Say so when it matters to the answer.'
+  );
+}
+
+function summarizeTables(options: {
+  dialect: DatabaseDialect;
+  tables: readonly TableInfo[];
+  limits?: SchemaSummaryLimits | undefined;
 }): string {
   const { dialect } = options;
   const limits = options.limits ?? DEFAULT_SCHEMA_LIMITS;

@@ -1,6 +1,7 @@
 import type { DatabaseDialect, TableInfo } from '../warehouse/index.js';
 import type { ContextListing } from './context-files.js';
 import { type SchemaSummaryLimits, summarizeSchema } from './schema-summary.js';
+import type { RowPolicy } from './table-access.js';
 
 /**
  * `chat`: a conversation; `test`: a `nao test` run, which has nobody to answer a question;
@@ -15,6 +16,8 @@ export interface DatabaseSchema {
   databaseId: string;
   dialect: DatabaseDialect;
   tables: TableInfo[];
+  /** Row security of the database (`none` and `predicate` policies), named in the prompt. */
+  rowPolicies?: readonly RowPolicy[];
 }
 
 /** RULES.md longer than this is cut in the prompt, with a note saying where to read on. */
@@ -116,7 +119,12 @@ function databasesSection(options: {
   for (const database of options.databases) {
     parts.push(
       `## database_id: ${database.databaseId} (${DIALECT_NAMES[database.dialect]}; write SQL in this dialect)`,
-      summarizeSchema({ dialect: database.dialect, tables: database.tables, limits: options.schemaLimits }),
+      summarizeSchema({
+        dialect: database.dialect,
+        tables: database.tables,
+        limits: options.schemaLimits,
+        rowPolicies: database.rowPolicies,
+      }),
     );
   }
   return parts.join('\n');

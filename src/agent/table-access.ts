@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { RowSecurityTable } from '../config/databases/row-security.js';
 import type { DatabaseType } from '../config/schema.js';
 import type { TableInfo } from '../warehouse/index.js';
 
@@ -14,6 +15,22 @@ export interface TableAccessRules {
   exclude?: readonly string[] | undefined;
   excludeColumns?: readonly string[] | undefined;
   allowListedOnly?: boolean | undefined;
+  /** `row_security`: per-table row policies, the original nao's `none | full | predicate`. */
+  rowSecurity?: readonly RowSecurityTable[] | undefined;
+}
+
+/**
+ * A table whose rows the agent may read only in part: `none` (no row) or `predicate` (the
+ * rows matching `predicate`, a filter over `columns`). `full` needs no policy.
+ */
+export interface RowPolicy {
+  schema: string;
+  table: string;
+  access: 'none' | 'predicate';
+  /** The filter as written in the config; `1 = 0` for `none`, which every dialect reads as false. */
+  predicate: string;
+  /** The columns the predicate names (constraint columns as configured). */
+  columns: readonly string[];
 }
 
 /** The rules of one database, ready to answer per table and column. */
@@ -22,6 +39,10 @@ export interface TableAccess {
   readonly restricted: boolean;
   tableAllowed(schema: string, table: string): boolean;
   columnAllowed(schema: string, table: string, column: string): boolean;
+  /** The row policy of a table (names compared case-insensitively), or null when every row is readable. */
+  rowPolicy(schema: string, table: string): RowPolicy | null;
+  /** Every policy that restricts rows, for references nao cannot pin to one catalog table. */
+  readonly rowPolicies: readonly RowPolicy[];
   /** The schema an unqualified table lives in when the catalog does not say (SQLite: `main`). */
   readonly defaultSchema: string;
 }
@@ -94,8 +115,26 @@ export const OPEN_ACCESS: TableAccess = {
   restricted: false,
   tableAllowed: () => true,
   columnAllowed: () => true,
+  rowPolicy: () => null,
+  rowPolicies: [],
   defaultSchema: 'main',
 };
+
+/** The policies that restrict rows (`none`, `predicate`); `full` ones restrict nothing. */
+function rowPoliciesOf(tables: readonly RowSecurityTable[] | undefined): RowPolicy[] {
+  const policies: RowPolicy[] = [];
+  for (const entry of tables ?? []) {
+    if (entry.access === 'full') continue;
+    policies.push({
+      schema: entry.schema,
+      table: entry.table,
+      access: entry.access,
+      predicate: entry.access === 'none' ? '1 = 0' : (entry.predicate ?? '1 = 0'),
+      columns: entry.access === 'none' ? [] : (entry.constraint_columns ?? []),
+    });
+  }
+  return policies;
+}
 
 /** The access of one database from its rules (and, for `allow_listed_only`, the synced tables). */
 export function tableAccess(options: {
@@ -108,8 +147,19 @@ export function tableAccess(options: {
   const exclude = matcher(rules.exclude);
   const excludeColumn = matcher(rules.excludeColumns);
   const synced = rules.allowListedOnly === true ? (options.syncedTables ?? new Set<string>()) : null;
+  const rowPolicies = rowPoliciesOf(rules.rowSecurity);
   return {
-    restricted: include !== null || exclude !== null || excludeColumn !== null || synced !== null,
+    restricted:
+      include !== null ||
+      exclude !== null ||
+      excludeColumn !== null ||
+      synced !== null ||
+      rowPolicies.length > 0,
+    rowPolicies,
+    rowPolicy(schema, table) {
+      const name = `${schema}.${table}`.toLowerCase();
+      return rowPolicies.find((policy) => `${policy.schema}.${policy.table}`.toLowerCase() === name) ?? null;
+    },
     defaultSchema: options.defaultSchema,
     tableAllowed(schema, table) {
       const name = `${schema}.${table}`;

@@ -47,9 +47,21 @@ const TOOLS: Record<
         onFatal: deps.onFatal,
       }),
   },
-  list: { modes: EVERY_MODE, create: (deps) => createListTool({ projectDir: deps.context.projectDir }) },
-  read: { modes: EVERY_MODE, create: (deps) => createReadTool({ projectDir: deps.context.projectDir }) },
-  grep: { modes: EVERY_MODE, create: (deps) => createGrepTool({ projectDir: deps.context.projectDir }) },
+  list: {
+    modes: EVERY_MODE,
+    create: (deps) =>
+      createListTool({ projectDir: deps.context.projectDir, hidden: deps.context.hiddenContext }),
+  },
+  read: {
+    modes: EVERY_MODE,
+    create: (deps) =>
+      createReadTool({ projectDir: deps.context.projectDir, hidden: deps.context.hiddenContext }),
+  },
+  grep: {
+    modes: EVERY_MODE,
+    create: (deps) =>
+      createGrepTool({ projectDir: deps.context.projectDir, hidden: deps.context.hiddenContext }),
+  },
   clarification: { modes: CLARIFICATION_MODES, create: () => createClarificationTool() },
 };
 

@@ -66,3 +66,57 @@ describe('include / exclude / exclude_columns for the agent', () => {
     });
   });
 });
+
+describe('row_security for the agent, from nao_config.yaml', () => {
+  let rlsDir: string;
+  let rlsRuntime: ProjectRuntime;
+  beforeAll(async () => {
+    rlsDir = await mkdtemp(path.join(tmpdir(), 'nao-row-security-'));
+    const writer = await DuckDBInstance.create(path.join(rlsDir, 'shop.duckdb'));
+    const connection = await writer.connect();
+    await connection.run(`
+      CREATE TABLE orders AS SELECT * FROM (VALUES (1, 'EU'), (2, 'US')) AS t(id, region);
+      CREATE TABLE salaries AS SELECT 1 AS id, 100000 AS salary;
+    `);
+    connection.closeSync();
+    writer.closeSync();
+    const text = [
+      'databases:',
+      '  - name: shop',
+      '    type: duckdb',
+      '    path: shop.duckdb',
+      '    row_security:',
+      `      - { schema: main, table: orders, access: predicate, constraint_columns: [region], predicate: "region = 'EU'" }`,
+      '      - { schema: main, table: salaries, access: none }',
+      '',
+    ].join('\n');
+    rlsRuntime = await openProjectRuntime({
+      config: parseConfig({ text, projectDir: rlsDir, env: {} }),
+      env: {},
+    });
+  });
+  afterAll(async () => {
+    await rlsRuntime.close();
+    await rm(rlsDir, { recursive: true, force: true });
+  });
+
+  it('filters the rows of every execute_sql query and names the restricted tables in the prompt', async () => {
+    let calls = 0;
+    const tool = createAgentTools({
+      mode: 'test',
+      context: rlsRuntime.agentContext,
+      queryResults: new Map(),
+      generateQueryId: () => `query_0000000${++calls}`,
+      onFatal: () => undefined,
+    }).execute_sql!;
+    expect(await callTool(tool, { sql_query: 'SELECT id, region FROM orders' })).toMatchObject({
+      rows: [[1, 'EU']],
+    });
+    expect(await callTool(tool, { sql_query: 'SELECT count(*) FROM salaries' })).toMatchObject({
+      rows: [[0]],
+    });
+    expect(rlsRuntime.agentContext.systemPrompts.test).toContain(
+      'Row security lets you read main.orders (only some rows), main.salaries (no rows)',
+    );
+  });
+});

@@ -4,7 +4,7 @@ import type { DatabaseConfig } from '../config/index.js';
 
 /**
  * The access rules of every configured database that has some (include, exclude,
- * exclude_columns, allow_listed_only), keyed by database name, for the agent's context.
+ * exclude_columns, allow_listed_only, row_security), keyed by database name, for the agent's context.
  */
 export async function databaseAccess(options: {
   databases: readonly DatabaseConfig[];
@@ -17,6 +17,7 @@ export async function databaseAccess(options: {
       exclude: database.exclude,
       excludeColumns: database.exclude_columns,
       allowListedOnly: database.allow_listed_only,
+      rowSecurity: database.row_security,
     };
     const syncedTables =
       rules.allowListedOnly === true

@@ -30,7 +30,14 @@ export async function checkReferenceAccess(options: {
     tables: runtime.agentContext.catalogs[database.name] ?? [],
     access,
   });
-  if (checked.allowed) return checked;
+  // Row security would filter this SQL: run as written, it would read rows the agent may not.
+  if (checked.allowed && checked.sql === options.sql) return { allowed: true };
+  if (checked.allowed) {
+    return {
+      allowed: false,
+      reason: `Query refused: it reads a table with row_security in database "${database.name}". Only the server's owner may run reference SQL beyond what the agent may read.`,
+    };
+  }
   return {
     allowed: false,
     reason: `${checked.reason} Only the server's owner may run reference SQL beyond what the agent may read.`,

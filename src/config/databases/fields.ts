@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isMapping } from '../mapping.js';
+import { rowSecurityField } from './row-security.js';
 
 export const nonEmpty = z.string().trim().min(1, 'must not be empty');
 
@@ -39,13 +40,15 @@ const patterns = nullable(z.array(z.string()));
 /**
  * What the agent may see of a database, with the original nao's meaning: `include` / `exclude`
  * are `schema.table` globs, `exclude_columns` are `schema.table.column` globs, and
- * `allow_listed_only` limits queries to the tables synced into the project's `databases/` folder.
+ * `allow_listed_only` limits queries to the tables synced into the project's `databases/` folder,
+ * and `row_security` limits the rows of some tables (row-security.ts).
  */
 export const accessFields = {
   include: patterns,
   exclude: patterns,
   exclude_columns: patterns,
   allow_listed_only: lenientBoolean().optional(),
+  row_security: rowSecurityField,
 };
 
 /** Fields every database entry has, whatever its type. */

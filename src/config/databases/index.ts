@@ -74,5 +74,15 @@ export function databaseKeys(type: DatabaseType): string[] {
   const own = Object.keys(object.shape)
     .filter((key) => key !== 'type' && !(key in commonFields))
     .flatMap((key) => [key, ...(definition.extraKeys?.[key] ?? [])]);
-  return ['name', 'type', 'include', 'exclude', 'exclude_columns', 'allow_listed_only', ...SYNC_KEYS, ...own];
+  return [
+    'name',
+    'type',
+    'include',
+    'exclude',
+    'exclude_columns',
+    'allow_listed_only',
+    'row_security',
+    ...SYNC_KEYS,
+    ...own,
+  ];
 }
