@@ -94,7 +94,9 @@ describe('a duckdb entry without path (the original nao init default)', () => {
     });
     const memory = await openProjectRuntime({ config, env: {} });
     try {
-      expect(memory.agentContext.schemas).toEqual([{ databaseId: 'mem', dialect: 'duckdb', tables: [] }]);
+      expect(memory.agentContext.schemas).toEqual([
+        { databaseId: 'mem', dialect: 'duckdb', tables: [], rowPolicies: [] },
+      ]);
       expect((await memory.databases[0]!.query('SELECT 40 + 2 AS answer')).rows).toEqual([[42]]);
     } finally {
       await memory.close();
