@@ -1,8 +1,9 @@
 /**
- * The README's generated tables, made from the command specs of src/cli/commands.ts: the list
- * of commands between `<!-- commands -->` and `<!-- /commands -->`, and each command's flags
- * between `<!-- flags: nao test run -->` and `<!-- /flags -->`. `npm run readme:tables`
- * rewrites them, and readme-tables.test.ts fails when the README and the specs differ.
+ * The generated tables of README.md and docs/, made from the command specs of
+ * src/cli/commands.ts: the list of commands between `<!-- commands -->` and `<!-- /commands -->`
+ * (in the README), and each command's flags between `<!-- flags: nao test run -->` and
+ * `<!-- /flags -->` (on the page about that command). `npm run readme:tables` rewrites them
+ * wherever they are, and readme-tables.test.ts fails when a file and the specs differ.
  */
 import type { CommandSpec } from '../../src/cli/command-spec.js';
 import { COMMANDS } from '../../src/cli/commands.js';
@@ -30,14 +31,14 @@ export function commandTable<Deps>(specs: readonly CommandSpec<Deps>[]): string 
   return ['| command | what it does |', '|---|---|', ...rows].join('\n');
 }
 
-/** The README text with every generated table made anew from the specs; an unknown command throws. */
-export function replaceReadmeTables(readme: string): string {
-  return readme
+/** The Markdown text with every generated table made anew from the specs; an unknown command throws. */
+export function replaceGeneratedTables(markdown: string, options: { file: string }): string {
+  return markdown
     .replace(COMMANDS_BLOCK, () => `<!-- commands -->\n${commandTable(COMMANDS)}\n<!-- /commands -->`)
     .replace(FLAG_BLOCK, (_block, command: string) => {
       const spec = COMMANDS.find((candidate) => candidate.path.join(' ') === command);
       if (spec === undefined)
-        throw new Error(`README.md has a flag table for an unknown command: nao ${command}`);
+        throw new Error(`${options.file} has a flag table for an unknown command: nao ${command}`);
       return `<!-- flags: nao ${command} -->\n${flagTable(spec)}\n<!-- /flags -->`;
     });
 }

@@ -1,16 +1,21 @@
 /**
- * `npm run readme:tables`: rewrites the README's command and flag tables from the command
- * specs in src/cli/commands.ts (tools/readme/readme-tables.test.ts fails when they differ).
+ * `npm run readme:tables`: rewrites the command and flag tables of README.md and docs/*.md from
+ * the command specs in src/cli/commands.ts (tools/readme/readme-tables.test.ts fails when they
+ * differ).
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { replaceReadmeTables } from './readme-tables.js';
+import { writeFileAtomic } from '../../src/files/index.js';
+import { readDocumentation } from './documentation-files.js';
+import { replaceGeneratedTables } from './readme-tables.js';
 
-const readme = fileURLToPath(new URL('../../README.md', import.meta.url));
-const before = await readFile(readme, 'utf8');
-const after = replaceReadmeTables(before);
-if (after === before) process.stdout.write('README.md tables are up to date.\n');
-else {
-  await writeFile(readme, after);
-  process.stdout.write('README.md tables rewritten from src/cli/commands.ts.\n');
-}
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const stale = readDocumentation(root)
+  .map(({ file, text }) => ({ file, before: text, after: replaceGeneratedTables(text, { file }) }))
+  .filter(({ before, after }) => after !== before);
+for (const { file, after } of stale) await writeFileAtomic({ path: path.join(root, file), data: after });
+if (stale.length === 0) process.stdout.write('README.md and docs/ tables are up to date.\n');
+else
+  process.stdout.write(
+    `Tables rewritten from src/cli/commands.ts: ${stale.map(({ file }) => file).join(', ')}.\n`,
+  );
