@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runFacts } from '../../test-support/assertions/run-facts.js';
-import { formatCost } from '../results/format-values.js';
+import { formatCost } from '../number-format/format-values.js';
 import { assertionsSchema } from './assertion.js';
 import { checkMaxCostAssertion } from './max-cost-assertion.js';
 import { checkMaxTokensAssertion } from './max-tokens-assertion.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatCost } from '../results/format-values.js';
+import { formatCost } from '../number-format/format-values.js';
 import type { AssertionKind, AssertionOutcome } from './assertion.js';
 import { nonNegativeNumberField } from './assertion-fields.js';
 import type { RunFacts } from './run-facts.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { UsageError } from '../errors/index.js';
-import { formatPercentWithInterval } from '../results/format-values.js';
+import { formatPercentWithInterval } from '../number-format/format-values.js';
 import {
   compareRunFiles,
   ensureByModel,

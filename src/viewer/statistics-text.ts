@@ -3,7 +3,7 @@
  * recounted. Kept apart from the server-side modules so the browser bundle takes only these
  * words; the numbers themselves come from the shared results/stats code, never recomputed here.
  */
-import { formatPointsWithInterval } from '../results/format-values.js';
+import { formatPointsWithInterval } from '../number-format/format-values.js';
 import type { PairedDifference } from '../stats/paired-difference.js';
 import type { FileSays } from './api-types.js';
 

@@ -31,7 +31,7 @@ export async function ensureViewerAssets(): Promise<string> {
       'web/shared',
       'web/vite-page-config.ts',
       'src/viewer',
-      'src/results/format-values.ts',
+      'src/number-format/format-values.ts',
       'src/results/run-status.ts',
     ].map((source) => newestMtime(path.join(REPO_ROOT, source))),
   );

@@ -1,5 +1,5 @@
+import { elapsedMs } from '../../number-format/format-values.js';
 import type { StopReason } from '../../scheduler/index.js';
-import { elapsedMs } from '../format-values.js';
 import { spentUsd } from '../index.js';
 import { renderReport } from './console-tables.js';
 import { LiveProgress } from './live-progress.js';

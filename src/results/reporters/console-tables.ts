@@ -12,7 +12,7 @@ import {
   formatPointsWithInterval,
   formatSeconds,
   splitModel,
-} from '../format-values.js';
+} from '../../number-format/format-values.js';
 import { compareModels } from '../model-comparisons.js';
 import { repeatStats } from '../pass-at-k.js';
 import type {

@@ -1,8 +1,8 @@
 /** The text of `nao test diff`: the run-to-run comparison of two results files, for the terminal. */
 
+import { formatPercent, formatPointsWithInterval } from '../../number-format/format-values.js';
 import type { PairedDifference } from '../../stats/index.js';
 import type { ComparedPair, PairOutcome, RunComparison } from '../compare-runs.js';
-import { formatPercent, formatPointsWithInterval } from '../format-values.js';
 import type { ModelSummary, Recount } from '../results-file.js';
 import { paint } from './box-table.js';
 import { plural } from './console-tables.js';

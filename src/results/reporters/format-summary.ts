@@ -1,6 +1,6 @@
 /** The text of `nao test summary [FILE]`: what the run was, then the same tables as the run printed. */
 
-import { elapsedMs } from '../format-values.js';
+import { elapsedMs } from '../../number-format/format-values.js';
 import type { ResultsFile } from '../results-file.js';
 import { orderedModels } from '../summarize.js';
 import { paint } from './box-table.js';

@@ -1,4 +1,4 @@
-import { formatCost } from '../format-values.js';
+import { formatCost } from '../../number-format/format-values.js';
 import type { RunResult, RunStatus } from '../index.js';
 import { STATUS_MARK } from '../run-status.js';
 import { failedChecks } from './run-recap.js';

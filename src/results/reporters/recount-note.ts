@@ -3,7 +3,7 @@
  * counts unverified runs as passed), the number is marked and one footnote gives the file's own
  * number and why; `nao test diff` and `nao test summary` mark them the same way.
  */
-import { formatPercent } from '../format-values.js';
+import { formatPercent } from '../../number-format/format-values.js';
 import type { ModelSummary, Recount } from '../results-file.js';
 import { passRate } from '../summarize.js';
 

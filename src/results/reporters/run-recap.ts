@@ -3,7 +3,7 @@
  * each, with why it did not pass (the failed check, a compact diff of the data), so the reason
  * is on screen without --verbose or the viewer.
  */
-import { formatJsonForDisplay, formatNumber } from '../format-values.js';
+import { formatJsonForDisplay, formatNumber } from '../../number-format/format-values.js';
 import type { RunResult } from '../results-file.js';
 import { hasRepeats } from '../run-pairs.js';
 import { STATUS_MARK, statusOf } from '../run-status.js';

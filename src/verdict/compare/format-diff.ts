@@ -2,7 +2,7 @@
 // shows 2458.34 where the terminal, the viewer and the chat do, not 2458.3400000000006.
 
 import { plural } from '../../assertions/assertion-fields.js';
-import { formatJsonForDisplay, formatNumber } from '../../results/format-values.js';
+import { formatJsonForDisplay, formatNumber } from '../../number-format/format-values.js';
 import type { CellValue } from '../../warehouse/database.js';
 import type { DataDiff, DiffRow, RowMismatch } from './data-diff.js';
 
