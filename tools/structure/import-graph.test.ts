@@ -35,10 +35,33 @@ describe('the import structure of src/', () => {
 describe('cyclesOf', () => {
   it.each([
     ['no edges', [], []],
-    ['a chain', [['a', 'b'], ['b', 'c']], []],
+    [
+      'a chain',
+      [
+        ['a', 'b'],
+        ['b', 'c'],
+      ],
+      [],
+    ],
     ['a self-import', [['a', 'a']], []],
-    ['two folders importing each other', [['a', 'b'], ['b', 'a']], [['a', 'b']]],
-    ['a loop of three beside a chain', [['a', 'b'], ['b', 'c'], ['c', 'a'], ['c', 'd']], [['a', 'b', 'c']]],
+    [
+      'two folders importing each other',
+      [
+        ['a', 'b'],
+        ['b', 'a'],
+      ],
+      [['a', 'b']],
+    ],
+    [
+      'a loop of three beside a chain',
+      [
+        ['a', 'b'],
+        ['b', 'c'],
+        ['c', 'a'],
+        ['c', 'd'],
+      ],
+      [['a', 'b', 'c']],
+    ],
   ])('%s', (_name, pairs, expected) => {
     expect(cyclesOf(pairs.map(([from, to]) => ({ from: from ?? '', to: to ?? '' })))).toEqual(expected);
   });
