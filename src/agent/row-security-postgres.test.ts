@@ -2,9 +2,12 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool } from '../../test-support/agent/scripted-model.js';
-import type { RowSecurityTable } from '../config/databases/row-security.js';
-import { missingPostgres, POSTGRES_SERVER } from '../warehouse/conformance/postgres-engine.js';
+import {
+  missingPostgres,
+  POSTGRES_SERVER,
+} from '../../test-support/warehouse-conformance/postgres-engine.js';
 import { type Database, openDatabase, type TableInfo } from '../warehouse/index.js';
+import type { RowSecurityTable } from '../warehouse/row-security.js';
 import { createExecuteSqlTool, type ExecuteSqlOutput } from './execute-sql.js';
 import { tableAccess } from './table-access.js';
 import type { ToolError } from './tool-error.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool } from '../../test-support/agent/scripted-model.js';
 import { openSeededDuckDb } from '../../test-support/agent/seeded-duckdb.js';
-import type { RowSecurityTable } from '../config/databases/row-security.js';
 import type { Database, TableInfo } from '../warehouse/index.js';
+import type { RowSecurityTable } from '../warehouse/row-security.js';
 import { createExecuteSqlTool, type ExecuteSqlOutput } from './execute-sql.js';
 import { checkQueryAccess } from './query-access.js';
 import { applyRowSecurity } from './row-security.js';

@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { RowSecurityTable } from '../config/databases/row-security.js';
 import type { DatabaseType } from '../config/schema.js';
 import type { TableInfo } from '../warehouse/index.js';
+import type { RowSecurityTable } from '../warehouse/row-security.js';
 
 /**
  * What nao_config.yaml lets the agent read of one database, with the original nao's meaning:

@@ -2,7 +2,7 @@
  * The JSON of runs started from the apps (the viewer's Run again, the chat's Save as test),
  * as types only: both web UIs import them from here and never a server module.
  */
-import type { RunStatus } from '../report/index.js';
+import type { RunStatus } from '../results/index.js';
 
 /** What to run: tests by name, each on every model, once. */
 export interface AppRunRequest {

@@ -6,10 +6,10 @@ import { freePort } from '../../test-support/backend/backend-process.js';
 import { copyExampleProject, type ExampleCopy } from '../../test-support/cli/example-project.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
+import { type RunningBackend, startBackend } from '../backend/backend.js';
 import { createCredentialStore, loginWithPassword } from '../client/index.js';
 import { loadConfig } from '../config/index.js';
-import { readResultsFile } from '../report/index.js';
-import { type RunningBackend, startBackend } from '../server/backend.js';
+import { readResultsFile } from '../results/index.js';
 import type { AppRunJob } from './app-run-types.js';
 import { createBackendRunner } from './backend-runner.js';
 

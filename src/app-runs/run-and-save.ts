@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { NaoConfig } from '../config/index.js';
-import type { TestRunClient } from '../pipeline/index.js';
-import { type ResultsFile, type RunResult, writeResultsFile } from '../report/index.js';
+import { type ResultsFile, type RunResult, writeResultsFile } from '../results/index.js';
 import { runTestSuite } from '../suite/index.js';
 import type { TestCase } from '../test-files/index.js';
+import type { TestRunClient } from '../test-run/index.js';
 import { equivalentCommand } from './equivalent-command.js';
 
 /**

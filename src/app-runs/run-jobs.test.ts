@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resultsFile, run } from '../../test-support/report/run-fixture.js';
+import { resultsFile, run } from '../../test-support/results/run-fixture.js';
 import { createRunJobs } from './run-jobs.js';
 
 const PROJECT = '/work/project';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { messageOf } from '../errors/index.js';
-import type { ResultsFile, RunResult } from '../report/index.js';
+import type { ResultsFile, RunResult } from '../results/index.js';
 import type { AppRunJob, AppRunOutcome } from './app-run-types.js';
 
 /** Finished jobs kept for their pages to read; older ones are forgotten. */

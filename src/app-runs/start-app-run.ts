@@ -1,7 +1,7 @@
 import type { NaoConfig } from '../config/index.js';
 import { NaoError } from '../errors/index.js';
-import type { TestRunClient } from '../pipeline/index.js';
 import type { TestCase } from '../test-files/index.js';
+import type { TestRunClient } from '../test-run/index.js';
 import type { AppRunJob } from './app-run-types.js';
 import type { RunJobs } from './run-jobs.js';
 import { readRunTests } from './run-tests.js';

@@ -22,7 +22,7 @@ import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-supp
 import { latestResults as latestProjectResults, runNao } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
-import type { ResultsFile } from '../report/index.js';
+import type { ResultsFile } from '../results/index.js';
 
 const EMAIL = 'ada@example.com';
 const PASSWORD = 'pw-e2e-c0ffee-91';

@@ -1,4 +1,4 @@
-import { startBackend } from '../server/index.js';
+import { startBackend } from '../backend/index.js';
 import type { CommandAction } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';
 import { EXIT } from './exit-codes.js';

@@ -2,12 +2,10 @@
  * Every `nao` command, its arguments and flags. Only light modules are imported here: each
  * command's code loads when it runs.
  */
-import { DEFAULT_HOST, DEFAULT_PORT } from '../server/listen-defaults.js';
+import { DEFAULT_BACKEND_URL, DEFAULT_HOST, DEFAULT_PORT } from '../backend/listen-defaults.js';
 import { DEFAULT_VIEWER_HOST, DEFAULT_VIEWER_PORT } from '../viewer/listen-defaults.js';
 import type { CommandSpec, OptionSpec } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';
-
-export const DEFAULT_BACKEND_URL = `http://localhost:${DEFAULT_PORT}`;
 
 const backendOption: OptionSpec = {
   flags: '--backend <url>',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runNao } from '../../test-support/cli/run-cli.js';
-import { resultsFile, run } from '../../test-support/report/run-fixture.js';
+import { resultsFile, run } from '../../test-support/results/run-fixture.js';
 
 // A 40-test suite of one model; `passes` tests pass: the first ones, so 24 → 26 is two fixes.
 let dir: string;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { UsageError } from '../errors/index.js';
-import { listResultsFiles, partialReasons, type ResultsFile, readResultsFile } from '../report/index.js';
+import { listResultsFiles, partialReasons, type ResultsFile, readResultsFile } from '../results/index.js';
 
 /** The (test, model) pairs `--last-failed` reruns, and the file they come from. */
 export interface LastFailed {

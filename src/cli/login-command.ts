@@ -1,3 +1,4 @@
+import { DEFAULT_BACKEND_URL } from '../backend/listen-defaults.js';
 import {
   type BackendSession,
   BackendUnreachableError,
@@ -14,7 +15,6 @@ import {
 } from '../client/index.js';
 import { NaoError } from '../errors/index.js';
 import type { CommandAction } from './command-spec.js';
-import { DEFAULT_BACKEND_URL } from './commands.js';
 import { type Credentials, credentialsFrom } from './credentials.js';
 import type { CliDependencies } from './dependencies.js';
 import { EXIT } from './exit-codes.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyExampleProject, type ExampleCopy } from '../../test-support/cli/example-project.js';
 import { latestResults, runNao } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
-import { listResultsFiles } from '../report/index.js';
+import { listResultsFiles } from '../results/index.js';
 
 // The provider of the copied project points here: any request the mock sent would land in it.
 let server: TestLlmServer;

@@ -6,7 +6,7 @@ import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-supp
 import { latestResults as latestProjectResults } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
-import type { ResultsFile } from '../report/index.js';
+import type { ResultsFile } from '../results/index.js';
 
 let answers: Record<string, ScriptedAnswer> = {};
 let server: TestLlmServer;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyExampleProject, type ExampleCopy } from '../../test-support/cli/example-project.js';
 import { runNao } from '../../test-support/cli/run-cli.js';
-import { readResultsFile } from '../report/index.js';
+import { readResultsFile } from '../results/index.js';
 
 // mock:reference answers every test with its own SQL: fast, no model, and the pipeline is real.
 let project: ExampleCopy;

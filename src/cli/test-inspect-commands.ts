@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { describeAssertion } from '../assertions/index.js';
 import {
   ConfigInvalidError,
   ConfigNotFoundError,
@@ -6,7 +7,6 @@ import {
   type NaoConfig,
 } from '../config/index.js';
 import { NaoError } from '../errors/index.js';
-import { describeAssertion } from '../judge/assertions/index.js';
 import {
   countProblems,
   discoverTests,
@@ -113,7 +113,7 @@ export const validateProject: CommandAction<CliDependencies> = async ({ io, flag
   let checked = 0;
   if (config !== undefined && flags.offline !== true && discovered.tests.some((t) => t.sql !== null)) {
     // Loaded here only: the database engines are heavy, and `list` and `show` share this module.
-    const { checkReferences, openReferenceDatabases } = await import('../pipeline/reference-check.js');
+    const { checkReferences, openReferenceDatabases } = await import('../test-run/reference-check.js');
     const opened = await openReferenceDatabases(config);
     try {
       // A test already listed (its database undecided, say) is not planned: one problem each.

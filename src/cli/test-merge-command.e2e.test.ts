@@ -7,8 +7,8 @@ import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-supp
 import { runNao } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
-import { type ModelSummary, readResultsFile, type Summary } from '../report/index.js';
-import { comparisonLines } from '../reporters/console-tables.js';
+import { type ModelSummary, readResultsFile, type Summary } from '../results/index.js';
+import { comparisonLines } from '../results/reporters/console-tables.js';
 import { withDigest } from '../shard/suite-fingerprint.js';
 
 let server: TestLlmServer;

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { readResultsFile, writeResultsFile, writeResultsFileAt } from '../report/index.js';
-import { endSuite, formatSummary, junitReporter, type Reporter } from '../reporters/index.js';
+import { readResultsFile, writeResultsFile, writeResultsFileAt } from '../results/index.js';
+import { endSuite, formatSummary, junitReporter, type Reporter } from '../results/reporters/index.js';
 import { fileSha256, mergeShardFiles } from '../shard/index.js';
 import type { CommandAction } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';

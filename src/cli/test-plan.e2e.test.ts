@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runNao } from '../../test-support/cli/run-cli.js';
-import { resultsFile, run } from '../../test-support/report/run-fixture.js';
+import { resultsFile, run } from '../../test-support/results/run-fixture.js';
 
 let dir: string;
 const MODEL = 'openai:gpt-4.1';

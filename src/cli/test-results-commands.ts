@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { UsageError } from '../errors/index.js';
-import { formatPercentWithInterval } from '../report/format-values.js';
+import { formatPercentWithInterval } from '../number-format/format-values.js';
 import {
   compareRunFiles,
   ensureByModel,
@@ -12,8 +12,8 @@ import {
   selectionKey,
   selectionText,
   significantDrops,
-} from '../report/index.js';
-import { formatRunComparison, formatSummary } from '../reporters/index.js';
+} from '../results/index.js';
+import { formatRunComparison, formatSummary } from '../results/reporters/index.js';
 import type { CommandAction } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';
 import { EXIT } from './exit-codes.js';

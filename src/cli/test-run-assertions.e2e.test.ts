@@ -9,7 +9,7 @@ import { copyExampleProject, type ExampleCopy } from '../../test-support/cli/exa
 import { latestResults, runNao } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
-import type { RunResult } from '../report/index.js';
+import type { RunResult } from '../results/index.js';
 
 let answers: Record<string, ScriptedAnswer> = {};
 let server: TestLlmServer;

@@ -10,7 +10,7 @@ import {
   type TestLlmServer,
 } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
-import { failedRuns, type ResultsFile } from '../report/index.js';
+import { failedRuns, type ResultsFile } from '../results/index.js';
 
 let answers: Record<string, ScriptedAnswer> = {};
 /** Optional per-request override, e.g. to make one test flaky. */

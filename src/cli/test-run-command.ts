@@ -3,19 +3,25 @@ import { checkBackend, createBackendClient, normalizeBackendUrl } from '../clien
 import { configuredDatabaseNames, type NaoConfig } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import { parseModelString, resolvePrices, UnsupportedProviderError } from '../llm/index.js';
+import { createRecorder } from '../recording/index.js';
+import type { ShardRecord } from '../results/index.js';
+import {
+  consoleReporter,
+  endSuite,
+  jsonReporter,
+  junitReporter,
+  type Reporter,
+} from '../results/reporters/index.js';
+import { shardTests, suiteFingerprint } from '../shard/index.js';
+import { runTestSuite } from '../suite/index.js';
+import { formatProblems, selectTests, type TestCase, testDatabaseProblems } from '../test-files/index.js';
 import {
   createLocalClient,
   openProjectRuntime,
   type ReferenceCheck,
   type TestRunClient,
   withoutFailedReferences,
-} from '../pipeline/index.js';
-import { createRecorder } from '../recording/index.js';
-import type { ShardRecord } from '../report/index.js';
-import { consoleReporter, endSuite, jsonReporter, junitReporter, type Reporter } from '../reporters/index.js';
-import { shardTests, suiteFingerprint } from '../shard/index.js';
-import { runTestSuite } from '../suite/index.js';
-import { formatProblems, selectTests, type TestCase, testDatabaseProblems } from '../test-files/index.js';
+} from '../test-run/index.js';
 import type { CommandAction } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';
 import { EXIT } from './exit-codes.js';
@@ -297,7 +303,7 @@ async function checkReferencesHere(options: {
 }): Promise<ReadonlyMap<string, ReferenceCheck>> {
   if (!options.tests.some((test) => test.sql !== null)) return new Map();
   // Loaded here only, as validate does: the database engines are heavy.
-  const { checkReferences, openReferenceDatabases } = await import('../pipeline/reference-check.js');
+  const { checkReferences, openReferenceDatabases } = await import('../test-run/reference-check.js');
   const opened = await openReferenceDatabases(options.config);
   try {
     return await checkReferences({

@@ -13,8 +13,8 @@ import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-supp
 import { latestResults } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
-import { elapsedMs, formatCost, formatSeconds } from '../report/format-values.js';
-import { type ResultsFile, spentUsd } from '../report/index.js';
+import { elapsedMs, formatCost, formatSeconds } from '../number-format/format-values.js';
+import { type ResultsFile, spentUsd } from '../results/index.js';
 
 let answers: Record<string, ScriptedAnswer> = {};
 let server: TestLlmServer;

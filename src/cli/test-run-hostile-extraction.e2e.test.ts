@@ -13,7 +13,7 @@ import { watchProcessTree } from '../../test-support/cli/process-tree-memory.js'
 import { latestResults } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
-import type { RunResult } from '../report/index.js';
+import type { RunResult } from '../results/index.js';
 
 /** `agent.query_timeout_s` of the project where extraction queries are killed. */
 const TIMEOUT_S = 3;

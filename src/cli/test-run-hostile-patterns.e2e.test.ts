@@ -16,7 +16,7 @@ import { latestResults } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
 import type { AppRunJob } from '../app-runs/index.js';
-import type { RunResult } from '../report/index.js';
+import type { RunResult } from '../results/index.js';
 
 /** A backtracking engine needs about 2^40 steps to reject this with `^(a+)+$`. */
 const FORTY_AS = `${'a'.repeat(40)}!`;

@@ -18,8 +18,8 @@ import {
   type TestLlmServer,
 } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
-import { JUDGE_RUBRIC } from '../answer-judge/index.js';
-import type { RunResult } from '../report/index.js';
+import { JUDGE_RUBRIC } from '../grader/index.js';
+import type { RunResult } from '../results/index.js';
 
 let answers: Record<string, ScriptedAnswer> = {};
 /** Optional per-request override, e.g. to fail only the judge's calls. */

@@ -1,8 +1,8 @@
+import { DEFAULT_BACKEND_URL } from '../backend/listen-defaults.js';
 import type { NaoConfig } from '../config/index.js';
 import { modelStringSchema } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import { parseShardFlag, type ShardSpec } from '../shard/shard-spec.js';
-import { DEFAULT_BACKEND_URL } from './commands.js';
 import { type Credentials, credentialsFrom } from './credentials.js';
 import { positiveIntegerFlag, positiveNumberFlag } from './flag-values.js';
 

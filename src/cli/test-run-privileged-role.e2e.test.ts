@@ -15,7 +15,10 @@ import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-supp
 import { latestResults } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
-import { missingPostgres, POSTGRES_SERVER } from '../warehouse/conformance/postgres-engine.js';
+import {
+  missingPostgres,
+  POSTGRES_SERVER,
+} from '../../test-support/warehouse-conformance/postgres-engine.js';
 
 const missing = await missingPostgres();
 const skip = missing !== undefined && !process.env.NAO_REQUIRE_SERVERS;

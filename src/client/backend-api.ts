@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { NaoError } from '../errors/index.js';
-import type { TestRunRequest } from '../pipeline/index.js';
+import type { TestRunRequest } from '../test-run/index.js';
 import { backendEndpoint, normalizeBackendUrl } from './backend-url.js';
 import type { StoredLogin } from './credential-store.js';
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { TestRunResponse } from '../pipeline/index.js';
+import type { TestRunResponse } from '../test-run/index.js';
 import { BackendUnreachableError, checkBackend, loginWithPassword } from './backend-api.js';
 import { createBackendClient, UNAUTHORIZED_MESSAGE } from './backend-client.js';
 import { createBackendSession } from './backend-session.js';

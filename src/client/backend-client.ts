@@ -1,5 +1,5 @@
 import { NaoError } from '../errors/index.js';
-import type { TestRunRequest, TestRunResponse } from '../pipeline/index.js';
+import type { TestRunRequest, TestRunResponse } from '../test-run/index.js';
 import { type BackendCallOptions, type BackendReply, errorOf, postTestRun } from './backend-api.js';
 import type { BackendSession } from './backend-session.js';
 import { parseTestRunResponse } from './test-run-response.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type Cost, EMPTY_USAGE } from '../llm/usage.js';
-import type { TableData, TestRunResponse, Verification } from '../pipeline/index.js';
+import type { TableData, TestRunResponse, Verification } from '../test-run/index.js';
 
 const count = z.number().finite().nonnegative();
 /** The original nao's backend leaves out counts it does not know: they read as 0. */

@@ -1,7 +1,12 @@
 import { didYouMean } from '../errors/index.js';
-import { DATABASE_TYPES, databaseKeys, isDatabaseType, isOriginalOnlyType } from './databases/index.js';
+import {
+  DATABASE_TYPES,
+  databaseKeys,
+  isDatabaseType,
+  isOriginalOnlyType,
+} from '../warehouse/database-config.js';
+import { isMapping } from '../yaml-fields/mapping.js';
 import { costsSchema, ORIGINAL_MODEL_KEYS, ORIGINAL_PROVIDER_KEYS } from './llm-providers.js';
-import { isMapping } from './mapping.js';
 import { comparisonSchema, configSchema } from './schema.js';
 import { formatYamlPath, type YamlPath } from './yaml-source.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { lenientNumber, nonEmpty } from './databases/fields.js';
-import { isMapping } from './mapping.js';
+import { lenientNumber, nonEmpty } from '../yaml-fields/lenient-fields.js';
+import { isMapping } from '../yaml-fields/mapping.js';
 
 /**
  * Providers nao can build a model for. `openaiCompatible` entries are addressed as

@@ -9,11 +9,11 @@ import {
   isDatabaseType,
   isOriginalOnlyType,
   ORIGINAL_ONLY_DATABASE_TYPES,
-} from './databases/index.js';
+} from '../warehouse/database-config.js';
+import { isMapping } from '../yaml-fields/mapping.js';
 import { templateEnv } from './env-template.js';
 import { findUnknownKeys, formatUnknownKey } from './known-keys.js';
 import { isUnsupportedProviderKind, providerAddress, providerSchema } from './llm-providers.js';
-import { isMapping } from './mapping.js';
 import type { NaoConfig, UnavailableDatabase } from './nao-config.js';
 import {
   configSchema,

@@ -1,8 +1,11 @@
 import { z } from 'zod';
-import { lenientBoolean, lenientNumber, nonEmpty } from './databases/fields.js';
+import { lenientBoolean, lenientNumber, nonEmpty } from '../yaml-fields/lenient-fields.js';
 import { costsSchema } from './llm-providers.js';
 
-export type { DatabaseConfig, DatabaseType } from './databases/index.js';
+export type { DatabaseConfig, DatabaseType } from '../warehouse/database-config.js';
+
+import { MEMORY_LIMIT_PATTERN } from '../warehouse/memory-limit.js';
+
 export type { Costs, ProviderConfig, ProviderKind } from './llm-providers.js';
 
 const integer = (min: number) =>
@@ -29,8 +32,6 @@ export const DEFAULT_AGENT = {
 /** `test.timeout_s`: the wall-clock limit of one run (agent, reference, extraction, judge) when `--timeout` is not given. */
 export const DEFAULT_RUN_TIMEOUT_S = 900;
 
-/** A share of the machine's memory (`25%`) or a size (`4GB`, `512MiB`), as DuckDB spells sizes. */
-export const MEMORY_LIMIT_PATTERN = /^\s*(\d+(?:\.\d+)?)\s*(%|B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$/i;
 const memoryLimit = z.string().refine(
   (value) => {
     const match = MEMORY_LIMIT_PATTERN.exec(value);

@@ -14,8 +14,8 @@
  */
 import { link, rm } from 'node:fs/promises';
 import { type DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
-import { readDuckDbResult } from '../warehouse/duckdb-result.js';
-import { asSubquery } from '../warehouse/duckdb-sql-text.js';
+import { readDuckDbResult } from '../warehouse/duckdb/duckdb-result.js';
+import { asSubquery } from '../warehouse/duckdb/duckdb-sql-text.js';
 import {
   type CellValue,
   type ColumnInfo,

@@ -15,7 +15,7 @@ import {
   EXAMPLE_NOTE,
   MISTAKEN_TEST,
 } from '../../tools/recordings/example-recording-script.js';
-import type { RunResult } from '../report/index.js';
+import type { RunResult } from '../results/index.js';
 import { discoverTests } from '../test-files/index.js';
 import { createRecorder } from './recorder.js';
 import { parseRecording } from './recording-file.js';

@@ -11,7 +11,7 @@ import { copyExampleProject, type ExampleCopy } from '../../test-support/cli/exa
 import { startTestLlmServer } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
 import { runRecordedSuite } from '../../test-support/recording/recorded-suite.js';
-import type { RunResult } from '../report/index.js';
+import type { RunResult } from '../results/index.js';
 import { canonicalJson } from './canonical-json.js';
 import { createRecorder } from './recorder.js';
 import { withUnorderedRows } from './unordered-rows.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { run } from '../../test-support/report/run-fixture.js';
+import { run } from '../../test-support/results/run-fixture.js';
 import {
   buildResultsFile,
   type ResultsFile,
@@ -7,8 +7,8 @@ import {
   type StatsCluster,
   type SuiteFingerprint,
   summarize,
-} from '../report/index.js';
-import { toJUnitXml } from '../reporters/junit.js';
+} from '../results/index.js';
+import { toJUnitXml } from '../results/reporters/junit.js';
 import { planRuns } from '../scheduler/index.js';
 import { mergeShardFiles, type ShardFile } from './merge-shards.js';
 import { assignShards } from './shard-spec.js';

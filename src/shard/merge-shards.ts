@@ -13,7 +13,7 @@ import {
   type StatsCluster,
   type SuiteFingerprint,
   type SuiteTestRecord,
-} from '../report/index.js';
+} from '../results/index.js';
 import { planRuns } from '../scheduler/index.js';
 import { readShardRecord } from './shard-record.js';
 import { assignShards } from './shard-spec.js';

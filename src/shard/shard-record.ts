@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UsageError } from '../errors/index.js';
-import type { ResultsFile, ShardRecord, SuiteFingerprint } from '../report/index.js';
+import type { ResultsFile, ShardRecord, SuiteFingerprint } from '../results/index.js';
 
 /**
  * Bounds on the numbers a shard record holds. The suite digest is a plain SHA-256 anyone can

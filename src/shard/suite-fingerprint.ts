@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { SuiteFingerprint, SuiteTestRecord } from '../report/index.js';
+import type { SuiteFingerprint, SuiteTestRecord } from '../results/index.js';
 
 /** SHA-256 of a text file with CRLF read as LF, so a Windows checkout hashes like a Linux one. */
 export async function fileSha256(filePath: string): Promise<string> {

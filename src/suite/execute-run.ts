@@ -1,14 +1,14 @@
 import type { ComparisonOptions } from '../config/index.js';
-import { judgeRun } from '../judge/index.js';
+import { errorResult, judgedResult, type RunResult } from '../results/index.js';
+import type { PlannedRun } from '../scheduler/index.js';
+import type { TestCase } from '../test-files/index.js';
 import {
   type RunSpending,
   type TestRunClient,
   type TestRunResponse,
   testRunRequest,
-} from '../pipeline/index.js';
-import { errorResult, judgedResult, type RunResult } from '../report/index.js';
-import type { PlannedRun } from '../scheduler/index.js';
-import type { TestCase } from '../test-files/index.js';
+} from '../test-run/index.js';
+import { judgeRun } from '../verdict/index.js';
 
 /**
  * One planned run, wired end to end: the client (in this process or the backend) answers, the

@@ -8,8 +8,8 @@ import {
 } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
 import { loadConfig } from '../config/index.js';
-import { createLocalClient, openProjectRuntime, type ProjectRuntime } from '../pipeline/index.js';
 import { discoverTests, type TestCase } from '../test-files/index.js';
+import { createLocalClient, openProjectRuntime, type ProjectRuntime } from '../test-run/index.js';
 import { runTestSuite } from './run-test-suite.js';
 
 /** gpt-4.1 in the price table: USD per million tokens. */

@@ -1,7 +1,6 @@
 import type { ComparisonOptions } from '../config/index.js';
 import { messageOf } from '../errors/index.js';
 import { PRICE_TABLE_VERSION } from '../llm/index.js';
-import type { TestRunClient } from '../pipeline/index.js';
 import {
   buildResultsFile,
   errorResult,
@@ -11,9 +10,10 @@ import {
   type ShardRecord,
   skippedResult,
   spentUsd,
-} from '../report/index.js';
+} from '../results/index.js';
 import { planRuns, runSuite, type StopReason } from '../scheduler/index.js';
 import type { TestCase } from '../test-files/index.js';
+import type { TestRunClient } from '../test-run/index.js';
 import { executeRun } from './execute-run.js';
 
 /** What a suite tells its listener while it runs. */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { isMapping } from '../config/mapping.js';
+import { assertionsSchema } from '../assertions/index.js';
 import { comparisonSchema } from '../config/schema.js';
 import { parseYamlSource, type YamlIssue } from '../config/yaml-source.js';
 import { didYouMean as suggestKey } from '../errors/index.js';
-import { assertionsSchema } from '../judge/assertions/index.js';
+import { isMapping } from '../yaml-fields/mapping.js';
 import { COMPARISON_KEYS, fileStem, TEST_FILE_KEYS, type TestCase } from './test-case.js';
 import { chooseTestDatabase } from './test-database.js';
 import {

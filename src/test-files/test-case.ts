@@ -1,5 +1,5 @@
+import type { Assertion } from '../assertions/index.js';
 import type { ComparisonOptions } from '../config/schema.js';
-import type { Assertion } from '../judge/assertions/index.js';
 
 /** One validated test file: a question, the reference SQL that answers it, and how to judge the run. */
 export interface TestCase {

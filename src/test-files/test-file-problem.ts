@@ -1,4 +1,4 @@
-import { plural } from '../judge/assertions/assertion-fields.js';
+import { plural } from '../assertions/assertion-fields.js';
 
 /** Why one test file cannot be used; collected for every file so the user fixes them all at once. */
 export interface TestFileProblem {

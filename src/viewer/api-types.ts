@@ -11,7 +11,7 @@ import type {
   RunResult,
   RunStatus,
   Summary,
-} from '../report/index.js';
+} from '../results/index.js';
 
 export interface ResultsFileEntry {
   /** The file name inside tests/outputs/, as used in the API paths. */

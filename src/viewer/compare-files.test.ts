@@ -14,7 +14,7 @@ import {
   readOriginal,
 } from '../../test-support/viewer/original-fixtures.js';
 import { CLAUDE, fixtureRun, GPT } from '../../test-support/viewer/viewer-fixtures.js';
-import { buildResultsFile, type RunStatus, readResultsFile } from '../report/index.js';
+import { buildResultsFile, type RunStatus, readResultsFile } from '../results/index.js';
 import { compareForViewer } from './compare-files.js';
 import { verdictText } from './statistics-text.js';
 

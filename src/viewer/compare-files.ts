@@ -5,7 +5,7 @@ import {
   pairKey,
   type ResultsFile,
   statusOf,
-} from '../report/index.js';
+} from '../results/index.js';
 import type { CompareResponse, PairCategory, RecountedModel, ViewerComparedPair } from './api-types.js';
 import { recountedModel } from './recount-marks.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareResults, formatDiff } from '../judge/compare/index.js';
+import { compareResults, formatDiff } from '../verdict/compare/index.js';
 import { diffHighlights } from './diff-highlights.js';
 
 /** The diff as `nao test` saves it: the comparison's structure plus its text. */

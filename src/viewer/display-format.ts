@@ -1,9 +1,9 @@
 /**
  * How the web UI prints numbers. Costs and seconds use the console's rules so both show the
- * same figure for a run; the module is imported from its own file because report/index.ts
+ * same figure for a run; the module is imported from its own file because results/index.ts
  * also exports the Node-only writers, which must stay out of the browser bundle.
  */
-export { elapsedMs } from '../report/format-values.js';
+export { elapsedMs } from '../number-format/format-values.js';
 
 import {
   formatCost,
@@ -11,7 +11,7 @@ import {
   formatNumber,
   formatSeconds,
   UNKNOWN,
-} from '../report/format-values.js';
+} from '../number-format/format-values.js';
 
 /** "$0.0125" (the console's format); "—" when the model has no price. */
 export function costText(cost: number | null): string {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { originalTwoModels } from '../../test-support/viewer/original-fixtures.js';
 import { CLAUDE, fixtureRun, GPT } from '../../test-support/viewer/viewer-fixtures.js';
-import { buildResultsFile, type RunStatus } from '../report/index.js';
-import { parseResultsFile } from '../report/read-results.js';
+import { buildResultsFile, type RunStatus } from '../results/index.js';
+import { parseResultsFile } from '../results/read-results.js';
 import { buildOverview } from './file-overview.js';
 
 /** 40 tests: GPT passes the first 38, Claude the first 24. */

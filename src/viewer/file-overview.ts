@@ -6,7 +6,7 @@ import {
   repeatStats,
   selectionText,
   statusOf,
-} from '../report/index.js';
+} from '../results/index.js';
 import type { FileOverview, FileSays, HistoryNumbers, HistoryPoint, RunRow } from './api-types.js';
 import { fileSaysOverall, recountedModel, recountedModels } from './recount-marks.js';
 

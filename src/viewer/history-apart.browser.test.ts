@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
 import { ensureViewerAssets } from '../../test-support/viewer/viewer-assets.js';
 import { fixtureRun, GPT } from '../../test-support/viewer/viewer-fixtures.js';
-import { buildResultsFile, type RunResult, type RunStatus } from '../report/index.js';
+import { buildResultsFile, type RunResult, type RunStatus } from '../results/index.js';
 import { startViewerServer, type ViewerServer } from './viewer-server.js';
 
 const hasChromium = existsSync(CHROMIUM_PATH);

@@ -6,8 +6,8 @@ import {
   readOriginal,
 } from '../../test-support/viewer/original-fixtures.js';
 import { fixtureRun, GPT } from '../../test-support/viewer/viewer-fixtures.js';
-import { buildResultsFile, passRate } from '../report/index.js';
-import { parseResultsFile } from '../report/read-results.js';
+import { buildResultsFile, passRate } from '../results/index.js';
+import { parseResultsFile } from '../results/read-results.js';
 import { buildHistoryPoint, buildOverview } from './file-overview.js';
 import { fileSaysOverall, recountedModels } from './recount-marks.js';
 

@@ -4,7 +4,7 @@
  * 50.0% in the file is 25.0% here. The number is never changed silently: it carries a mark
  * and what the file says, as `nao test diff` marks it with `*`.
  */
-import { passRate, type ResultsFile } from '../report/index.js';
+import { passRate, type ResultsFile } from '../results/index.js';
 import type { FileSays, RecountedModel } from './api-types.js';
 
 /** The counts of one model (or of the whole file) as nao made them. */

@@ -7,7 +7,7 @@
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { NaoError } from '../errors/index.js';
-import { type ResultsFile, readResultsFile, resultsFileName, resultsFileSortKey } from '../report/index.js';
+import { type ResultsFile, readResultsFile, resultsFileName, resultsFileSortKey } from '../results/index.js';
 import type { FileOverview, HistoryPoint, HistoryResponse, ResultsFileEntry } from './api-types.js';
 import { fileNameProblem, resolveResultsFileName } from './file-name.js';
 import { buildHistoryPoint, buildOverview } from './file-overview.js';

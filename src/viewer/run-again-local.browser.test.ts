@@ -16,7 +16,7 @@ import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-supp
 import { runNao } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { ensureViewerAssets } from '../../test-support/viewer/viewer-assets.js';
-import { listResultsFiles, type ResultsFile, readResultsFile } from '../report/index.js';
+import { listResultsFiles, type ResultsFile, readResultsFile } from '../results/index.js';
 
 const hasChromium = existsSync(CHROMIUM_PATH);
 const required = Boolean(process.env.NAO_REQUIRE_SERVERS);

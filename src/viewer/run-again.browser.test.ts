@@ -21,7 +21,7 @@ import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-s
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
 import { ensureViewerAssets } from '../../test-support/viewer/viewer-assets.js';
 import { main } from '../cli/main.js';
-import { listResultsFiles, readResultsFile } from '../report/index.js';
+import { listResultsFiles, readResultsFile } from '../results/index.js';
 
 const hasChromium = existsSync(CHROMIUM_PATH);
 const required = Boolean(process.env.NAO_REQUIRE_SERVERS);

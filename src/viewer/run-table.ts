@@ -2,7 +2,7 @@
  * Filtering and sorting of the runs table. Pure, so the web UI can redo it on every
  * keystroke over 20,000 runs and the rules are tested here.
  */
-import type { RunStatus } from '../report/index.js';
+import type { RunStatus } from '../results/index.js';
 import type { RunRow } from './api-types.js';
 
 const RUN_COLUMNS = [

@@ -1,9 +1,9 @@
 /**
  * How the web UI words a pass rate's interval, a paired comparison's verdict and a number nao
  * recounted. Kept apart from the server-side modules so the browser bundle takes only these
- * words; the numbers themselves come from the shared report/stats code, never recomputed here.
+ * words; the numbers themselves come from the shared results/stats code, never recomputed here.
  */
-import { formatPointsWithInterval } from '../report/format-values.js';
+import { formatPointsWithInterval } from '../number-format/format-values.js';
 import type { PairedDifference } from '../stats/paired-difference.js';
 import type { FileSays } from './api-types.js';
 

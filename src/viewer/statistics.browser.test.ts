@@ -20,8 +20,8 @@ import {
 } from '../../test-support/viewer/original-fixtures.js';
 import { ensureViewerAssets } from '../../test-support/viewer/viewer-assets.js';
 import { CLAUDE, fixtureRun, GPT } from '../../test-support/viewer/viewer-fixtures.js';
-import { formatPointsWithInterval } from '../report/format-values.js';
-import { buildResultsFile, compareModels, type RunStatus } from '../report/index.js';
+import { formatPointsWithInterval } from '../number-format/format-values.js';
+import { buildResultsFile, compareModels, type RunStatus } from '../results/index.js';
 import { startViewerServer, type ViewerServer } from './viewer-server.js';
 
 const hasChromium = existsSync(CHROMIUM_PATH);

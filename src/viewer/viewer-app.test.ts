@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE, FILES, GPT, writeViewerFixtures } from '../../test-support/viewer/viewer-fixtures.js';
-import type { ResultsFile } from '../report/index.js';
+import type { ResultsFile } from '../results/index.js';
 import type {
   CompareResponse,
   FileListResponse,

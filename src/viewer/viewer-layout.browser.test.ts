@@ -13,7 +13,7 @@ import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
 import { REPO_ROOT } from '../../test-support/cli/example-project.js';
 import { ensureViewerAssets } from '../../test-support/viewer/viewer-assets.js';
 import { CLAUDE, fixtureRun, GPT } from '../../test-support/viewer/viewer-fixtures.js';
-import { buildResultsFile, type RunResult, type RunStatus, resultsFileName } from '../report/index.js';
+import { buildResultsFile, type RunResult, type RunStatus, resultsFileName } from '../results/index.js';
 import { secondsText } from './display-format.js';
 import { startViewerServer, type ViewerServer } from './viewer-server.js';
 

@@ -20,7 +20,7 @@ import {
   HOSTILE_TEXT,
   writeViewerFixtures,
 } from '../../test-support/viewer/viewer-fixtures.js';
-import { buildResultsFile, type RunResult } from '../report/index.js';
+import { buildResultsFile, type RunResult } from '../results/index.js';
 import { startViewerServer, type ViewerServer } from './viewer-server.js';
 
 const CHROMIUM = CHROMIUM_PATH;

@@ -1,5 +1,7 @@
 import os from 'node:os';
-import { MEMORY_LIMIT_PATTERN } from '../config/schema.js';
+
+/** A share of the machine's memory (`25%`) or a size (`4GB`, `512MiB`), as DuckDB spells sizes. */
+export const MEMORY_LIMIT_PATTERN = /^\s*(\d+(?:\.\d+)?)\s*(%|B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$/i;
 
 /**
  * DuckDB's `memory_limit` setting for `agent.query_memory_limit`: a share of the machine's

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { DatabaseConfig, DatabaseType } from '../config/schema.js';
 import type { Database } from './database.js';
-import { openDuckDbDatabase } from './duckdb-database.js';
+import type { DatabaseConfig, DatabaseType } from './database-config.js';
+import { openDuckDbDatabase } from './duckdb/duckdb-database.js';
 
 export interface OpenDatabaseOptions {
   /** Folder that relative `path`s of file databases are resolved against (default: the working directory). */
@@ -41,24 +41,30 @@ const OPENERS: {
       path: resolveFile(config.path, options),
     }),
   postgres: async (config, options) =>
-    (await import('./postgres-database.js')).openPostgresDatabase(config, { onWarning: options.onWarning }),
+    (await import('./postgres/postgres-database.js')).openPostgresDatabase(config, {
+      onWarning: options.onWarning,
+    }),
   mysql: async (config, options) =>
-    (await import('./mysql-database.js')).openMysqlDatabase(config, { onWarning: options.onWarning }),
+    (await import('./mysql/mysql-database.js')).openMysqlDatabase(config, { onWarning: options.onWarning }),
   bigquery: async (config, options) =>
-    (await import('./bigquery-database.js')).openBigQueryDatabase(config, {
+    (await import('./bigquery/bigquery-database.js')).openBigQueryDatabase(config, {
       ...(options.projectDir === undefined ? {} : { projectDir: options.projectDir }),
     }),
-  snowflake: async (config) => (await import('./snowflake-database.js')).openSnowflakeDatabase(config),
-  mssql: async (config) => (await import('./mssql-database.js')).openTdsDatabase(config),
-  fabric: async (config) => (await import('./mssql-database.js')).openTdsDatabase(config),
-  databricks: async (config) => (await import('./databricks-database.js')).openDatabricksDatabase(config),
-  trino: async (config) => (await import('./trino-database.js')).openTrinoDatabase(config),
-  athena: async (config) => (await import('./athena-database.js')).openAthenaDatabase(config),
-  redshift: async (config) => (await import('./redshift-database.js')).openRedshiftDatabase(config),
-  starrocks: async (config) => (await import('./starrocks-database.js')).openStarRocksDatabase(config),
-  motherduck: async (config) => (await import('./motherduck-database.js')).openMotherDuckDatabase(config),
+  snowflake: async (config) =>
+    (await import('./snowflake/snowflake-database.js')).openSnowflakeDatabase(config),
+  mssql: async (config) => (await import('./mssql/mssql-database.js')).openTdsDatabase(config),
+  fabric: async (config) => (await import('./mssql/mssql-database.js')).openTdsDatabase(config),
+  databricks: async (config) =>
+    (await import('./databricks/databricks-database.js')).openDatabricksDatabase(config),
+  trino: async (config) => (await import('./trino/trino-database.js')).openTrinoDatabase(config),
+  athena: async (config) => (await import('./athena/athena-database.js')).openAthenaDatabase(config),
+  redshift: async (config) => (await import('./redshift/redshift-database.js')).openRedshiftDatabase(config),
+  starrocks: async (config) =>
+    (await import('./starrocks/starrocks-database.js')).openStarRocksDatabase(config),
+  motherduck: async (config) =>
+    (await import('./motherduck/motherduck-database.js')).openMotherDuckDatabase(config),
   clickhouse: async (config, options) =>
-    (await import('./clickhouse-database.js')).openClickHouseDatabase(config, {
+    (await import('./clickhouse/clickhouse-database.js')).openClickHouseDatabase(config, {
       memoryLimit: options.memoryLimit,
     }),
 };

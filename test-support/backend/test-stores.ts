@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { type AuthAdapter, createAuth, migrateAuthStore, type NaoAuth } from '../../src/server/auth.js';
-import { type AuthDatabase, openAuthDatabase } from '../../src/server/auth-database.js';
+import { type AuthAdapter, createAuth, migrateAuthStore, type NaoAuth } from '../../src/backend/auth.js';
+import { type AuthDatabase, openAuthDatabase } from '../../src/backend/auth-database.js';
 
 export const POSTGRES_SERVER = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' };
 export const SERVERS_REQUIRED = Boolean(process.env.NAO_REQUIRE_SERVERS);

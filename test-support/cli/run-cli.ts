@@ -2,7 +2,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { CliIO } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
-import { listResultsFiles, type ResultsFile, readResultsFile } from '../../src/report/index.js';
+import { listResultsFiles, type ResultsFile, readResultsFile } from '../../src/results/index.js';
 
 /** A CliIO whose output is collected, for running commands in-process in tests. */
 export function capturedIO(options: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeRequest } from '../../src/answer-judge/judge-prompt.js';
+import { judgeRequest } from '../../src/grader/judge-prompt.js';
 import { readJudgeRequest } from './scripted-analyst.js';
 
 /** An answer that tries every way out of its field to plant an expected answer of its own. */

@@ -1,4 +1,4 @@
-import { JUDGE_RUBRIC } from '../../src/answer-judge/index.js';
+import { JUDGE_RUBRIC } from '../../src/grader/index.js';
 import type { ScriptFunction, ScriptRequest, Turn, TurnUsage } from './index.js';
 
 /**

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { loadConfig } from '../../src/config/index.js';
 import { NaoError } from '../../src/errors/index.js';
-import { createLocalClient, openProjectRuntime } from '../../src/pipeline/index.js';
 import type { Recorder } from '../../src/recording/recorder.js';
-import { errorResult, type RunResult, skippedResult, spentUsd } from '../../src/report/index.js';
+import { errorResult, type RunResult, skippedResult, spentUsd } from '../../src/results/index.js';
 import { planRuns, runSuite } from '../../src/scheduler/index.js';
 import { executeRun } from '../../src/suite/index.js';
 import { discoverTests, formatProblems } from '../../src/test-files/index.js';
+import { createLocalClient, openProjectRuntime } from '../../src/test-run/index.js';
 
 /**
  * Runs a project's tests through the real pipeline (config, runtime, local client, scheduler,

@@ -31,8 +31,8 @@ export async function ensureViewerAssets(): Promise<string> {
       'web/shared',
       'web/vite-page-config.ts',
       'src/viewer',
-      'src/report/format-values.ts',
-      'src/report/run-status.ts',
+      'src/number-format/format-values.ts',
+      'src/results/run-status.ts',
     ].map((source) => newestMtime(path.join(REPO_ROOT, source))),
   );
   if (built !== null && built.mtimeMs >= Math.max(...sources)) return ASSETS_DIR;

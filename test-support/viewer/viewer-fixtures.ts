@@ -5,8 +5,13 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { compareResults, formatDiff } from '../../src/judge/compare/index.js';
-import { buildResultsFile, type DiffRecord, type RunResult, type RunStatus } from '../../src/report/index.js';
+import {
+  buildResultsFile,
+  type DiffRecord,
+  type RunResult,
+  type RunStatus,
+} from '../../src/results/index.js';
+import { compareResults, formatDiff } from '../../src/verdict/compare/index.js';
 import type { CellValue } from '../../src/warehouse/database.js';
 
 export const GPT = 'openai:gpt-4.1';

@@ -6,7 +6,7 @@
  */
 
 import { PerformanceObserver } from 'node:perf_hooks';
-import { compareResults } from '../../src/judge/compare/index.js';
+import { compareResults } from '../../src/verdict/compare/index.js';
 import type { CellValue } from '../../src/warehouse/database.js';
 import { seededRandom } from '../example/index.js';
 import type { Benchmark } from './main.js';

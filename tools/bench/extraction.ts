@@ -12,7 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { MockLanguageModelV3 } from 'ai/test';
 import { extractAnswer, prepareSandboxes } from '../../src/extract/index.js';
-import { compareResults } from '../../src/judge/compare/index.js';
+import { compareResults } from '../../src/verdict/compare/index.js';
 import { openDatabase } from '../../src/warehouse/index.js';
 import type { Benchmark } from './main.js';
 import { formatBytes, formatMs, samplePeakMemory, timed } from './measure.js';

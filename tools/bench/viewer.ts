@@ -9,7 +9,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { buildResultsFile, type RunResult, writeResultsFile } from '../../src/report/index.js';
+import { buildResultsFile, type RunResult, writeResultsFile } from '../../src/results/index.js';
 import { startViewerServer } from '../../src/viewer/index.js';
 import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
 import { ensureViewerAssets } from '../../test-support/viewer/viewer-assets.js';

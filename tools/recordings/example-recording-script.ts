@@ -11,7 +11,7 @@ import path from 'node:path';
 import { loadConfig } from '../../src/config/index.js';
 import { createRecorder } from '../../src/recording/recorder.js';
 import { modelFolderName } from '../../src/recording/recording-file.js';
-import type { RunResult } from '../../src/report/index.js';
+import type { RunResult } from '../../src/results/index.js';
 import type { CellValue } from '../../src/warehouse/database.js';
 import { openDatabase } from '../../src/warehouse/index.js';
 import { copyExampleProject } from '../../test-support/cli/example-project.js';

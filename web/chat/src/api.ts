@@ -1,6 +1,6 @@
 /** The chat API as the page calls it; every failure becomes an Error with the server's message. */
 import type { AppRunJob } from '../../../src/app-runs/app-run-types.js';
-import type { ChatEvent, ChatMessage, Conversation } from '../../../src/server/chat-api-types.js';
+import type { ChatEvent, ChatMessage, Conversation } from '../../../src/backend/chat-api-types.js';
 
 export type { AppRunJob, ChatEvent, ChatMessage, Conversation };
 

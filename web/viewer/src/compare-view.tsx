@@ -1,4 +1,4 @@
-import type { PairOutcome } from '../../../src/report/index.js';
+import type { PairOutcome } from '../../../src/results/index.js';
 import type {
   CompareResponse,
   PairCategory,

@@ -1,4 +1,4 @@
-import type { DataRow, RunDetails } from '../../../src/report/index.js';
+import type { DataRow, RunDetails } from '../../../src/results/index.js';
 import type { DiffHighlights } from '../../../src/viewer/diff-highlights.js';
 import { cellText, integerText } from '../../../src/viewer/display-format.js';
 

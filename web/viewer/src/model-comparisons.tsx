@@ -1,4 +1,4 @@
-import type { ModelComparison } from '../../../src/report/index.js';
+import type { ModelComparison } from '../../../src/results/index.js';
 import { verdictText } from '../../../src/viewer/statistics-text.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ModelSummary } from '../../../src/report/index.js';
+import type { ModelSummary } from '../../../src/results/index.js';
 import type { RecountedModel } from '../../../src/viewer/api-types.js';
 import { costTotalText, integerText, percentText, secondsText } from '../../../src/viewer/display-format.js';
 import { intervalText, recountText } from '../../../src/viewer/statistics-text.js';

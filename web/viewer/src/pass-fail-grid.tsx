@@ -1,6 +1,6 @@
 import { useMemo } from 'preact/hooks';
-import { groupByPair, pairKey } from '../../../src/report/run-pairs.js';
-import { STATUS_MARK } from '../../../src/report/run-status.js';
+import { groupByPair, pairKey } from '../../../src/results/run-pairs.js';
+import { STATUS_MARK } from '../../../src/results/run-status.js';
 import type { RunRow } from '../../../src/viewer/api-types.js';
 import { secondsText } from '../../../src/viewer/display-format.js';
 import { runHref } from './route.js';

@@ -1,4 +1,4 @@
-import type { RepeatStats } from '../../../src/report/index.js';
+import type { RepeatStats } from '../../../src/results/index.js';
 import { VirtualList } from './virtual-list.js';
 
 const COLUMNS = 'minmax(180px, 2fr) minmax(140px, 1.4fr) 90px 90px 90px 80px';

@@ -9,8 +9,8 @@
  *   #/history
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { RunStatus } from '../../../src/report/index.js';
-import { RUN_STATUSES } from '../../../src/report/run-status.js';
+import type { RunStatus } from '../../../src/results/index.js';
+import { RUN_STATUSES } from '../../../src/results/run-status.js';
 import { isRunColumn, type RunSort } from '../../../src/viewer/run-table.js';
 
 export interface DashboardRoute {

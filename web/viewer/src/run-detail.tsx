@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useMemo } from 'preact/hooks';
-import type { JudgeRecord, RunDetails, UsageRecord } from '../../../src/report/index.js';
+import type { JudgeRecord, RunDetails, UsageRecord } from '../../../src/results/index.js';
 import type { RunDetailResponse } from '../../../src/viewer/api-types.js';
 import { diffHighlights } from '../../../src/viewer/diff-highlights.js';
 import { costText, countText, integerText, secondsText } from '../../../src/viewer/display-format.js';

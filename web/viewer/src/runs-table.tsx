@@ -1,6 +1,6 @@
 import { useMemo } from 'preact/hooks';
-import type { RunStatus } from '../../../src/report/index.js';
-import { RUN_STATUSES } from '../../../src/report/run-status.js';
+import type { RunStatus } from '../../../src/results/index.js';
+import { RUN_STATUSES } from '../../../src/results/run-status.js';
 import type { RunRow } from '../../../src/viewer/api-types.js';
 import { costText, integerText, secondsText } from '../../../src/viewer/display-format.js';
 import { filterRuns, type RunColumn, type RunSort, sortRuns } from '../../../src/viewer/run-table.js';

@@ -1,7 +1,7 @@
-import type { RunStatus } from '../../../src/report/index.js';
+import type { RunStatus } from '../../../src/results/index.js';
 // The console's marks, so the viewer reads like `nao test` output (imported from its own file:
-// report/index.ts also carries Node-only writers that must stay out of the bundle).
-import { STATUS_MARK } from '../../../src/report/run-status.js';
+// results/index.ts also carries Node-only writers that must stay out of the bundle).
+import { STATUS_MARK } from '../../../src/results/run-status.js';
 
 const JUDGED_TITLE =
   'judged: a judge model graded the answer text against expected_answer; no data was compared';

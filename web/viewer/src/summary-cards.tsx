@@ -1,4 +1,4 @@
-import type { Summary } from '../../../src/report/index.js';
+import type { Summary } from '../../../src/results/index.js';
 import type { FileOverview } from '../../../src/viewer/api-types.js';
 import {
   costText,

@@ -1,4 +1,4 @@
-import type { ToolCallRecord } from '../../../src/report/index.js';
+import type { ToolCallRecord } from '../../../src/results/index.js';
 import { cellText, integerText } from '../../../src/viewer/display-format.js';
 import { formatSql } from '../../shared/format-sql.js';
 import { ResultTable } from '../../shared/result-table.js';

@@ -1,0 +1,5 @@
+import { athenaEngine } from '../../../test-support/warehouse-conformance/athena-engine.js';
+import { describeConformance } from '../../../test-support/warehouse-conformance/conformance-suite.js';
+
+// The engine's entry of the warehouse conformance suite (what every engine must do).
+await describeConformance(athenaEngine);
