@@ -83,6 +83,7 @@ async function query(options: {
     connection.interrupt();
   };
   options.context.onInterrupt(stop);
+  options.context.armDeadline();
   const timer = setTimeout(stop, job.timeoutMs);
   const loadFile = job.tables.kind === 'file' ? job.tables.file : undefined;
   try {

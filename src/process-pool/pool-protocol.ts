@@ -10,6 +10,11 @@ export interface JobContext {
   folder: string;
   /** `stop` is called when the job is interrupted (its caller aborted); it has a grace period to end. */
   onInterrupt(stop: () => void): void;
+  /**
+   * Starts the job's deadline: its preparation (loading tables nao handed it) does not count,
+   * its model-written SQL does.
+   */
+  armDeadline(): void;
 }
 
 export type ToWorker =
@@ -19,5 +24,6 @@ export type ToWorker =
 
 export type FromWorker =
   | { kind: 'ready' }
+  | { kind: 'armed'; id: number }
   | { kind: 'done'; id: number; value: unknown }
   | { kind: 'failed'; id: number; code: string | undefined; message: string };

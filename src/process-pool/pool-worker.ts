@@ -27,7 +27,11 @@ async function run(job: Extract<ToWorker, { kind: 'job' }>): Promise<unknown> {
   }
   const module = await loading;
   try {
-    return await module.runJob(job.input, { folder, onInterrupt: (stop) => (interrupt = stop) });
+    return await module.runJob(job.input, {
+      folder,
+      onInterrupt: (stop) => (interrupt = stop),
+      armDeadline: () => send({ kind: 'armed', id: job.id }),
+    });
   } finally {
     interrupt = null;
   }

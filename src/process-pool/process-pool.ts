@@ -26,7 +26,10 @@ export interface JobOptions {
   module: string;
   /** Sent to the module's `runJob`, by structured clone. */
   input: unknown;
-  /** From the job's start: past it, the worker is killed. None: the caller aborts it when it must stop. */
+  /**
+   * From the moment the job arms it (`JobContext.armDeadline`): past it, the worker is killed.
+   * None: the caller aborts the job when it must stop.
+   */
   deadlineMs?: number;
   /** After an abort, how long the job may take to stop before its worker is killed. */
   graceMs: number;
@@ -58,6 +61,7 @@ class Worker {
   private job: {
     id: number;
     lost: JobLost['reason'] | null;
+    arm: () => void;
     settle: (reply: FromWorker | null) => void;
   } | null = null;
 
@@ -68,7 +72,9 @@ class Worker {
       this.stderr = (this.stderr + text).slice(-2000);
     });
     child.on('message', (reply: FromWorker) => {
-      if (reply.kind !== 'ready' && reply.id === this.job?.id) this.job.settle(reply);
+      if (reply.kind === 'ready' || reply.id !== this.job?.id) return;
+      if (reply.kind === 'armed') this.job.arm();
+      else this.job.settle(reply);
     });
     child.once('exit', () => this.job?.settle(null));
   }
@@ -107,9 +113,10 @@ class Worker {
     const id = nextJobId++;
     holdOpen(this.child, true);
     return new Promise((done) => {
-      let deadline =
-        job.deadlineMs === undefined ? undefined : setTimeout(() => this.kill('deadline'), job.deadlineMs);
+      let deadline: NodeJS.Timeout | undefined;
+      let aborted = false;
       const abort = () => {
+        aborted = true;
         this.send({ kind: 'interrupt', id });
         clearTimeout(deadline);
         deadline = setTimeout(() => this.kill('aborted'), job.graceMs);
@@ -118,12 +125,16 @@ class Worker {
       this.job = {
         id,
         lost: null,
+        arm: () => {
+          if (!aborted && job.deadlineMs !== undefined)
+            deadline = setTimeout(() => this.kill('deadline'), job.deadlineMs);
+        },
         settle: (reply) => {
           const lost = this.job?.lost ?? 'crashed';
           this.job = null;
           clearTimeout(deadline);
           job.signal?.removeEventListener('abort', abort);
-          if (reply === null) job.reject(new JobLost(lost, this.lostMessage(lost)));
+          if (reply === null || reply.kind === 'armed') job.reject(new JobLost(lost, this.lostMessage(lost)));
           else if (reply.kind === 'done') job.resolve(reply.value);
           else if (reply.kind === 'failed')
             job.reject(
