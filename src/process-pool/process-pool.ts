@@ -173,6 +173,7 @@ export class ProcessPool {
   private readonly queue: Job[] = [];
   /** Workers alive or starting. */
   private workers = 0;
+  private readonly starting = new Set<Promise<void>>();
 
   constructor(private readonly size: number) {}
 
@@ -198,9 +199,8 @@ export class ProcessPool {
 
   /** Starts every worker ahead of the first job: otherwise the first jobs all wait for them. */
   async prepare(): Promise<void> {
-    const starting: Promise<void>[] = [];
-    while (this.workers < this.size) starting.push(this.grow());
-    await Promise.all(starting);
+    while (this.workers < this.size) void this.grow();
+    await Promise.all(this.starting);
   }
 
   private dispatch(): void {
@@ -216,23 +216,35 @@ export class ProcessPool {
       }
       const job = this.queue.shift()!;
       void worker.run(job).then(() => {
-        if (worker.alive) this.idle.push(worker);
-        else this.workers--;
-        this.dispatch();
+        if (worker.alive) {
+          this.idle.push(worker);
+          this.dispatch();
+        } else {
+          // Replaced at once: the next job should not wait for a worker to start.
+          this.workers--;
+          void this.grow();
+        }
       });
     }
   }
 
-  private async grow(): Promise<void> {
+  private grow(): Promise<void> {
     this.workers++;
-    try {
-      this.idle.push(await Worker.start());
-    } catch (error) {
-      this.workers--;
-      // A worker that cannot start fails the job that waited for it, not every later one.
-      this.queue.shift()?.reject(error as Error);
-    }
-    this.dispatch();
+    const started = Worker.start().then(
+      (worker) => {
+        this.idle.push(worker);
+      },
+      (error: unknown) => {
+        this.workers--;
+        // A worker that cannot start fails the job that waited for it, not every later one.
+        this.queue.shift()?.reject(error as Error);
+      },
+    );
+    this.starting.add(started);
+    return started.finally(() => {
+      this.starting.delete(started);
+      this.dispatch();
+    });
   }
 }
 
