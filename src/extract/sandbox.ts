@@ -229,9 +229,9 @@ function exchangeFolder(): string {
   return exchange;
 }
 
-/** Starts the pool's workers ahead of the first extraction: otherwise the first runs all wait for them. */
+/** Starts the pool's workers, ready for extraction jobs, ahead of the first: otherwise the first runs all wait for them. */
 export function prepareSandboxes(): Promise<void> {
-  return processPool().prepare();
+  return processPool().prepare([EXTRACTION_JOB]);
 }
 
 /** Opens a sandbox, runs `work` with it and always closes it. */

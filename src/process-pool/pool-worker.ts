@@ -5,27 +5,33 @@
  * only its own job is lost. Memory that DuckDB's own limit does not count (the rows read into
  * JavaScript) is bounded by this process's heap limit.
  *
- * Started with one argument: a folder of its own, which the pool removes once it has ended.
+ * Started with a folder of its own, which the pool removes once it has ended, then the job
+ * modules to load before it says it is ready: loading one takes long (seconds under tsx), and
+ * would otherwise count against the first job that needs it.
  */
 import { pathToFileURL } from 'node:url';
 import { messageOf, NaoError } from '../errors/index.js';
 import type { FromWorker, JobModule, ToWorker } from './pool-protocol.js';
 
-const folder = process.argv[2] ?? '';
+const [folder = '', ...preload] = process.argv.slice(2);
 const modules = new Map<string, Promise<JobModule>>();
 let interrupt: (() => void) | null = null;
+
+function load(module: string): Promise<JobModule> {
+  let loading = modules.get(module);
+  if (loading === undefined) {
+    loading = import(pathToFileURL(module).href) as Promise<JobModule>;
+    modules.set(module, loading);
+  }
+  return loading;
+}
 
 function send(message: FromWorker): void {
   process.send?.(message);
 }
 
 async function run(job: Extract<ToWorker, { kind: 'job' }>): Promise<unknown> {
-  let loading = modules.get(job.module);
-  if (loading === undefined) {
-    loading = import(pathToFileURL(job.module).href) as Promise<JobModule>;
-    modules.set(job.module, loading);
-  }
-  const module = await loading;
+  const module = await load(job.module);
   try {
     return await module.runJob(job.input, {
       folder,
@@ -59,4 +65,6 @@ process.on('SIGINT', () => undefined);
 // Gone with nao, however it ended; at once, since an exit that runs DuckDB's destructors
 // would wait for work that ignores its interrupt.
 process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
+// A module that fails to load fails the job that needs it, with the reason.
+await Promise.allSettled(preload.map(load));
 send({ kind: 'ready' });

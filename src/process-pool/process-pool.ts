@@ -62,7 +62,8 @@ class Worker {
     id: number;
     lost: JobLost['reason'] | null;
     arm: () => void;
-    settle: (reply: FromWorker | null) => void;
+    /** With the worker's answer, or null when the worker ended first. */
+    settle: (reply: Extract<FromWorker, { kind: 'done' | 'failed' }> | null) => void;
   } | null = null;
 
   private constructor(readonly child: ChildProcess) {
@@ -79,9 +80,9 @@ class Worker {
     child.once('exit', () => this.job?.settle(null));
   }
 
-  static async start(): Promise<Worker> {
+  static async start(preload: readonly string[]): Promise<Worker> {
     const folder = createOwnedFolder('workers');
-    const child = fork(WORKER.entry, [folder], {
+    const child = fork(WORKER.entry, [folder, ...preload], {
       execArgv: [`--max-old-space-size=${WORKER_HEAP_MIB}`, ...WORKER.execArgv],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'advanced',
@@ -134,9 +135,9 @@ class Worker {
           this.job = null;
           clearTimeout(deadline);
           job.signal?.removeEventListener('abort', abort);
-          if (reply === null || reply.kind === 'armed') job.reject(new JobLost(lost, this.lostMessage(lost)));
+          if (reply === null) job.reject(new JobLost(lost, this.lostMessage(lost)));
           else if (reply.kind === 'done') job.resolve(reply.value);
-          else if (reply.kind === 'failed')
+          else
             job.reject(
               reply.code === undefined
                 ? new Error(reply.message)
@@ -174,12 +175,15 @@ export class ProcessPool {
   /** Workers alive or starting. */
   private workers = 0;
   private readonly starting = new Set<Promise<void>>();
+  /** The modules of the jobs run so far, loaded by every worker started from now on. */
+  private readonly modules = new Set<string>();
 
   constructor(private readonly size: number) {}
 
   /** Runs one job in a worker of its own; see `JobOptions`. Rejects with `JobLost` when its worker died under it. */
   run<Output>(options: JobOptions): Promise<Output> {
     options.signal?.throwIfAborted();
+    this.modules.add(options.module);
     return new Promise<Output>((resolve, reject) => {
       const job: Job = { ...options, resolve: resolve as (value: unknown) => void, reject };
       this.queue.push(job);
@@ -197,8 +201,12 @@ export class ProcessPool {
     });
   }
 
-  /** Starts every worker ahead of the first job: otherwise the first jobs all wait for them. */
-  async prepare(): Promise<void> {
+  /**
+   * Starts every worker ahead of the first job, with `modules` loaded: otherwise the first
+   * jobs all wait for them.
+   */
+  async prepare(modules: readonly string[] = []): Promise<void> {
+    for (const module of modules) this.modules.add(module);
     while (this.workers < this.size) void this.grow();
     await Promise.all(this.starting);
   }
@@ -230,7 +238,7 @@ export class ProcessPool {
 
   private grow(): Promise<void> {
     this.workers++;
-    const started = Worker.start().then(
+    const started = Worker.start([...this.modules]).then(
       (worker) => {
         this.idle.push(worker);
       },

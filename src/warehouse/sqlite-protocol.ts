@@ -1,8 +1,12 @@
 /** One SQLite job, between `SqliteDatabase` and a pool worker (sqlite-job.ts). */
 import type { QueryResult, TableInfo } from './database.js';
 
-export type SqliteJob = { file: string } & /** Only checks that the file opens as an SQLite database. */
-({ kind: 'open' } | { kind: 'query'; sql: string; maxRows: number } | { kind: 'tables' });
+/** `open` only checks that the file opens as an SQLite database. */
+export type SqliteJob = { file: string } & (
+  | { kind: 'open' }
+  | { kind: 'query'; sql: string; maxRows: number }
+  | { kind: 'tables' }
+);
 
 /** The code of a statement the worker refused before running it (see sqlite-job.ts). */
 export const REFUSED_CODE = 'NAO_REFUSED';
