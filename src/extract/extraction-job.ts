@@ -20,7 +20,7 @@ import { checkExtractionSql } from './safety-check.js';
 import { type HostedSandbox, SandboxHost, sharedSandboxHost } from './sandbox-host.js';
 
 /** Room for the tables of a small job in the worker's long-lived engine, on top of its working memory. */
-export const SHARED_LOAD_ALLOWANCE_BYTES = 256 * 1024 * 1024;
+const SHARED_LOAD_ALLOWANCE_BYTES = 256 * 1024 * 1024;
 
 export async function runJob(input: unknown, context: JobContext): Promise<JobOutcome> {
   const job = input as ExtractionJob;

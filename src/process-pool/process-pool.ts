@@ -19,7 +19,7 @@ const WORKER = childModule(import.meta.url, 'pool-worker');
  * The JavaScript heap of a worker, in MiB: room for the largest answers nao accepts (a
  * million rows of a few columns), and a bound on memory that DuckDB's own limit does not see.
  */
-export const WORKER_HEAP_MIB = 2048;
+const WORKER_HEAP_MIB = 2048;
 
 export interface JobOptions {
   /** The module that runs the job, as `childModule(import.meta.url, name).entry` names it. */
@@ -257,7 +257,7 @@ export class ProcessPool {
 }
 
 /** The pool's size: one worker per core, and at least two, so that one killed job never stalls the rest. */
-export const POOL_SIZE = Math.max(2, availableParallelism());
+const POOL_SIZE = Math.max(2, availableParallelism());
 
 let shared: ProcessPool | null = null;
 
