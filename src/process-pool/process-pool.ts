@@ -50,6 +50,8 @@ export class JobLost extends NaoError {
 interface Job extends JobOptions {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
+  /** Stops listening for an abort while waiting: once running, the worker listens. */
+  started: () => void;
 }
 
 let nextJobId = 1;
@@ -185,18 +187,15 @@ export class ProcessPool {
     options.signal?.throwIfAborted();
     this.modules.add(options.module);
     return new Promise<Output>((resolve, reject) => {
-      const job: Job = { ...options, resolve: resolve as (value: unknown) => void, reject };
+      const { signal } = options;
+      const abort = () => {
+        this.queue.splice(this.queue.indexOf(job), 1);
+        reject(signal?.reason);
+      };
+      const started = () => signal?.removeEventListener('abort', abort);
+      const job: Job = { ...options, resolve: resolve as (value: unknown) => void, reject, started };
       this.queue.push(job);
-      options.signal?.addEventListener(
-        'abort',
-        () => {
-          const waiting = this.queue.indexOf(job);
-          if (waiting === -1) return;
-          this.queue.splice(waiting, 1);
-          reject(options.signal?.reason);
-        },
-        { once: true },
-      );
+      signal?.addEventListener('abort', abort, { once: true });
       this.dispatch();
     });
   }
@@ -223,6 +222,7 @@ export class ProcessPool {
         continue;
       }
       const job = this.queue.shift()!;
+      job.started();
       void worker.run(job).then(() => {
         if (worker.alive) {
           this.idle.push(worker);
@@ -245,7 +245,9 @@ export class ProcessPool {
       (error: unknown) => {
         this.workers--;
         // A worker that cannot start fails the job that waited for it, not every later one.
-        this.queue.shift()?.reject(error as Error);
+        const job = this.queue.shift();
+        job?.started();
+        job?.reject(error as Error);
       },
     );
     this.starting.add(started);
