@@ -1,18 +1,19 @@
 /**
- * A long answer travels from the sandbox process to nao in a DuckDB database file, not over the
+ * A long answer travels from the pool worker to nao in a DuckDB database file, not over the
  * process channel: serialising a million rows there and rebuilding them in nao cost seconds,
- * where DuckDB copies its own columns in a fraction of that.
+ * where DuckDB copies its own columns in a fraction of that (measured by `npm run bench
+ * extraction`).
  *
- * In the process, `readSandboxAnswer` streams the first rows; a short answer ends there and is
+ * In the worker, `readSandboxAnswer` streams the first rows; a short answer ends there and is
  * sent as rows. A longer one is run again straight into the file, capped one row past the row
  * cap (so an answer of unknown size is never held whole), by nao's statement around the
- * checked SQL; the file is attached only for that statement. A large sandbox's answers go
- * to the file at once, except a loaded table returned whole as it stands (`SELECT * FROM
- * query_x`, the usual answer when the agent's last result was it): that one is not copied,
- * the answer file is a second name of the load file. nao reads the stored table as it is, as
- * the warehouse layer reads a long result it stored itself (`readStoredRows`).
+ * checked SQL; the file is attached only for that statement. A large job's answers go to the
+ * file at once, except a loaded table returned whole as it stands (`SELECT * FROM query_x`,
+ * the usual answer when the agent's last result was it): that one is not copied, nao reads it
+ * from the load file it wrote. nao reads the stored table as it is, as the warehouse layer
+ * reads a long result it stored itself (`readStoredRows`).
  */
-import { link, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { type DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
 import { readDuckDbResult } from '../warehouse/duckdb/duckdb-result.js';
 import { asSubquery } from '../warehouse/duckdb/duckdb-sql-text.js';
@@ -37,12 +38,11 @@ export type SandboxAnswer =
   | { kind: 'too-many-rows' };
 
 /**
- * Runs a checked extraction query in the sandbox process. `file` is where a long answer is
- * written: a path in the folder the engine may write. `large` is for an engine of its own
- * (a large sandbox): its answers go straight to the file, so that the query runs once (a
- * query that sorts a million rows would otherwise sort them twice, once to find its answer
- * is long). `loaded` is the load file a large sandbox's tables are attached from, and `parsed`
- * the safety check's parse of the SQL.
+ * Runs a checked extraction query in the worker. `file` is where a long answer is written: a
+ * path in the folder the engine may write. `large` is for an engine of the job's own: its
+ * answers go straight to the file, so that the query runs once (a query that sorts a million
+ * rows would otherwise sort them twice, once to find its answer is long). `loaded` is the load
+ * file a large job's tables are attached from, and `parsed` the safety check's parse of the SQL.
  */
 export async function readSandboxAnswer(options: {
   connection: DuckDBConnection;
@@ -63,7 +63,7 @@ export async function readSandboxAnswer(options: {
     const whole =
       columns === null || loaded === undefined
         ? undefined
-        : await linkLoadedTable({ ...options, loaded, columns });
+        : await loadedTableWhole({ ...options, loaded, columns });
     if (whole !== undefined) return whole;
     const written = columns === null ? undefined : await writeAnswerFile({ ...options, columns });
     if (written !== undefined) return written;
@@ -113,14 +113,12 @@ export interface LoadFile {
 }
 
 /**
- * The answer file as a second name of the load file, when the SQL returns one of its tables
- * whole, as it stands: its parse (`parsed`) is the parse of `SELECT * FROM "<id>"`. Undefined
- * for any other SQL.
+ * The load file's table as the answer, when the SQL returns one of its tables whole, as it
+ * stands: its parse (`parsed`) is the parse of `SELECT * FROM "<id>"`. Undefined for any other SQL.
  */
-async function linkLoadedTable(options: {
+async function loadedTableWhole(options: {
   connection: DuckDBConnection;
   maxRows: number;
-  file: string;
   loaded: LoadFile;
   columns: ColumnInfo[];
   parsed: unknown;
@@ -134,8 +132,7 @@ async function linkLoadedTable(options: {
   const [count] = await runSmallQuery(connection, `SELECT count(*) FROM ${quoteIdentifier(id)}`);
   const rowCount = Number(count?.[0]);
   if (rowCount > options.maxRows) return { kind: 'too-many-rows' };
-  await link(loaded.file, options.file);
-  return { kind: 'file', columns: options.columns, file: options.file, table: id, rowCount };
+  return { kind: 'file', columns: options.columns, file: loaded.file, table: id, rowCount };
 }
 
 /** Where in the text each part stands is not what the query does. */
@@ -209,7 +206,7 @@ async function streamQuery(connection: DuckDBConnection, sql: string, checkpoint
   }
 }
 
-/** Reads an answer file in nao (it was moved out of the sandbox process's folder first), and removes it. */
+/** Reads an answer file in nao. */
 export async function readAnswerFile(options: {
   file: string;
   table: string;
@@ -218,32 +215,28 @@ export async function readAnswerFile(options: {
   threads: number;
 }): Promise<CellValue[][]> {
   const aliases = options.columns.map((_, index) => `c${index}`).join(', ');
+  const instance = await DuckDBInstance.create(':memory:', {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+    threads: String(options.threads),
+  });
   try {
-    const instance = await DuckDBInstance.create(':memory:', {
-      autoinstall_known_extensions: 'false',
-      autoload_known_extensions: 'false',
-      threads: String(options.threads),
+    const connection = await instance.connect();
+    // As in the sandbox: TIMESTAMPTZ values read the same whatever the host's zone.
+    await connection.run(
+      `SET TimeZone = 'UTC'; ATTACH ${quoteLiteral(options.file)} AS __nao_answer (READ_ONLY)`,
+    );
+    const rows = await readStoredRows({
+      connection,
+      table: `__nao_answer.main.${quoteIdentifier(options.table)} AS answer(${aliases})`,
+      width: options.columns.length,
+      // The stored table has the answer's columns and types, as the process read them.
+      text: options.columns.flatMap((column, index) => (column.type === 'VARCHAR' ? [index] : [])),
+      count: options.rowCount,
     });
-    try {
-      const connection = await instance.connect();
-      // As in the sandbox: TIMESTAMPTZ values read the same whatever the host's zone.
-      await connection.run(
-        `SET TimeZone = 'UTC'; ATTACH ${quoteLiteral(options.file)} AS __nao_answer (READ_ONLY)`,
-      );
-      const rows = await readStoredRows({
-        connection,
-        table: `__nao_answer.main.${quoteIdentifier(options.table)} AS answer(${aliases})`,
-        width: options.columns.length,
-        // The stored table has the answer's columns and types, as the process read them.
-        text: options.columns.flatMap((column, index) => (column.type === 'VARCHAR' ? [index] : [])),
-        count: options.rowCount,
-      });
-      connection.closeSync();
-      return rows;
-    } finally {
-      instance.closeSync();
-    }
+    connection.closeSync();
+    return rows;
   } finally {
-    await rm(options.file, { force: true });
+    instance.closeSync();
   }
 }

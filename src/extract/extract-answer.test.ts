@@ -3,6 +3,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import type { AgentModel, AgentRunResult } from '../agent/index.js';
 import { NaoError } from '../errors/index.js';
+import { ProcessPool } from '../process-pool/process-pool.js';
 import type { CellValue } from '../warehouse/index.js';
 import {
   type ExtractAnswerOptions,
@@ -12,7 +13,6 @@ import {
   NO_QUERY_ERROR,
 } from './extract-answer.js';
 import type { SourceTable } from './load-tables.js';
-import { Sandbox } from './sandbox.js';
 
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
 type CallOptions = MockLanguageModelV3['doGenerateCalls'][number];
@@ -326,23 +326,14 @@ describe('extractAnswer', () => {
     });
   });
 
-  it('loads a small result while the model writes its query, and describes it the same', async () => {
-    // The sandbox cannot finish opening before the model has been asked: an extraction that
-    // waited for the load first would never get there.
-    let modelAsked: () => void = () => undefined;
-    const asked = new Promise<void>((resolve) => {
-      modelAsked = resolve;
-    });
-    const open = Sandbox.open.bind(Sandbox);
-    const spy = vi.spyOn(Sandbox, 'open').mockImplementation(async (options) => {
-      await asked;
-      return open(options);
-    });
+  it('describes a small result to the model without loading it: the pool runs nothing before the query', async () => {
+    const run = vi.spyOn(ProcessPool.prototype, 'run');
+    let jobsBeforeModel = -1;
     const model = new MockLanguageModelV3({
       provider: 'test',
       modelId: 'scripted',
       doGenerate: async () => {
-        modelAsked();
+        jobsBeforeModel = run.mock.calls.length;
         return reply({ sql: `SELECT region, revenue FROM ${ID} ORDER BY revenue DESC LIMIT 1` });
       },
     });
@@ -352,13 +343,15 @@ describe('extractAnswer', () => {
     try {
       const result = await extract(model, { queryResults: small });
       expect(result).toMatchObject({ error: null, data: { rows: [['region_002', '1002.25']] } });
-      // The prompt's table description, given before the load, is the loaded one.
+      expect(jobsBeforeModel).toBe(0);
+      expect(run).toHaveBeenCalledTimes(1);
+      // The prompt's table description, given before any load, is the loaded one.
       const request = transcript(model.doGenerateCalls[0]).at(-1)?.text;
       expect(request).toContain(
         `"${ID}": 3 rows; columns: "region" VARCHAR, "revenue" DECIMAL(18,2), "rank" BIGINT`,
       );
     } finally {
-      spy.mockRestore();
+      run.mockRestore();
     }
   });
 

@@ -18,7 +18,7 @@ import {
 import type { CellValue } from '../warehouse/index.js';
 import { extractionRequest, repairRequest, transcriptMessages } from './extraction-prompt.js';
 import type { SourceTable } from './load-tables.js';
-import { DEFAULT_SANDBOX_OPTIONS, type SandboxOptions, withSandboxAhead } from './sandbox.js';
+import { DEFAULT_SANDBOX_OPTIONS, type SandboxOptions, withSandbox } from './sandbox.js';
 
 export interface ExtractAnswerOptions {
   /** The model under test; the extraction uses the same one, priced the same way. */
@@ -151,8 +151,8 @@ export async function extractAnswer(options: ExtractAnswerOptions): Promise<Extr
     options.queryTimeoutMs ?? Number.POSITIVE_INFINITY,
   );
   const sandbox = { tables, ...options.sandbox, maxResultRows, timeoutMs };
-  // The load runs while the model writes its first query, when the tables are known before it.
-  return withSandboxAhead(sandbox, async (loaded, sandboxReady) => {
+  return withSandbox(sandbox, async (opened) => {
+    const loaded = opened.tables;
     const messages: ModelMessage[] = transcriptMessages([
       // Gemini refuses a history that does not open with a user turn; the question is that turn.
       { role: 'user', content: options.question },
@@ -197,8 +197,7 @@ export async function extractAnswer(options: ExtractAnswerOptions): Promise<Extr
         }
         lastSql = reply.sql;
         messages.push({ role: 'assistant', content: JSON.stringify({ sql: reply.sql }) });
-        const sandbox = await sandboxReady();
-        const outcome = await sandbox.query(reply.sql, signal === undefined ? {} : { signal });
+        const outcome = await opened.query(reply.sql, signal === undefined ? {} : { signal });
         if (outcome.success) {
           const data: ExtractedData = {
             columns: outcome.columns.map((column) => column.name),

@@ -7,8 +7,8 @@
  * only large ones get an engine of their own.
  *
  * What an engine enforces, from its creation on: external access disabled except for its own
- * private folder (where the loader writes JSON lines, a large sandbox's tables arrive and
- * long answers leave, each in a database file), no extension installs or loads, no
+ * private folder (where the loader writes JSON lines and long answers leave in a database
+ * file) and, for a large job, the folder of the file nao loaded its tables into, no extension installs or loads, no
  * spilling to disk, UTC. A shared engine is locked at creation with its memory limit; a
  * dedicated one is locked by `lock()` once its tables are loaded, so its limit can count them.
  * Queries only run after the safety check as well, which refuses catalog functions, file
@@ -56,6 +56,8 @@ export class SandboxHost {
     spareConnection?: boolean;
     /** Where the engine's private folder goes; default the system's temporary folder. */
     parentDir?: string | undefined;
+    /** A folder the engine may read besides its own: where nao put the tables it loaded. */
+    readable?: string;
   }): Promise<SandboxHost> {
     const dir = await mkdtemp(path.join(options.parentDir ?? tmpdir(), 'nao-sandbox-'));
     let instance: DuckDBInstance | undefined;
@@ -78,7 +80,7 @@ export class SandboxHost {
         // a moment later (answer-file.ts), and compressing them cost more than the copy.
         await connection.run(
           `SET GLOBAL TimeZone = 'UTC'; SET GLOBAL force_compression = 'uncompressed'; ` +
-            `SET GLOBAL allowed_directories = [${quoteLiteral(`${dir}${path.sep}`)}]; ` +
+            `SET GLOBAL allowed_directories = [${[dir, ...(options.readable === undefined ? [] : [options.readable])].map((folder) => quoteLiteral(`${folder}${path.sep}`)).join(', ')}]; ` +
             'SET GLOBAL enable_external_access = false',
         );
       } finally {

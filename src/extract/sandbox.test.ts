@@ -2,17 +2,12 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { JobLost } from '../process-pool/index.js';
+import { ProcessPool } from '../process-pool/process-pool.js';
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
 import { CHANNEL_ANSWER_ROWS } from './answer-file.js';
 import type { SourceTable } from './load-tables.js';
-import {
-  prepareSandboxes,
-  Sandbox,
-  SHARED_HOST_MAX_CELLS,
-  withSandbox,
-  withSandboxAhead,
-} from './sandbox.js';
-import { SandboxProcess } from './sandbox-process.js';
+import { Sandbox, SHARED_HOST_MAX_CELLS, withSandbox } from './sandbox.js';
 
 const ID = 'query_0a1b2c3d';
 
@@ -20,7 +15,7 @@ function table(columns: [string, string][], rows: CellValue[][], id = ID): Sourc
   return { id, columns: columns.map(([name, type]): ColumnInfo => ({ name, type })), rows };
 }
 
-/** Rows of one column enough for a sandbox to get an engine of its own. */
+/** Rows of one column enough for a job to go through a load file, read by an engine of its own. */
 function bigRows(): CellValue[][] {
   return Array.from({ length: SHARED_HOST_MAX_CELLS + 1 }, (_, i): CellValue[] => [i]);
 }
@@ -308,7 +303,7 @@ describe('running model SQL', () => {
     });
   });
 
-  it('kills a query that ignores its interrupt with its process, and stays usable', async () => {
+  it('kills a query that ignores its interrupt with its worker, and stays usable', async () => {
     const sandbox = await Sandbox.open({
       tables: [source, LONG_STRINGS],
       timeoutMs: 300,
@@ -323,7 +318,7 @@ describe('running model SQL', () => {
         error: expect.stringMatching(/longer than 0\.3 s.*ignored the interrupt/),
       });
       expect(performance.now() - started).toBeLessThan(1_500);
-      // Opened again, from its tables, in a fresh process.
+      // The next query is a job like any other, in whichever worker is free.
       expect(await sandbox.query(`SELECT count(*) AS n FROM ${ID}`)).toMatchObject({
         success: true,
         rows: [[20]],
@@ -333,7 +328,7 @@ describe('running model SQL', () => {
     }
   });
 
-  it('never fails a sibling whose process was killed for another query: its query runs again', async () => {
+  it('kills no other query with one past its deadline', async () => {
     await withSandbox({ tables: [source] }, async (sibling) => {
       await withSandbox({ tables: [LONG_STRINGS], timeoutMs: 300, interruptGraceMs: 100 }, async (hog) => {
         const finished: string[] = [];
@@ -349,7 +344,7 @@ describe('running model SQL', () => {
           columns: [{ name: 'c', type: 'BIGINT' }],
           rows: [[42857143]],
         });
-        // The sibling's query was still running when the hog's process was killed.
+        // The sibling's query was still running when the hog's worker was killed.
         expect(finished).toEqual(['hog', 'sibling']);
       });
     });
@@ -367,7 +362,7 @@ describe('running model SQL', () => {
     });
   });
 
-  it('brings back a long answer without text columns from an engine of its own', async () => {
+  it("brings back a long answer without text columns from an engine of the job's own", async () => {
     const count = 3 * CHANNEL_ANSWER_ROWS;
     const tables = [source, table([['k', 'INTEGER']], bigRows(), 'query_big')];
     await withSandbox({ tables }, async (sandbox) => {
@@ -393,8 +388,8 @@ describe('running model SQL', () => {
   });
 
   it.each([
-    ['the shared engine', [source]],
-    ['an engine of its own', [source, table([['k', 'INTEGER']], bigRows(), 'query_big')]],
+    ["the worker's engine", [source]],
+    ["an engine of the job's own", [source, table([['k', 'INTEGER']], bigRows(), 'query_big')]],
   ])('brings a long answer back whole, in order and typed, from %s', async (_label, tables) => {
     const count = 3 * CHANNEL_ANSWER_ROWS;
     const sql =
@@ -518,7 +513,7 @@ describe('running model SQL', () => {
   });
 });
 
-describe('sandboxes sharing an engine', () => {
+describe('queries of different sandboxes', () => {
   const tableA = table([['n', 'INTEGER']], [[1]], 'query_a');
   const tableB = table([['n', 'INTEGER']], [[2]], 'query_b');
 
@@ -538,7 +533,23 @@ describe('sandboxes sharing an engine', () => {
     });
   });
 
-  it('re-runs a query that ran out of the shared memory in an engine of its own', async () => {
+  it('see only their own tables, small or large, and a closed sandbox runs nothing', async () => {
+    const rows = bigRows();
+    const big = await Sandbox.open({ tables: [table([['n', 'INTEGER']], rows, 'query_big')] });
+    await withSandbox({ tables: [tableA] }, async (small) => {
+      expect(await small.query('SELECT n FROM query_a')).toMatchObject({ success: true });
+      expect(await small.query('SELECT count(*) FROM query_big')).toMatchObject({ kind: 'unsafe' });
+      expect(await big.query('SELECT n FROM query_a')).toMatchObject({ kind: 'unsafe' });
+    });
+    expect(await big.query('SELECT count(*) AS c FROM query_big')).toMatchObject({
+      success: true,
+      rows: [[rows.length]],
+    });
+    await big.close();
+    await expect(big.query('SELECT 1')).rejects.toThrow(/closed/);
+  });
+
+  it('fail alone when one runs out of memory beside another', async () => {
     const options = { memoryLimitBytes: 64 * 1024 * 1024, timeoutMs: 20_000 };
     const sorted = `SELECT count(*) AS c FROM (SELECT r FROM range(2000000) t(r), query_a ORDER BY random())`;
     await withSandbox({ tables: [tableA], ...options }, async (a) => {
@@ -550,6 +561,31 @@ describe('sandboxes sharing an engine', () => {
         expect(hog).toMatchObject({ success: false, kind: 'out-of-memory' });
         expect(modest).toMatchObject({ success: true, rows: [[2000000]] });
       });
+    });
+  });
+
+  it('reports a query whose worker crashed under it as out of memory', async () => {
+    const crash = vi
+      .spyOn(ProcessPool.prototype, 'run')
+      .mockRejectedValueOnce(new JobLost('crashed', 'the worker process ended (signal SIGKILL)'));
+    try {
+      await withSandbox({ tables: [tableA] }, async (sandbox) => {
+        expect(await sandbox.query('SELECT n FROM query_a')).toMatchObject({
+          success: false,
+          kind: 'out-of-memory',
+          error: expect.stringMatching(/process ended while running it.*SIGKILL.*most likely out of memory/),
+        });
+        expect(await sandbox.query('SELECT n FROM query_a')).toMatchObject({ success: true, rows: [[1]] });
+      });
+    } finally {
+      crash.mockRestore();
+    }
+  });
+
+  it('describes tables only the load can tell before any query', async () => {
+    const mixed = table([['v', '']], [['2024-01-01'], ['x']], 'query_mixed');
+    await withSandbox({ tables: [mixed] }, async (sandbox) => {
+      expect(sandbox.tables[0]?.columns).toEqual([{ name: 'v', type: 'VARCHAR' }]);
     });
   });
 
@@ -585,154 +621,6 @@ describe('sandboxes sharing an engine', () => {
         success: false,
         kind: 'too-many-rows',
       });
-    });
-  });
-
-  it('prepareSandboxes starts the shared process ahead: the first sandbox finds it ready', async () => {
-    await prepareSandboxes({ memoryLimitBytes: 321 * 1024 * 1024 });
-    const start = vi.spyOn(SandboxProcess, 'start');
-    try {
-      await withSandbox({ tables: [tableA], memoryLimitBytes: 321 * 1024 * 1024 }, async (sandbox) => {
-        expect(await sandbox.query('SELECT n FROM query_a')).toMatchObject({ success: true, rows: [[1]] });
-      });
-      expect(start).not.toHaveBeenCalled();
-    } finally {
-      start.mockRestore();
-    }
-  });
-
-  it('gives a large sandbox an engine of its own beside the shared one: no process starts or ends for it', async () => {
-    await prepareSandboxes();
-    const start = vi.spyOn(SandboxProcess, 'start');
-    const close = vi.spyOn(SandboxProcess.prototype, 'close');
-    try {
-      const rows = bigRows();
-      const big = await Sandbox.open({ tables: [table([['n', 'INTEGER']], rows, 'query_big')] });
-      await withSandbox({ tables: [tableA] }, async (small) => {
-        expect(await small.query('SELECT n FROM query_a')).toMatchObject({ success: true });
-        // Neither sees the other's tables.
-        expect(await small.query('SELECT count(*) FROM query_big')).toMatchObject({ kind: 'unsafe' });
-        expect(await big.query('SELECT n FROM query_a')).toMatchObject({ kind: 'unsafe' });
-      });
-      expect(await big.query('SELECT count(*) AS c FROM query_big')).toMatchObject({
-        success: true,
-        rows: [[rows.length]],
-      });
-      await big.close();
-      await expect(big.query('SELECT 1')).rejects.toThrow(/closed/);
-      expect(start).not.toHaveBeenCalled();
-      expect(close).not.toHaveBeenCalled();
-    } finally {
-      start.mockRestore();
-      close.mockRestore();
-    }
-  });
-
-  it('re-runs a query whose process crashed under it in a process of its own, and reports a second crash', async () => {
-    const query = SandboxProcess.prototype.query;
-    // The next `crashes` queries kill their process as they reach it, with no deadline to
-    // blame: as a crash does.
-    let crashes = 0;
-    const crashing = vi.spyOn(SandboxProcess.prototype, 'query').mockImplementation(function (
-      this: SandboxProcess,
-      ...args
-    ) {
-      const outcome = query.apply(this, args);
-      if (crashes > 0) {
-        crashes--;
-        this.kill();
-      }
-      return outcome;
-    });
-    await prepareSandboxes();
-    const start = vi.spyOn(SandboxProcess, 'start');
-    const close = vi.spyOn(SandboxProcess.prototype, 'close');
-    const select = (sandbox: Sandbox) => sandbox.query('SELECT n FROM query_a');
-    try {
-      crashes = 1;
-      expect(await withSandbox({ tables: [tableA] }, select)).toMatchObject({ success: true, rows: [[1]] });
-      // The retry ran in a process started for it alone, which ended with the sandbox.
-      expect(start).toHaveBeenCalledTimes(1);
-      expect(close).toHaveBeenCalledTimes(1);
-      crashes = 2;
-      expect(await withSandbox({ tables: [tableA] }, select)).toMatchObject({
-        success: false,
-        kind: 'out-of-memory',
-        error: expect.stringMatching(/process ended while running it.*SIGKILL/),
-      });
-      // The shared process is started again for the next sandbox.
-      expect(await withSandbox({ tables: [tableA] }, select)).toMatchObject({ success: true, rows: [[1]] });
-    } finally {
-      crashing.mockRestore();
-      start.mockRestore();
-      close.mockRestore();
-    }
-  });
-});
-
-describe('withSandboxAhead', () => {
-  const small = table([['n', 'INTEGER']], [[1], [2]], 'query_ahead');
-
-  it('starts the work with the tables while they load, and closes the sandbox after', async () => {
-    let opened: Sandbox | undefined;
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const open = Sandbox.open.bind(Sandbox);
-    const spy = vi.spyOn(Sandbox, 'open').mockImplementation(async (options) => {
-      await gate; // the load cannot finish before the work has begun
-      opened = await open(options);
-      return opened;
-    });
-    try {
-      const result = await withSandboxAhead({ tables: [small] }, async (tables, sandbox) => {
-        expect(tables).toEqual([
-          { id: 'query_ahead', rowCount: 2, truncated: false, columns: [{ name: 'n', type: 'INTEGER' }] },
-        ]);
-        release();
-        const ready = await sandbox();
-        expect(ready.tables).toEqual(tables);
-        return ready.query('SELECT n FROM query_ahead ORDER BY n');
-      });
-      expect(result).toMatchObject({ success: true, rows: [[1], [2]] });
-      await expect(opened!.query('SELECT 1')).rejects.toThrow(/closed/);
-    } finally {
-      spy.mockRestore();
-    }
-  });
-
-  it('closes a sandbox the work never asked for, and reports a failed load only to work that asks', async () => {
-    const open = vi.spyOn(Sandbox, 'open');
-    try {
-      expect(await withSandboxAhead({ tables: [small] }, async () => 'no query needed')).toBe(
-        'no query needed',
-      );
-      const unused = (await open.mock.results[0]!.value) as Sandbox;
-      await expect(unused.query('SELECT 1')).rejects.toThrow(/closed/);
-
-      open.mockRejectedValue(new Error('the engine is gone'));
-      expect(await withSandboxAhead({ tables: [small] }, async () => 'still fine')).toBe('still fine');
-      await expect(
-        withSandboxAhead({ tables: [small] }, async (_tables, sandbox) => sandbox()),
-      ).rejects.toThrow('the engine is gone');
-    } finally {
-      open.mockRestore();
-    }
-  });
-
-  it('refuses nonsensical options before starting the work', async () => {
-    const work = vi.fn(async () => 'ran');
-    await expect(withSandboxAhead({ tables: [small], timeoutMs: 0 }, work)).rejects.toThrow(/timeoutMs/);
-    expect(work).not.toHaveBeenCalled();
-  });
-
-  it('loads first when only the load can tell the tables, as withSandbox does', async () => {
-    const mixed = table([['v', '']], [['2024-01-01'], ['x']], 'query_mixed');
-    await withSandboxAhead({ tables: [mixed] }, async (tables, sandbox) => {
-      const ready = await sandbox();
-      expect(tables).toBe(ready.tables);
-      expect(tables[0]?.columns).toEqual([{ name: 'v', type: 'VARCHAR' }]);
     });
   });
 });

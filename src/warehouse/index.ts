@@ -1,4 +1,3 @@
-export { childModule, childReady, holdOpen } from './child-module.js';
 export type {
   CellValue,
   ColumnInfo,

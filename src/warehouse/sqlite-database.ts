@@ -1,8 +1,15 @@
 import { stat } from 'node:fs/promises';
+import { childModule, JobLost, processPool } from '../process-pool/index.js';
 import type { Database, QueryOptions, QueryResult, TableInfo } from './database.js';
-import { NO_LIMITS, type QueryLimits, startQuery, stoppedError, watchQuery } from './query-control.js';
-import { SqliteOpenError, SqliteProcess, SqliteProcessExit } from './sqlite-process.js';
-import { REFUSED_CODE, type SqliteFailure, type SqliteReply } from './sqlite-protocol.js';
+import {
+  NO_LIMITS,
+  type QueryLimits,
+  startQuery,
+  stoppedError,
+  stopRace,
+  watchQuery,
+} from './query-control.js';
+import { REFUSED_CODE, type SqliteFailure, type SqliteJob, type SqliteReply } from './sqlite-protocol.js';
 import {
   connectionFailed,
   databaseClosed,
@@ -12,33 +19,21 @@ import {
   type WarehouseError,
 } from './warehouse-error.js';
 
+const SQLITE_JOB = childModule(import.meta.url, 'sqlite-job').entry;
+
+type Request = SqliteJob extends infer Job ? (Job extends unknown ? Omit<Job, 'file'> : never) : never;
+
 /**
  * Opens an SQLite file read-only (`readonly`, `fileMustExist`, plus `PRAGMA query_only`).
- * Queries run in a child process so a time limit can really stop them (see
- * sqlite-query-process.ts); they run one at a time, in call order.
+ * Each request is a job on the process pool, so that a time limit can really stop it (see
+ * sqlite-job.ts); a database's requests run one at a time, in call order.
  */
 export async function openSqliteDatabase(options: { name: string; path: string }): Promise<Database> {
-  const process = await startProcess(options.name, options.path);
-  return new SqliteDatabase(options.name, options.path, process);
-}
-
-async function startProcess(name: string, file: string): Promise<SqliteProcess> {
-  // SQLite would only say "unable to open database file"; and this spares starting a process.
-  if (!(await isFile(file))) {
-    throw connectionFailed({
-      database: name,
-      dialect: 'sqlite',
-      target: file,
-      engineMessage: 'no such file',
-    });
-  }
-  try {
-    return await SqliteProcess.start(file);
-  } catch (error) {
-    const failure = error instanceof SqliteOpenError ? error.failure : undefined;
-    const engineMessage = failure?.message ?? messageOf(error);
-    throw connectionFailed({ database: name, dialect: 'sqlite', target: file, engineMessage });
-  }
+  const database = new SqliteDatabase(options.name, options.path);
+  // SQLite would only say "unable to open database file"; and this spares a job.
+  if (!(await isFile(options.path))) throw database.connectionFailed('no such file');
+  await database.request(NO_LIMITS, { kind: 'open' });
+  return database;
 }
 
 async function isFile(file: string): Promise<boolean> {
@@ -52,13 +47,14 @@ async function isFile(file: string): Promise<boolean> {
 class SqliteDatabase implements Database {
   readonly dialect = 'sqlite' as const;
   private closed = false;
-  /** Settles when every request issued so far has finished: the queue of the single process. */
+  /** Settles when every request issued so far has finished. */
   private tail: Promise<void> = Promise.resolve();
+  /** Stops each request waiting or running: close stops them all. */
+  private readonly inFlight = new Set<() => void>();
 
   constructor(
     readonly name: string,
     private readonly file: string,
-    private process: SqliteProcess | undefined,
   ) {}
 
   private get context() {
@@ -67,93 +63,80 @@ class SqliteDatabase implements Database {
 
   async query(sql: string, options?: QueryOptions): Promise<QueryResult> {
     const limits = startQuery({ database: this.name, dialect: this.dialect, sql, query: options });
-    const maxRows = limits.maxRows === Number.POSITIVE_INFINITY ? null : limits.maxRows;
-    const reply = await this.exclusive(limits, { kind: 'query', sql, maxRows });
+    const reply = await this.request(limits, { kind: 'query', sql, maxRows: limits.maxRows });
     if (reply.kind === 'result') return reply.result;
     throw this.unexpected(reply);
   }
 
   async listTables(): Promise<TableInfo[]> {
-    const reply = await this.exclusive(NO_LIMITS, { kind: 'tables' });
+    const reply = await this.request(NO_LIMITS, { kind: 'tables' });
     if (reply.kind === 'tables') return reply.tables;
     throw this.unexpected(reply);
   }
 
+  /** Stops what still runs or waits (the running request's worker is killed). */
   async close(): Promise<void> {
-    if (this.closed) return;
     this.closed = true;
-    const process = this.process;
-    this.process = undefined;
-    await process?.close();
+    for (const stop of this.inFlight) stop();
   }
 
   /**
-   * Runs one request when the process is free. The time limit counts from the call, queue
-   * included: a query still waiting when it passes never starts; a running one is killed.
+   * Runs one request once the previous ones have finished. The time limit counts from the
+   * call, queue included: a query still waiting when it passes never starts; a running one is
+   * killed with its worker.
    */
-  private async exclusive(
-    limits: QueryLimits,
-    body: { kind: 'query'; sql: string; maxRows: number | null } | { kind: 'tables' },
-  ): Promise<SqliteReply> {
+  async request(limits: QueryLimits, body: Request): Promise<SqliteReply> {
     const previous = this.tail;
     let finished!: () => void;
     const ours = new Promise<void>((resolve) => {
       finished = resolve;
     });
     this.tail = previous.then(() => ours);
-
-    let running: SqliteProcess | undefined;
-    let stopWaiting: ((error: Error) => void) | undefined;
-    const watch = watchQuery({
-      limits,
-      cancel: () => {
-        if (running !== undefined) running.kill();
-        else stopWaiting?.(new Error('stopped while queued'));
-      },
-    });
+    const stop = new AbortController();
+    const stopped = stopRace();
+    const cancel = () => {
+      stopped.reject(new Error('stopped'));
+      stop.abort();
+    };
+    const watch = watchQuery({ limits, cancel });
+    this.inFlight.add(cancel);
     try {
-      await new Promise<void>((resolve, reject) => {
-        stopWaiting = reject;
-        void previous.then(resolve);
+      await Promise.race([previous, stopped.promise]);
+      if (this.closed) throw databaseClosed(this.context);
+      const job: SqliteJob = { ...body, file: this.file };
+      const reply = await processPool().run<SqliteReply>({
+        module: SQLITE_JOB,
+        input: job,
+        graceMs: 0,
+        signal: stop.signal,
       });
-      stopWaiting = undefined;
-      if (watch.reason !== undefined) throw new Error('stopped before it started');
-      running = await this.ensureProcess();
-      if (watch.reason !== undefined) throw new Error('stopped before it started');
-      const reply = await running.request(body);
+      if (reply.kind === 'open-failed') throw this.connectionFailed(reply.failure.message);
       if (reply.kind === 'failed') throw this.failureError(reply.failure);
       return reply;
     } catch (error) {
-      const stopped = stoppedError({ ...this.context, reason: watch.reason, limits, cause: error });
-      if (stopped !== undefined) throw stopped;
+      const halted = stoppedError({ ...this.context, reason: watch.reason, limits, cause: error });
+      if (halted !== undefined) throw halted;
       if (this.closed) throw databaseClosed(this.context);
-      if (error instanceof SqliteProcessExit) {
-        throw queryFailed({ ...this.context, engineMessage: error.message, cause: error });
+      // The worker crashed under the query.
+      if (error instanceof JobLost) {
+        throw queryFailed({ ...this.context, engineMessage: messageOf(error), cause: error });
       }
       throw error;
     } finally {
       watch.dispose();
+      this.inFlight.delete(cancel);
       finished();
     }
   }
 
-  /** The running process, or a new one when the last was killed for a time limit. */
-  private async ensureProcess(): Promise<SqliteProcess> {
-    if (this.closed) throw databaseClosed(this.context);
-    if (this.process?.alive) return this.process;
-    const process = await startProcess(this.name, this.file);
-    if (this.closed) {
-      await process.close();
-      throw databaseClosed(this.context);
-    }
-    this.process = process;
-    return process;
+  connectionFailed(engineMessage: string): WarehouseError {
+    return connectionFailed({ ...this.context, target: this.file, engineMessage });
   }
 
   private failureError(failure: SqliteFailure): WarehouseError {
     const context = { ...this.context, engineMessage: failure.message };
-    // SQLITE_READONLY and its extended codes (SQLITE_READONLY_DBMOVED…), and what the query
-    // process refused before running it (VACUUM, ATTACH).
+    // SQLITE_READONLY and its extended codes (SQLITE_READONLY_DBMOVED…), and what the worker
+    // refused before running it (VACUUM, ATTACH).
     const code = failure.code ?? '';
     return code.startsWith('SQLITE_READONLY') || code === REFUSED_CODE
       ? readOnlyViolation(context)
@@ -163,7 +146,7 @@ class SqliteDatabase implements Database {
   private unexpected(reply: SqliteReply): WarehouseError {
     return queryFailed({
       ...this.context,
-      engineMessage: `unexpected reply from the SQLite query process: ${reply.kind}`,
+      engineMessage: `unexpected reply from the SQLite job: ${reply.kind}`,
     });
   }
 }

@@ -1,17 +1,14 @@
-/** Messages between `SqliteDatabase` and its query process (sqlite-query-process.ts), over Node IPC. */
+/** One SQLite job, between `SqliteDatabase` and a pool worker (sqlite-job.ts). */
 import type { QueryResult, TableInfo } from './database.js';
 
-export type SqliteRequest =
-  | {
-      id: number;
-      kind: 'query';
-      sql: string;
-      /** null = unlimited (JSON has no Infinity). */
-      maxRows: number | null;
-    }
-  | { id: number; kind: 'tables' };
+/** `open` only checks that the file opens as an SQLite database. */
+export type SqliteJob = { file: string } & (
+  | { kind: 'open' }
+  | { kind: 'query'; sql: string; maxRows: number }
+  | { kind: 'tables' }
+);
 
-/** The code of a statement the query process refused before running it (see sqlite-query-process.ts). */
+/** The code of a statement the worker refused before running it (see sqlite-job.ts). */
 export const REFUSED_CODE = 'NAO_REFUSED';
 
 export interface SqliteFailure {
@@ -21,8 +18,8 @@ export interface SqliteFailure {
 }
 
 export type SqliteReply =
-  | { kind: 'ready' }
+  | { kind: 'opened' }
   | { kind: 'open-failed'; failure: SqliteFailure }
-  | { kind: 'result'; id: number; result: QueryResult }
-  | { kind: 'tables'; id: number; tables: TableInfo[] }
-  | { kind: 'failed'; id: number; failure: SqliteFailure };
+  | { kind: 'result'; result: QueryResult }
+  | { kind: 'tables'; tables: TableInfo[] }
+  | { kind: 'failed'; failure: SqliteFailure };

@@ -1,21 +1,15 @@
 /**
- * The process that runs the SQLite queries of one `SqliteDatabase`. better-sqlite3 runs a
- * statement synchronously in native code and exposes neither sqlite3_interrupt nor a progress
- * handler, so nothing in the same process can stop a runaway query (Worker.terminate() waits
- * for the native call to return — a recursive CTE never does). A separate process can be
- * killed: the parent sends SIGKILL when the time limit passes and starts a fresh one.
- *
- * Started by sqlite-process.ts with the database path as its only argument.
+ * One SQLite request of a `SqliteDatabase`, run as a job in a pool worker (process-pool/).
+ * better-sqlite3 runs a statement synchronously in native code and exposes neither
+ * sqlite3_interrupt nor a progress handler, so nothing in the same process can stop a runaway
+ * query (Worker.terminate() waits for the native call to return — a recursive CTE never
+ * does). A worker can be killed: the pool does when the time limit passes.
  */
 import Database from 'better-sqlite3';
 import { messageOf } from '../errors/index.js';
 import type { ColumnInfo, QueryResult, TableInfo } from './database.js';
-import { REFUSED_CODE, type SqliteFailure, type SqliteReply, type SqliteRequest } from './sqlite-protocol.js';
+import { REFUSED_CODE, type SqliteFailure, type SqliteJob, type SqliteReply } from './sqlite-protocol.js';
 import { sqliteStorageClass, sqliteValueToCell } from './sqlite-value.js';
-
-function send(reply: SqliteReply): void {
-  process.send?.(reply);
-}
 
 function failureOf(error: unknown): SqliteFailure {
   const code = (error as { code?: unknown } | null)?.code;
@@ -33,7 +27,7 @@ function openReadOnly(file: string): Database.Database {
   return db;
 }
 
-/** A statement refused before it runs; the parent reports it as READ_ONLY_VIOLATION. */
+/** A statement refused before it runs; nao reports it as READ_ONLY_VIOLATION. */
 class RefusedStatement extends Error {
   readonly code = REFUSED_CODE;
 }
@@ -123,30 +117,22 @@ function listTables(db: Database.Database): TableInfo[] {
   });
 }
 
-function main(): void {
-  const file = process.argv[2] ?? '';
+/** Opens the file read-only for this one request: the file may have changed since the last. */
+export async function runJob(input: unknown): Promise<SqliteReply> {
+  const job = input as SqliteJob;
   let db: Database.Database;
   try {
-    db = openReadOnly(file);
+    db = openReadOnly(job.file);
   } catch (error) {
-    // The parent disconnects after reading this, which ends the process.
-    send({ kind: 'open-failed', failure: failureOf(error) });
-    process.on('disconnect', () => process.exit(0));
-    return;
+    return { kind: 'open-failed', failure: failureOf(error) };
   }
-  process.on('disconnect', () => {
+  try {
+    if (job.kind === 'open') return { kind: 'opened' };
+    if (job.kind === 'tables') return { kind: 'tables', tables: listTables(db) };
+    return { kind: 'result', result: runQuery(db, job.sql, job.maxRows) };
+  } catch (error) {
+    return { kind: 'failed', failure: failureOf(error) };
+  } finally {
     db.close();
-    process.exit(0);
-  });
-  process.on('message', (request: SqliteRequest) => {
-    try {
-      if (request.kind === 'tables') send({ kind: 'tables', id: request.id, tables: listTables(db) });
-      else send({ kind: 'result', id: request.id, result: runQuery(db, request.sql, request.maxRows) });
-    } catch (error) {
-      send({ kind: 'failed', id: request.id, failure: failureOf(error) });
-    }
-  });
-  send({ kind: 'ready' });
+  }
 }
-
-main();

@@ -1,7 +1,7 @@
 /**
- * The temporary folders of the sandboxes (`nao-sandboxes-<pid>-*`, one per sandbox process,
- * and `nao-exchange-<pid>-*`, the tables handed to them) carry the id of the nao process that
- * owns them. They are removed as nao exits; a nao killed with its sandboxes (kill -9 on the
+ * The temporary folders of the pool (`nao-workers-<pid>-*`, one per worker process, and
+ * `nao-exchange-<pid>-*`, the database files handed to and from them) carry the id of the nao
+ * process that owns them. They are removed as nao exits; a nao killed with its workers (kill -9 on the
  * process group, a container stopped) leaves them, so the next nao removes those whose owner
  * is gone before it creates its own.
  */
@@ -9,9 +9,10 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-export type SandboxFolderKind = 'sandboxes' | 'exchange';
+type OwnedFolderKind = 'workers' | 'exchange';
 
-const OWNED = /^nao-(?:sandboxes|exchange)-(\d+)-[A-Za-z0-9]{6}$/;
+// `sandboxes`: the workers' folders of an older nao.
+const OWNED = /^nao-(?:workers|sandboxes|exchange)-(\d+)-[A-Za-z0-9]{6}$/;
 /** Folders of a nao before the owner's id was in the name: only their age tells they are left over. */
 const UNOWNED = /^nao-(?:sandboxes|exchange)-[A-Za-z0-9]{6}$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -29,11 +30,11 @@ function isAlive(pid: number): boolean {
 }
 
 /**
- * Removes the sandbox folders in `parentDir` whose nao is gone, and those of an older nao
+ * Removes the folders in `parentDir` whose nao is gone, and those of an older nao
  * untouched for a day; returns their paths. A folder that cannot be removed (another user's)
  * is left alone.
  */
-export function removeOrphanedSandboxFolders(options: { parentDir?: string; now?: Date } = {}): string[] {
+export function removeOrphanedFolders(options: { parentDir?: string; now?: Date } = {}): string[] {
   const parentDir = options.parentDir ?? tmpdir();
   let names: string[];
   try {
@@ -60,10 +61,10 @@ export function removeOrphanedSandboxFolders(options: { parentDir?: string; now?
 }
 
 /** A new folder `nao-<kind>-<pid>-XXXXXX` in the system's temporary folder; the first one clears the orphans. */
-export function createSandboxFolder(kind: SandboxFolderKind): string {
+export function createOwnedFolder(kind: OwnedFolderKind): string {
   if (!cleaned) {
     cleaned = true;
-    removeOrphanedSandboxFolders();
+    removeOrphanedFolders();
   }
   return mkdtempSync(path.join(tmpdir(), `nao-${kind}-${process.pid}-`));
 }

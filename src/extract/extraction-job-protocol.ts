@@ -1,49 +1,38 @@
-/** Messages between the parent's sandboxes (sandbox.ts) and a sandbox process (sandbox-query-process.ts). */
+/** One extraction job, as the parent's sandbox (sandbox.ts) sends it to a pool worker (extraction-job.ts). */
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
 import type { LoadedTable, SourceTable } from './load-tables.js';
 
-/** The engine a sandbox lives in: the process's shared one, or one of its own. */
-export interface EngineSettings {
-  /** The sandbox gets an engine of its own, locked once its tables are loaded. */
-  dedicated: boolean;
-  threads: number;
-  /** Shared engine: its whole limit; dedicated engine: the working memory on top of the tables. */
+export interface ExtractionJob {
+  tables: /** Small tables, sent whole and loaded in the worker's long-lived engine. */
+    | { kind: 'rows'; tables: readonly PackedTable[] }
+    /** Large ones, loaded by nao into `file` (load-file.ts), read in place by an engine of the job's own. */
+    | { kind: 'file'; file: string; tableIds: readonly string[] };
+  /** null: only load, and tell what was loaded. */
+  sql: string | null;
+  timeoutMs: number;
+  maxRows: number;
+  /** Working memory on top of the loaded tables. */
   memoryLimitBytes: number;
+  /** DuckDB threads of an engine of the job's own. */
+  threads: number;
+  /** Where a long answer goes, in nao's exchange folder. */
+  answerFile: string;
 }
 
-export type SandboxRequestBody =
-  | { kind: 'prepare'; engine: EngineSettings }
-  | { kind: 'open'; sandbox: number; tables: readonly PackedTable[]; engine: EngineSettings }
-  /** Tables `tableIds` loaded by nao into `file` (load-file.ts), which the process takes over and removes. */
-  | { kind: 'open-file'; sandbox: number; file: string; tableIds: readonly string[]; engine: EngineSettings }
-  | { kind: 'query'; sandbox: number; sql: string; timeoutMs: number; maxRows: number }
-  | { kind: 'close'; sandbox: number };
-
-export type SandboxRequest = SandboxRequestBody & { id: number };
-
-/** Sent without a reply: the query of that sandbox stops as if its time was up. */
-export interface InterruptMessage {
-  kind: 'interrupt';
-  sandbox: number;
-}
-
-/** A source table as sent to the process. */
+/** A source table as sent to the worker. */
 export type PackedTable = Omit<SourceTable, 'rows'> & { rows: PackedRows };
 
-/** What a query ended with, in the process. */
-export type ProcessQueryOutcome =
+/** What a query ended with, in the worker. */
+export type JobQueryOutcome =
   | { success: true; columns: ColumnInfo[]; rows: PackedRows }
-  /** A long answer: table `table` of `file`, in the process's folder (answer-file.ts). */
+  /** A long answer: table `table` of `file` (the answer file, or the load file itself). */
   | { success: true; columns: ColumnInfo[]; file: string; table: string; rowCount: number }
   | { success: false; kind: SandboxFailureKind; error: string };
 
+export type JobOutcome = { loaded: LoadedTable[] } | JobQueryOutcome;
+
 /** `unsafe`: refused by the safety check; `failed`: DuckDB raised an error; the rest are limits. */
 export type SandboxFailureKind = 'unsafe' | 'failed' | 'timeout' | 'too-many-rows' | 'out-of-memory';
-
-export type SandboxReply =
-  | { kind: 'ready' }
-  | { kind: 'done'; id: number; value: LoadedTable[] | ProcessQueryOutcome | null }
-  | { kind: 'failed'; id: number; code: string | undefined; message: string };
 
 /**
  * Rows cross the channel column by column: a few long arrays of like values serialise far

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
- * How to fork `name`, a module beside the caller's (`import.meta.url`), as a child process:
+ * How to load `name`, a module beside the caller's (`import.meta.url`), in a child process:
  * its '.js' file once built, or its '.ts' source under vitest or tsx, where the child needs
- * tsx to load it. The one way nao starts its query processes.
+ * tsx to load it. How the pool starts its workers and names the modules of their jobs.
  */
 export function childModule(callerUrl: string, name: string): { entry: string; execArgv: string[] } {
   const caller = fileURLToPath(callerUrl);
@@ -18,15 +18,11 @@ export function childModule(callerUrl: string, name: string): { entry: string; e
 }
 
 /**
- * Whether `child` keeps nao running: an idle query process must not, one with a request in
- * flight must (its reply is awaited). Covers the process, its IPC channel and its stderr pipe.
+ * Whether `child` keeps nao running: an idle worker must not, one with a job in flight must
+ * (its reply is awaited). Covers the process, its IPC channel and its stderr pipe.
  */
 export function holdOpen(child: ChildProcess, held: boolean): void {
-  const handles = [child, child.channel, child.stderr] as (
-    | { ref?: () => void; unref?: () => void }
-    | null
-    | undefined
-  )[];
+  const handles = [child, child.channel, child.stderr] as ({ ref?: () => void; unref?: () => void } | null)[];
   for (const handle of handles) {
     if (held) handle?.ref?.();
     else handle?.unref?.();
@@ -34,21 +30,15 @@ export function holdOpen(child: ChildProcess, held: boolean): void {
 }
 
 /**
- * Settles with a query process's first word: resolves on `{ kind: 'ready' }`, rejects with
- * `refused(message)` for a message that says it could not start, with `ended()` if it exits
- * first, or with the error of a process that could not be spawned.
+ * Settles with a child process's first word: resolves on `{ kind: 'ready' }`, rejects with
+ * `ended()` if it exits first, or with the error of a process that could not be spawned.
  */
-export function childReady<Message extends { kind: string }>(
-  child: ChildProcess,
-  options: { ended: () => Error; refused?: (message: Message) => Error | undefined },
-): Promise<void> {
+export function childReady(child: ChildProcess, options: { ended: () => Error }): Promise<void> {
   return new Promise((resolve, reject) => {
-    const onMessage = (message: Message) => {
-      const refusal = message.kind === 'ready' ? undefined : options.refused?.(message);
-      if (message.kind !== 'ready' && refusal === undefined) return;
+    const onMessage = (message: { kind?: unknown }) => {
+      if (message.kind !== 'ready') return;
       settle();
-      if (refusal === undefined) resolve();
-      else reject(refusal);
+      resolve();
     };
     const onExit = () => {
       settle();

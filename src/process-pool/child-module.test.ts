@@ -22,12 +22,7 @@ async function child(name: string, source: string) {
   return fork(file, [], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
 }
 
-type Reply = { kind: 'note' } | { kind: 'ready' } | { kind: 'open-failed'; why: string };
-
-const options = {
-  ended: () => new Error('ended before it was ready'),
-  refused: (reply: Reply) => (reply.kind === 'open-failed' ? new Error(`refused: ${reply.why}`) : undefined),
-};
+const options = { ended: () => new Error('ended before it was ready') };
 
 describe('childReady', () => {
   it('resolves on ready, past messages it does not know', async () => {
@@ -35,19 +30,11 @@ describe('childReady', () => {
       'ready',
       `process.send({ kind: 'note' }); process.send({ kind: 'ready' }); process.disconnect();`,
     );
-    await expect(childReady<Reply>(ready, options)).resolves.toBeUndefined();
-  });
-
-  it('rejects with the refusal of a process that says it cannot start', async () => {
-    const refusing = await child(
-      'refusing',
-      `process.send({ kind: 'open-failed', why: 'no such file' }); process.disconnect();`,
-    );
-    await expect(childReady<Reply>(refusing, options)).rejects.toThrow('refused: no such file');
+    await expect(childReady(ready, options)).resolves.toBeUndefined();
   });
 
   it('rejects with `ended` when the process exits before it is ready', async () => {
     const crashing = await child('crashing', `process.exit(3);`);
-    await expect(childReady<Reply>(crashing, options)).rejects.toThrow('ended before it was ready');
+    await expect(childReady(crashing, options)).rejects.toThrow('ended before it was ready');
   });
 });

@@ -1,0 +1,47 @@
+import { mkdir, mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeOrphanedFolders } from './owned-folders.js';
+
+let parent: string;
+
+beforeAll(async () => {
+  parent = await mkdtemp(path.join(tmpdir(), 'nao-owned-folders-'));
+});
+
+afterAll(async () => {
+  await rm(parent, { recursive: true, force: true });
+});
+
+describe('removeOrphanedFolders', () => {
+  it("removes the workers' and exchange folders of a nao that is gone, and only those", async () => {
+    // A pid above the kernel's limit runs no process.
+    const gone = 4_194_305;
+    const names = {
+      goneWorkers: `nao-workers-${gone}-aB3dE6`,
+      goneExchange: `nao-exchange-${gone}-fG7hI8`,
+      goneOlderName: `nao-sandboxes-${gone}-jK9lM0`,
+      liveWorkers: `nao-workers-${process.pid}-nO1pQ2`,
+      unowned: 'nao-workers-rS3tU4',
+      unrelated: `nao-workers-notes-${gone}`,
+    };
+    for (const name of Object.values(names)) await mkdir(path.join(parent, name));
+    const removed = removeOrphanedFolders({ parentDir: parent });
+    expect(removed.map((folder) => path.basename(folder)).sort()).toEqual(
+      [names.goneWorkers, names.goneExchange, names.goneOlderName].sort(),
+    );
+    expect((await readdir(parent)).sort()).toEqual(
+      [names.liveWorkers, names.unowned, names.unrelated].sort(),
+    );
+  });
+
+  it('removes a folder without an owner in its name only once it is a day old', async () => {
+    const name = 'nao-exchange-vW5xY6';
+    await mkdir(path.join(parent, name));
+    expect(removeOrphanedFolders({ parentDir: parent })).toEqual([]);
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    await utimes(path.join(parent, name), twoDaysAgo, twoDaysAgo);
+    expect(removeOrphanedFolders({ parentDir: parent })).toEqual([path.join(parent, name)]);
+  });
+});

@@ -1,0 +1,279 @@
+/**
+ * One pool of killable worker processes (pool-worker.ts) for the work nao cannot stop from
+ * inside its own process: model-written SQL in the extraction sandbox, and SQLite queries.
+ * Each worker runs one job at a time; a job past its deadline is killed with its worker,
+ * which another replaces, and no other job notices. Jobs wait in call order for a free worker.
+ * A job is only the database work: nothing holds a worker while a model call is in flight.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { NaoError } from '../errors/index.js';
+import { childModule, childReady, holdOpen } from './child-module.js';
+import { createOwnedFolder } from './owned-folders.js';
+import type { FromWorker, ToWorker } from './pool-protocol.js';
+
+const WORKER = childModule(import.meta.url, 'pool-worker');
+
+/**
+ * The JavaScript heap of a worker, in MiB: room for the largest answers nao accepts (a
+ * million rows of a few columns), and a bound on memory that DuckDB's own limit does not see.
+ */
+const WORKER_HEAP_MIB = 2048;
+
+export interface JobOptions {
+  /** The module that runs the job, as `childModule(import.meta.url, name).entry` names it. */
+  module: string;
+  /** Sent to the module's `runJob`, by structured clone. */
+  input: unknown;
+  /**
+   * From the moment the job arms it (`JobContext.armDeadline`): past it, the worker is killed.
+   * None: the caller aborts the job when it must stop.
+   */
+  deadlineMs?: number;
+  /** After an abort, how long the job may take to stop before its worker is killed. */
+  graceMs: number;
+  /** Aborted while waiting, the job never starts; while running, it is interrupted. */
+  signal?: AbortSignal | undefined;
+}
+
+/** Why a job has no answer: `deadline` and `aborted` killed its worker; `crashed`, it ended by itself. */
+export class JobLost extends NaoError {
+  constructor(
+    readonly reason: 'deadline' | 'aborted' | 'crashed',
+    message: string,
+  ) {
+    super({ code: 'POOL_JOB_LOST', message });
+  }
+}
+
+interface Job extends JobOptions {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  /** Stops listening for an abort while waiting: once running, the worker listens. */
+  started: () => void;
+}
+
+let nextJobId = 1;
+const live = new Map<ChildProcess, string>();
+
+/** One worker process, running at most one job. */
+class Worker {
+  private stderr = '';
+  private job: {
+    id: number;
+    lost: JobLost['reason'] | null;
+    arm: () => void;
+    /** With the worker's answer, or null when the worker ended first. */
+    settle: (reply: Extract<FromWorker, { kind: 'done' | 'failed' }> | null) => void;
+  } | null = null;
+
+  private constructor(readonly child: ChildProcess) {
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => {
+      // Only the tail matters: it holds the reason of a crash.
+      this.stderr = (this.stderr + text).slice(-2000);
+    });
+    child.on('message', (reply: FromWorker) => {
+      if (reply.kind === 'ready' || reply.id !== this.job?.id) return;
+      if (reply.kind === 'armed') this.job.arm();
+      else this.job.settle(reply);
+    });
+    child.once('exit', () => this.job?.settle(null));
+  }
+
+  static async start(preload: readonly string[]): Promise<Worker> {
+    const folder = createOwnedFolder('workers');
+    const child = fork(WORKER.entry, [folder, ...preload], {
+      execArgv: [`--max-old-space-size=${WORKER_HEAP_MIB}`, ...WORKER.execArgv],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'advanced',
+    });
+    live.set(child, folder);
+    child.once('exit', () => {
+      live.delete(child);
+      rmSync(folder, { recursive: true, force: true });
+    });
+    const worker = new Worker(child);
+    try {
+      await childReady(child, {
+        ended: () => new Error(`a pool worker ended as it started: ${worker.stderr}`),
+      });
+    } catch (error) {
+      child.kill('SIGKILL');
+      throw error;
+    }
+    holdOpen(child, false);
+    return worker;
+  }
+
+  get alive(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Runs `job`; settles once it has an answer, or its worker is gone. */
+  run(job: Job): Promise<void> {
+    const id = nextJobId++;
+    holdOpen(this.child, true);
+    return new Promise((done) => {
+      let deadline: NodeJS.Timeout | undefined;
+      let aborted = false;
+      const abort = () => {
+        aborted = true;
+        this.send({ kind: 'interrupt', id });
+        clearTimeout(deadline);
+        deadline = setTimeout(() => this.kill('aborted'), job.graceMs);
+      };
+      job.signal?.addEventListener('abort', abort, { once: true });
+      this.job = {
+        id,
+        lost: null,
+        arm: () => {
+          if (!aborted && job.deadlineMs !== undefined)
+            deadline = setTimeout(() => this.kill('deadline'), job.deadlineMs);
+        },
+        settle: (reply) => {
+          const lost = this.job?.lost ?? 'crashed';
+          this.job = null;
+          clearTimeout(deadline);
+          job.signal?.removeEventListener('abort', abort);
+          if (reply === null) job.reject(new JobLost(lost, this.lostMessage(lost)));
+          else if (reply.kind === 'done') job.resolve(reply.value);
+          else
+            job.reject(
+              reply.code === undefined
+                ? new Error(reply.message)
+                : new NaoError({ code: reply.code, message: reply.message }),
+            );
+          if (this.alive) holdOpen(this.child, false);
+          done();
+        },
+      };
+      this.send({ kind: 'job', id, module: job.module, input: job.input });
+    });
+  }
+
+  private kill(reason: JobLost['reason']): void {
+    if (this.job !== null) this.job.lost = reason;
+    this.child.kill('SIGKILL');
+  }
+
+  private send(message: ToWorker): void {
+    if (this.child.connected) this.child.send(message, () => undefined);
+  }
+
+  private lostMessage(reason: JobLost['reason']): string {
+    const { exitCode, signalCode } = this.child;
+    const how = signalCode === null ? `exit code ${exitCode}` : `signal ${signalCode}`;
+    const tail = this.stderr.trim().split('\n').slice(-3).join(' ');
+    if (reason === 'crashed') return `the worker process ended (${how})${tail === '' ? '' : `: ${tail}`}`;
+    return `the job was killed with its worker process (${reason === 'deadline' ? 'past its deadline' : 'aborted'})`;
+  }
+}
+
+export class ProcessPool {
+  private readonly idle: Worker[] = [];
+  private readonly queue: Job[] = [];
+  /** Workers alive or starting. */
+  private workers = 0;
+  private readonly starting = new Set<Promise<void>>();
+  /** The modules of the jobs run so far, loaded by every worker started from now on. */
+  private readonly modules = new Set<string>();
+
+  constructor(private readonly size: number) {}
+
+  /** Runs one job in a worker of its own; see `JobOptions`. Rejects with `JobLost` when its worker died under it. */
+  run<Output>(options: JobOptions): Promise<Output> {
+    options.signal?.throwIfAborted();
+    this.modules.add(options.module);
+    return new Promise<Output>((resolve, reject) => {
+      const { signal } = options;
+      const abort = () => {
+        this.queue.splice(this.queue.indexOf(job), 1);
+        reject(signal?.reason);
+      };
+      const started = () => signal?.removeEventListener('abort', abort);
+      const job: Job = { ...options, resolve: resolve as (value: unknown) => void, reject, started };
+      this.queue.push(job);
+      signal?.addEventListener('abort', abort, { once: true });
+      this.dispatch();
+    });
+  }
+
+  /**
+   * Starts every worker ahead of the first job, with `modules` loaded: otherwise the first
+   * jobs all wait for them.
+   */
+  async prepare(modules: readonly string[] = []): Promise<void> {
+    for (const module of modules) this.modules.add(module);
+    while (this.workers < this.size) void this.grow();
+    await Promise.all(this.starting);
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const worker = this.idle.pop();
+      if (worker === undefined) {
+        if (this.workers < this.size) void this.grow();
+        return;
+      }
+      if (!worker.alive) {
+        this.workers--;
+        continue;
+      }
+      const job = this.queue.shift()!;
+      job.started();
+      void worker.run(job).then(() => {
+        if (worker.alive) {
+          this.idle.push(worker);
+          this.dispatch();
+        } else {
+          // Replaced at once: the next job should not wait for a worker to start.
+          this.workers--;
+          void this.grow();
+        }
+      });
+    }
+  }
+
+  private grow(): Promise<void> {
+    this.workers++;
+    const started = Worker.start([...this.modules]).then(
+      (worker) => {
+        this.idle.push(worker);
+      },
+      (error: unknown) => {
+        this.workers--;
+        // A worker that cannot start fails the job that waited for it, not every later one.
+        const job = this.queue.shift();
+        job?.started();
+        job?.reject(error as Error);
+      },
+    );
+    this.starting.add(started);
+    return started.finally(() => {
+      this.starting.delete(started);
+      this.dispatch();
+    });
+  }
+}
+
+/** The pool's size: one worker per core, and at least two, so that one killed job never stalls the rest. */
+const POOL_SIZE = Math.max(2, availableParallelism());
+
+let shared: ProcessPool | null = null;
+
+/** The pool of this nao, created on first use; its workers are killed as nao exits. */
+export function processPool(): ProcessPool {
+  if (shared === null) {
+    shared = new ProcessPool(POOL_SIZE);
+    // A worker stuck in native code would outlive nao otherwise; killed, it leaves its folder.
+    process.once('exit', () => {
+      for (const [child, folder] of live) {
+        child.kill('SIGKILL');
+        rmSync(folder, { recursive: true, force: true });
+      }
+    });
+  }
+  return shared;
+}
