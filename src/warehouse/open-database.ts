@@ -36,7 +36,7 @@ const OPENERS: {
       ...(options.memoryLimit === undefined ? {} : { memoryLimit: options.memoryLimit }),
     }),
   sqlite: async (config, options) =>
-    (await import('./sqlite-database.js')).openSqliteDatabase({
+    (await import('./sqlite/sqlite-database.js')).openSqliteDatabase({
       name: config.name,
       path: resolveFile(config.path, options),
     }),

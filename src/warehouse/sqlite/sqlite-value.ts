@@ -1,5 +1,5 @@
-import { bytesCell, floatCell, integerCell } from './cell-value.js';
-import type { CellValue } from './database.js';
+import { bytesCell, floatCell, integerCell } from '../cell-value.js';
+import type { CellValue } from '../database.js';
 
 /**
  * A better-sqlite3 value (read with safe integers, so INTEGER arrives as bigint) as a

@@ -1,5 +1,5 @@
 /** One SQLite job, between `SqliteDatabase` and a pool worker (sqlite-job.ts). */
-import type { QueryResult, TableInfo } from './database.js';
+import type { QueryResult, TableInfo } from '../database.js';
 
 /** `open` only checks that the file opens as an SQLite database. */
 export type SqliteJob = { file: string } & (

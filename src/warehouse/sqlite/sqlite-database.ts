@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { childModule, JobLost, processPool } from '../process-pool/index.js';
-import type { Database, QueryOptions, QueryResult, TableInfo } from './database.js';
+import { childModule, JobLost, processPool } from '../../process-pool/index.js';
+import type { Database, QueryOptions, QueryResult, TableInfo } from '../database.js';
 import {
   NO_LIMITS,
   type QueryLimits,
@@ -8,8 +8,7 @@ import {
   stoppedError,
   stopRace,
   watchQuery,
-} from './query-control.js';
-import { REFUSED_CODE, type SqliteFailure, type SqliteJob, type SqliteReply } from './sqlite-protocol.js';
+} from '../query-control.js';
 import {
   connectionFailed,
   databaseClosed,
@@ -17,7 +16,8 @@ import {
   queryFailed,
   readOnlyViolation,
   type WarehouseError,
-} from './warehouse-error.js';
+} from '../warehouse-error.js';
+import { REFUSED_CODE, type SqliteFailure, type SqliteJob, type SqliteReply } from './sqlite-protocol.js';
 
 const SQLITE_JOB = childModule(import.meta.url, 'sqlite-job').entry;
 

@@ -6,8 +6,8 @@
  * does). A worker can be killed: the pool does when the time limit passes.
  */
 import Database from 'better-sqlite3';
-import { messageOf } from '../errors/index.js';
-import type { ColumnInfo, QueryResult, TableInfo } from './database.js';
+import { messageOf } from '../../errors/index.js';
+import type { ColumnInfo, QueryResult, TableInfo } from '../database.js';
 import { REFUSED_CODE, type SqliteFailure, type SqliteJob, type SqliteReply } from './sqlite-protocol.js';
 import { sqliteStorageClass, sqliteValueToCell } from './sqlite-value.js';
 

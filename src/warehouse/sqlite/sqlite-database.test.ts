@@ -1,7 +1,10 @@
 /** What only the SQLite warehouse does; what every engine does is in conformance/. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectFailure } from '../../test-support/warehouse-conformance/engine.js';
-import { type SqliteFixture, sqliteEngine } from '../../test-support/warehouse-conformance/sqlite-engine.js';
+import { expectFailure } from '../../../test-support/warehouse-conformance/engine.js';
+import {
+  type SqliteFixture,
+  sqliteEngine,
+} from '../../../test-support/warehouse-conformance/sqlite-engine.js';
 
 let fixture: SqliteFixture;
 
