@@ -101,42 +101,48 @@ export interface AuthorizeParams {
   codeChallenge: string;
 }
 
-export function authorizePage(options: { user: PublicUser; params: AuthorizeParams }): Html {
-  const { params } = options;
+/**
+ * The question both CLI log-in flows ask, answered by a form to `action` that carries `fields`
+ * back (hidden, escaped like every value here).
+ */
+function approvalPage(options: { user: PublicUser; action: string; fields: Record<string, string> }): Html {
+  const hidden = Object.entries(options.fields).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
+  );
   return layout(
     'Approve CLI log-in',
     html`<h1>Log in the nao CLI?</h1>
 <p>A <code>nao</code> command on this computer asks to act as <strong>${options.user.email}</strong>:
 it will run tests and use this backend with your account.</p>
 <p class="muted">Only approve if you just ran <code>nao login</code> or <code>nao test</code>.</p>
-<form method="post" action="/cli/authorize">
-  <input type="hidden" name="state" value="${params.state}">
-  <input type="hidden" name="redirect_uri" value="${params.redirectUri}">
-  <input type="hidden" name="code_challenge" value="${params.codeChallenge}">
+<form method="post" action="${options.action}">
+  ${hidden}
   <button type="submit" name="decision" value="approve">Approve</button>
   <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
 </form>`,
   );
 }
 
+/** Our CLI's approval page (`/cli/authorize`, with PKCE). */
+export function authorizePage(options: { user: PublicUser; params: AuthorizeParams }): Html {
+  const { params } = options;
+  return approvalPage({
+    user: options.user,
+    action: '/cli/authorize',
+    fields: { state: params.state, redirect_uri: params.redirectUri, code_challenge: params.codeChallenge },
+  });
+}
+
 /**
- * The approval page of the original nao's CLI (`/cli-login?port&state`): the same question as
- * ours, answered to `POST /cli-login`, which sends the browser to that CLI's loopback callback.
+ * The approval page of the original nao's CLI (`/cli-login?port&state`), answered to
+ * `POST /cli-login`, which sends the browser to that CLI's loopback callback.
  */
 export function cliLoginPage(options: { user: PublicUser; port: number; state: string }): Html {
-  return layout(
-    'Approve CLI log-in',
-    html`<h1>Log in the nao CLI?</h1>
-<p>A <code>nao</code> command on this computer asks to act as <strong>${options.user.email}</strong>:
-it will run tests and use this backend with your account.</p>
-<p class="muted">Only approve if you just ran <code>nao login</code> or <code>nao test</code>.</p>
-<form method="post" action="/cli-login">
-  <input type="hidden" name="port" value="${String(options.port)}">
-  <input type="hidden" name="state" value="${options.state}">
-  <button type="submit" name="decision" value="approve">Approve</button>
-  <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
-</form>`,
-  );
+  return approvalPage({
+    user: options.user,
+    action: '/cli-login',
+    fields: { port: String(options.port), state: options.state },
+  });
 }
 
 export function invitePage(options: { url: string; expiresAt: Date }): Html {
