@@ -66,6 +66,28 @@ describe('writeResultsFile', () => {
     expect(names).toEqual(['first', 'second', 'third']);
   });
 
+  it('names a file after the newest of its second, also when an earlier name is free again', async () => {
+    await writeResultsFile({ outputsDir: dir, file: resultsFile([run({ name: 'shard 1' })]), now: NOW });
+    await writeResultsFile({ outputsDir: dir, file: resultsFile([run({ name: 'shard 2' })]), now: NOW });
+    const merged = await writeResultsFile({
+      outputsDir: dir,
+      file: resultsFile([run({ name: 'm' })]),
+      now: NOW,
+    });
+    // `nao test merge --remove-shards` removes the shards: their names are free again.
+    await rm(path.join(dir, 'results_20250209_143022.json'));
+    await rm(path.join(dir, 'results_20250209_143022_2.json'));
+    const next = await writeResultsFile({
+      outputsDir: dir,
+      file: resultsFile([run({ name: 'next' })]),
+      now: NOW,
+    });
+    expect([path.basename(merged), path.basename(next)]).toEqual([
+      'results_20250209_143022_3.json',
+      'results_20250209_143022_4.json',
+    ]);
+  });
+
   it('gives concurrent writers of the same second distinct, complete files and leaves no temp file', async () => {
     const files = Array.from({ length: 8 }, (_, i) =>
       resultsFile([run({ name: `run${i}`, details: { response_text: 'x'.repeat(200_000) } })]),

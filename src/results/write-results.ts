@@ -134,9 +134,10 @@ export async function writeResultsFile(options: {
   const now = options.now ?? new Date();
   const outputsDir = path.resolve(options.outputsDir);
   try {
+    const after = await lastSequenceOf({ outputsDir, now });
     return await writeNewFileAtomic({
       folder: outputsDir,
-      nameOf: (sequence) => resultsFileName(now, sequence),
+      nameOf: (sequence) => resultsFileName(now, after + sequence),
       maxNames: MAX_SAME_SECOND_FILES,
       data: `${toJson(options.file)}\n`,
       tempStem: 'results',
@@ -144,6 +145,20 @@ export async function writeResultsFile(options: {
   } catch (error) {
     throw writeFailed({ target: `into ${outputsDir}`, error });
   }
+}
+
+/**
+ * The highest `_N` of the files of `now`'s second already in `outputsDir` (0 when none), so a
+ * new file sorts after them even when an earlier name of that second is free again (shards that
+ * `nao test merge --remove-shards` removed): the latest file is always the latest run.
+ */
+async function lastSequenceOf(options: { outputsDir: string; now: Date }): Promise<number> {
+  const stamp = resultsFileSortKey(resultsFileName(options.now))?.slice(0, -7);
+  const names = await readdir(options.outputsDir).catch(() => [] as string[]);
+  return names.reduce((highest, name) => {
+    const key = resultsFileSortKey(name);
+    return key !== null && key.slice(0, -7) === stamp ? Math.max(highest, Number(key.slice(-6))) : highest;
+  }, 0);
 }
 
 /**

@@ -85,7 +85,7 @@ describe('formatRunComparison', () => {
   it("marks a rate nao recounted from an original nao file and gives the file's own number beside it", async () => {
     const original = path.resolve(
       import.meta.dirname,
-      '../../test-support/original-nao/results/results_20260212_100411.json',
+      '../../../test-support/original-nao/results/results_20260212_100411.json',
     );
     const before = await readResultsFile(original);
     expect(before.recounted).toBeDefined();
