@@ -58,7 +58,8 @@ export async function runJob(input: unknown, context: JobContext): Promise<JobOu
     if (job.sql === null) throw new Error('a job over a load file has nothing to load: nao loaded it');
     return await query({ job, sql: job.sql, hosted, tableIds, context });
   } finally {
-    if (hosted !== undefined) host.disconnect(hosted);
+    // Drops the job's temporary tables with everything in them.
+    hosted?.connection.closeSync();
     if (tables.kind === 'file') host.close();
   }
 }

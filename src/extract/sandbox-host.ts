@@ -118,11 +118,6 @@ export class SandboxHost {
     };
   }
 
-  /** Closes the sandbox's connection, which drops its temporary tables with everything in them. */
-  disconnect(sandbox: HostedSandbox): void {
-    sandbox.connection.closeSync();
-  }
-
   /**
    * Closes the engine and removes its folder. Safe to call twice. A shared engine is closed
    * only as the process exits, when its spare connection may still be connecting: its instance
