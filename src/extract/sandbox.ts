@@ -224,25 +224,18 @@ export async function withSandbox<T>(
 }
 
 function resolveOptions(options: SandboxOptions): Required<SandboxOptions> {
-  const resolved = {
-    memoryLimitBytes: options.memoryLimitBytes ?? DEFAULT_SANDBOX_OPTIONS.memoryLimitBytes,
-    threads: options.threads ?? DEFAULT_SANDBOX_OPTIONS.threads,
-    timeoutMs: options.timeoutMs ?? DEFAULT_SANDBOX_OPTIONS.timeoutMs,
-    maxResultRows: options.maxResultRows ?? DEFAULT_SANDBOX_OPTIONS.maxResultRows,
-    interruptGraceMs: options.interruptGraceMs ?? DEFAULT_SANDBOX_OPTIONS.interruptGraceMs,
-  };
-  for (const [field, value] of Object.entries(resolved)) {
+  const resolved: Required<SandboxOptions> = { ...DEFAULT_SANDBOX_OPTIONS };
+  for (const field of Object.keys(resolved) as (keyof SandboxOptions)[]) {
+    const value = options[field] ?? resolved[field];
     const minimum = field === 'interruptGraceMs' ? 0 : Number.MIN_VALUE;
-    if (
-      !Number.isFinite(value) ||
-      value < minimum ||
-      (field !== 'memoryLimitBytes' && !Number.isInteger(value))
-    ) {
+    const integer = field !== 'memoryLimitBytes';
+    if (!Number.isFinite(value) || value < minimum || (integer && !Number.isInteger(value))) {
       throw new NaoError({
         code: 'SANDBOX_BAD_OPTION',
-        message: `Sandbox option ${field} is ${value}; it must be a positive ${field === 'memoryLimitBytes' ? 'number' : 'integer'}.`,
+        message: `Sandbox option ${field} is ${value}; it must be a positive ${integer ? 'integer' : 'number'}.`,
       });
     }
+    resolved[field] = value;
   }
   return resolved;
 }
