@@ -11,10 +11,7 @@ import path from 'node:path';
 
 type OwnedFolderKind = 'workers' | 'exchange';
 
-/**
- * `sandboxes`: the workers' folders of an older nao. Without an owner's id (a nao before it
- * was in the name), only a folder's age tells it is left over.
- */
+// `sandboxes`: an older nao's. Without an owner's id (older still), only age tells it is left over.
 const FOLDER = /^nao-(?:workers|sandboxes|exchange)-(?:(\d+)-)?[A-Za-z0-9]{6}$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
