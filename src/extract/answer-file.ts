@@ -1,20 +1,14 @@
 /**
  * A long answer travels from the pool worker to nao in a DuckDB database file, not over the
- * process channel: serialising a million rows there and rebuilding them in nao cost seconds,
- * where DuckDB copies its own columns in a fraction of that (measured by `npm run bench
- * extraction`).
- *
- * In the worker, `readSandboxAnswer` streams the first rows; a short answer ends there and is
- * sent as rows. A longer one is run again straight into the file, capped one row past the row
- * cap (so an answer of unknown size is never held whole), by nao's statement around the
- * checked SQL; the file is attached only for that statement. A large job's answers go to the
- * file at once, except a loaded table returned whole as it stands (`SELECT * FROM query_x`,
- * the usual answer when the agent's last result was it): that one is not copied, nao reads it
- * from the load file it wrote. nao reads the stored table as it is, as the warehouse layer
- * reads a long result it stored itself (`readStoredRows`).
+ * process channel: a million rows cost seconds to serialise, DuckDB copies them in a fraction
+ * of that (`npm run bench extraction`). A short answer is sent as rows; a longer one is run
+ * again straight into the file, capped one row past the row cap. A large job's answers go to
+ * the file at once, and a loaded table returned whole (`SELECT * FROM query_x`) is read from
+ * the load file itself, not copied.
  */
 import { rm } from 'node:fs/promises';
 import { type DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
+import { streamQuery } from '../warehouse/duckdb/duckdb-query.js';
 import { readDuckDbResult } from '../warehouse/duckdb/duckdb-result.js';
 import { asSubquery } from '../warehouse/duckdb/duckdb-sql-text.js';
 import {
@@ -183,26 +177,6 @@ async function writeAnswerFile(options: {
     if (attached) await connection.run(`DETACH ${out}`).catch(() => undefined);
     // An answer not sent takes its file with it.
     if (!written) await rm(options.file, { force: true });
-  }
-}
-
-/**
- * As the warehouse reader does: one statement prepares directly, and an interrupt that lands
- * while it is prepared is caught by `checkpoint` before it runs.
- */
-async function streamQuery(connection: DuckDBConnection, sql: string, checkpoint: () => void) {
-  let prepared: DuckDBPreparedStatement;
-  try {
-    prepared = await connection.prepare(sql);
-  } catch {
-    checkpoint();
-    return connection.stream(sql);
-  }
-  try {
-    checkpoint();
-    return await prepared.stream();
-  } finally {
-    prepared.destroySync();
   }
 }
 

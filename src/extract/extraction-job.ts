@@ -1,11 +1,8 @@
 /**
- * One extraction job, run in a pool worker (process-pool/): `{tables, sql, limits} → answer`.
- * The tables are loaded into a fresh connection, whose temporary tables no other connection
- * can read, the SQL is checked and run under its time limit, and the connection is closed.
- * Small tables load in the worker's long-lived engine (creating one costs about 12 ms of CPU,
- * more than a whole small job); large ones arrive in a file nao loaded and are read in place
- * by an engine of the job's own, locked with a memory limit that counts them. A job that
- * ignores its interrupt is killed with its worker by the pool.
+ * One extraction job, run in a pool worker: `{tables, sql, limits} → answer`. The tables are
+ * loaded into a fresh connection (small ones in the worker's long-lived engine, large ones
+ * attached from nao's load file in an engine of the job's own, whose memory limit counts them),
+ * the SQL is checked and run under its time limit, and the connection is closed.
  */
 import { rename } from 'node:fs/promises';
 import path from 'node:path';
@@ -61,7 +58,8 @@ export async function runJob(input: unknown, context: JobContext): Promise<JobOu
     if (job.sql === null) throw new Error('a job over a load file has nothing to load: nao loaded it');
     return await query({ job, sql: job.sql, hosted, tableIds, context });
   } finally {
-    if (hosted !== undefined) host.disconnect(hosted);
+    // Drops the job's temporary tables with everything in them.
+    hosted?.connection.closeSync();
     if (tables.kind === 'file') host.close();
   }
 }

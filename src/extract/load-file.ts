@@ -1,13 +1,7 @@
 /**
- * A large sandbox's tables, loaded by nao itself into a DuckDB database file that each of its
- * extraction jobs attaches read-only, in the job's own engine, and reads in place. Sent over
- * the process channel instead, a million rows cost seconds of serialising and rebuilding
- * JavaScript values on both sides; here DuckDB's own storage carries them.
- *
- * The load is the one of load-tables.ts, straight into the file's database, in an engine of
- * its own that runs no model-written SQL: only the jobs' engines do. The file lives as long as
- * the sandbox, in a folder of its own that the jobs' engines may read, and is stored
- * uncompressed: compressing it cost more than it saved.
+ * A large sandbox's tables, loaded by nao into a DuckDB file that each of its extraction jobs
+ * attaches read-only: over the process channel a million rows cost seconds of serialising.
+ * Stored uncompressed: compressing cost more than it saved.
  */
 import { rm } from 'node:fs/promises';
 import { DuckDBInstance } from '@duckdb/node-api';

@@ -76,8 +76,8 @@ describe('a sandbox engine, for SQL that skips the safety check', () => {
       await expect(a.connection.run(sql), sql).rejects.toThrow(/does not exist/);
     }
     expect((await b.connection.runAndReadAll('SELECT n FROM query_b')).getRows()).toEqual([[2]]);
-    host.disconnect(a);
-    host.disconnect(b);
+    a.connection.closeSync();
+    b.connection.closeSync();
   });
 
   it("leaves nothing behind: a closed connection's tables and memory are gone", async () => {
@@ -85,13 +85,13 @@ describe('a sandbox engine, for SQL that skips the safety check', () => {
     const first = await loaded(host, table('query_a', rows));
     const probe = await host.connect();
     expect(await memoryInUse(probe)).toBeGreaterThan(0);
-    host.disconnect(first);
+    first.connection.closeSync();
     expect(await memoryInUse(probe)).toBe(0);
     await expect(first.connection.run('SELECT 1')).rejects.toThrow();
     const second = await loaded(host, table('query_a', [[7, 'a']]));
     expect(second.scratchFile('x')).not.toBe(first.scratchFile('x'));
-    host.disconnect(second);
-    host.disconnect(probe);
+    second.connection.closeSync();
+    probe.connection.closeSync();
   });
 });
 
@@ -103,7 +103,7 @@ describe('a dedicated sandbox engine', () => {
     await host.lock((await host.memoryInUse(hosted.connection)) + 64 * 1024 * 1024);
     await expect(hosted.connection.run("SET memory_limit = '1GB'")).rejects.toThrow(/locked/);
     expect(await readdir(parentDir)).toHaveLength(1);
-    host.disconnect(hosted);
+    hosted.connection.closeSync();
     host.close();
     await expect(host.connect()).rejects.toThrow(/closed/);
     expect(await readdir(parentDir)).toEqual([]);

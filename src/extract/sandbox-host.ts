@@ -1,18 +1,10 @@
 /**
- * The DuckDB engines extraction sandboxes live in. Each sandbox is a connection of its own,
- * and its tables are that connection's temporary tables: DuckDB keeps them in a catalog
- * private to the connection, which no other connection can name or read, and drops them with
- * it. Creating a DuckDB instance costs about 12 ms of CPU (its catalog of built-in functions
- * is rebuilt every time), so small sandboxes share one long-lived engine per settings, and
- * only large ones get an engine of their own.
- *
- * What an engine enforces, from its creation on: external access disabled except for its own
- * private folder (where the loader writes JSON lines and long answers leave in a database
- * file) and, for a large job, the folder of the file nao loaded its tables into, no extension installs or loads, no
- * spilling to disk, UTC. A shared engine is locked at creation with its memory limit; a
- * dedicated one is locked by `lock()` once its tables are loaded, so its limit can count them.
- * Queries only run after the safety check as well, which refuses catalog functions, file
- * readers and any catalog qualifier but the default ones.
+ * The DuckDB engines extraction jobs run in. Each job is a connection of its own, and its
+ * tables are that connection's temporary tables, which no other connection can name or read.
+ * An engine costs about 12 ms of CPU to create, so small jobs share one long-lived engine per
+ * settings; large ones get their own. From its creation an engine can read only its private
+ * folder (and the load file's), loads no extension, never spills to disk and runs in UTC; its
+ * memory limit and configuration are locked before any model-written SQL runs.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -124,11 +116,6 @@ export class SandboxHost {
       // Named after the sandbox rather than put in a folder of their own, which costs more.
       scratchFile: (file) => path.join(this.dir, `${name}_${file}`),
     };
-  }
-
-  /** Closes the sandbox's connection, which drops its temporary tables with everything in them. */
-  disconnect(sandbox: HostedSandbox): void {
-    sandbox.connection.closeSync();
   }
 
   /**

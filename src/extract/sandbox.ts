@@ -1,19 +1,9 @@
 /**
- * The tables of one extraction, and the model-written SQL that runs over them: each query is
- * one job on the process pool (extraction-job.ts), which loads the tables into a fresh DuckDB
- * connection in a worker, runs the query and lets the worker go. Nothing holds a worker while
- * the model writes its query.
- *
- * Layers, in order: the engine (sandbox-host.ts) has external access disabled (only its
- * private folder, and the folder of the tables nao loaded, stay readable), extensions that
- * cannot be installed or loaded, capped memory and threads, and a locked configuration that
- * no query can undo; every query passes the parser-based safety check; each runs under a
- * wall-clock limit that interrupts it, and its answer is streamed no further than one row past
- * the row cap. A query that ignores its interrupt is killed with its worker once the grace
- * period has passed; no other query notices.
- *
- * Small tables travel with each job. Large ones are loaded once, by nao, into a DuckDB file
- * (load-file.ts) that each job reads in place, and a long answer comes back in one
+ * The tables of one extraction and the model-written SQL over them. Each query is one job on
+ * the process pool (extraction-job.ts): nothing holds a worker while the model writes its
+ * query, and a query that ignores its interrupt is killed with its worker, alone.
+ * Small tables travel with each job; large ones are loaded once, by nao, into a DuckDB file
+ * (load-file.ts) every job reads in place, and a long answer comes back in one
  * (answer-file.ts): a million rows over the process channel cost seconds of serialising.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -65,7 +55,6 @@ export const DEFAULT_SANDBOX_OPTIONS = {
 export const SHARED_HOST_MAX_CELLS = 200_000;
 
 export class Sandbox {
-  private busy = false;
   private closed = false;
 
   private constructor(
@@ -115,22 +104,9 @@ export class Sandbox {
         message: 'The extraction sandbox is closed; open a new one.',
       });
     }
-    if (this.busy) {
-      throw new NaoError({
-        code: 'SANDBOX_BUSY',
-        message: 'The extraction sandbox runs one query at a time, and is still busy with the previous one.',
-      });
-    }
-    options.signal?.throwIfAborted();
-    this.busy = true;
-    try {
-      return await this.run(sql, options.signal);
-    } finally {
-      this.busy = false;
-    }
-  }
-
-  private async run(sql: string, signal: AbortSignal | undefined): Promise<SandboxQueryResult> {
+    // Each query is a job of its own, with its own answer file: queries may overlap.
+    const { signal } = options;
+    signal?.throwIfAborted();
     const { timeoutMs, memoryLimitBytes } = this.options;
     let outcome: JobQueryOutcome;
     try {
@@ -248,25 +224,18 @@ export async function withSandbox<T>(
 }
 
 function resolveOptions(options: SandboxOptions): Required<SandboxOptions> {
-  const resolved = {
-    memoryLimitBytes: options.memoryLimitBytes ?? DEFAULT_SANDBOX_OPTIONS.memoryLimitBytes,
-    threads: options.threads ?? DEFAULT_SANDBOX_OPTIONS.threads,
-    timeoutMs: options.timeoutMs ?? DEFAULT_SANDBOX_OPTIONS.timeoutMs,
-    maxResultRows: options.maxResultRows ?? DEFAULT_SANDBOX_OPTIONS.maxResultRows,
-    interruptGraceMs: options.interruptGraceMs ?? DEFAULT_SANDBOX_OPTIONS.interruptGraceMs,
-  };
-  for (const [field, value] of Object.entries(resolved)) {
+  const resolved: Required<SandboxOptions> = { ...DEFAULT_SANDBOX_OPTIONS };
+  for (const field of Object.keys(resolved) as (keyof SandboxOptions)[]) {
+    const value = options[field] ?? resolved[field];
     const minimum = field === 'interruptGraceMs' ? 0 : Number.MIN_VALUE;
-    if (
-      !Number.isFinite(value) ||
-      value < minimum ||
-      (field !== 'memoryLimitBytes' && !Number.isInteger(value))
-    ) {
+    const integer = field !== 'memoryLimitBytes';
+    if (!Number.isFinite(value) || value < minimum || (integer && !Number.isInteger(value))) {
       throw new NaoError({
         code: 'SANDBOX_BAD_OPTION',
-        message: `Sandbox option ${field} is ${value}; it must be a positive ${field === 'memoryLimitBytes' ? 'number' : 'integer'}.`,
+        message: `Sandbox option ${field} is ${value}; it must be a positive ${integer ? 'integer' : 'number'}.`,
       });
     }
+    resolved[field] = value;
   }
   return resolved;
 }

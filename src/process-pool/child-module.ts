@@ -35,26 +35,13 @@ export function holdOpen(child: ChildProcess, held: boolean): void {
  */
 export function childReady(child: ChildProcess, options: { ended: () => Error }): Promise<void> {
   return new Promise((resolve, reject) => {
-    const onMessage = (message: { kind?: unknown }) => {
-      if (message.kind !== 'ready') return;
-      settle();
-      resolve();
+    const settle = (done: () => void) => {
+      child.off('message', onMessage).off('exit', onExit).off('error', onError);
+      done();
     };
-    const onExit = () => {
-      settle();
-      reject(options.ended());
-    };
-    const onError = (error: Error) => {
-      settle();
-      reject(error);
-    };
-    const settle = () => {
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      child.off('error', onError);
-    };
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-    child.once('error', onError);
+    const onMessage = (message: { kind?: unknown }) => message.kind === 'ready' && settle(resolve);
+    const onExit = () => settle(() => reject(options.ended()));
+    const onError = (error: Error) => settle(() => reject(error));
+    child.on('message', onMessage).once('exit', onExit).once('error', onError);
   });
 }

@@ -11,10 +11,8 @@ import path from 'node:path';
 
 type OwnedFolderKind = 'workers' | 'exchange';
 
-// `sandboxes`: the workers' folders of an older nao.
-const OWNED = /^nao-(?:workers|sandboxes|exchange)-(\d+)-[A-Za-z0-9]{6}$/;
-/** Folders of a nao before the owner's id was in the name: only their age tells they are left over. */
-const UNOWNED = /^nao-(?:sandboxes|exchange)-[A-Za-z0-9]{6}$/;
+// `sandboxes`: an older nao's. Without an owner's id (older still), only age tells it is left over.
+const FOLDER = /^nao-(?:workers|sandboxes|exchange)-(?:(\d+)-)?[A-Za-z0-9]{6}$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 let cleaned = false;
@@ -45,12 +43,15 @@ export function removeOrphanedFolders(options: { parentDir?: string; now?: Date 
   const cutoff = (options.now ?? new Date()).getTime() - DAY_MS;
   const removed: string[] = [];
   for (const name of names) {
-    const owner = OWNED.exec(name)?.[1];
+    const match = FOLDER.exec(name);
+    const owner = Number(match?.[1]);
     const folder = path.join(parentDir, name);
     try {
-      if (owner !== undefined) {
-        if (Number(owner) === process.pid || isAlive(Number(owner))) continue;
-      } else if (!UNOWNED.test(name) || statSync(folder).mtimeMs > cutoff) continue;
+      if (match === null) continue;
+      if (
+        match[1] !== undefined ? owner === process.pid || isAlive(owner) : statSync(folder).mtimeMs > cutoff
+      )
+        continue;
       rmSync(folder, { recursive: true, force: true });
       removed.push(folder);
     } catch {

@@ -1,13 +1,8 @@
 /**
- * A worker of the pool (process-pool.ts): runs one job at a time, each by the module it names.
- * Work that ignores every interrupt (a DuckDB `levenshtein` over two long strings, an SQLite
- * recursive CTE) cannot be stopped from inside a process; the pool kills this one then, and
- * only its own job is lost. Memory that DuckDB's own limit does not count (the rows read into
- * JavaScript) is bounded by this process's heap limit.
- *
- * Started with a folder of its own, which the pool removes once it has ended, then the job
- * modules to load before it says it is ready: loading one takes long (seconds under tsx), and
- * would otherwise count against the first job that needs it.
+ * A worker of the pool (process-pool.ts): runs one job at a time, by the module it names.
+ * Started with a folder of its own (removed by the pool once it ended) and the job modules to
+ * load before it says it is ready: loading one takes seconds under tsx, which would otherwise
+ * count against the first job that needs it.
  */
 import { pathToFileURL } from 'node:url';
 import { messageOf, NaoError } from '../errors/index.js';

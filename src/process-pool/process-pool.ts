@@ -1,9 +1,8 @@
 /**
- * One pool of killable worker processes (pool-worker.ts) for the work nao cannot stop from
- * inside its own process: model-written SQL in the extraction sandbox, and SQLite queries.
- * Each worker runs one job at a time; a job past its deadline is killed with its worker,
- * which another replaces, and no other job notices. Jobs wait in call order for a free worker.
- * A job is only the database work: nothing holds a worker while a model call is in flight.
+ * One pool of killable worker processes (pool-worker.ts) for work nao cannot stop from inside
+ * its own process: model-written SQL in the extraction sandbox, and SQLite queries. Each
+ * worker runs one job at a time; a job past its deadline is killed with its worker, which
+ * another replaces, and no other job notices. Jobs wait in call order for a free worker.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -24,7 +23,6 @@ const WORKER_HEAP_MIB = 2048;
 export interface JobOptions {
   /** The module that runs the job, as `childModule(import.meta.url, name).entry` names it. */
   module: string;
-  /** Sent to the module's `runJob`, by structured clone. */
   input: unknown;
   /**
    * From the moment the job arms it (`JobContext.armDeadline`): past it, the worker is killed.
@@ -174,7 +172,7 @@ class Worker {
 export class ProcessPool {
   private readonly idle: Worker[] = [];
   private readonly queue: Job[] = [];
-  /** Workers alive or starting. */
+  /** Alive or starting. */
   private workers = 0;
   private readonly starting = new Set<Promise<void>>();
   /** The modules of the jobs run so far, loaded by every worker started from now on. */

@@ -112,7 +112,7 @@ export async function readDuckDbQuery(options: ReadDuckDbQueryOptions): Promise<
  * usual way, which runs them or reports the error as always. An interrupt that lands while
  * the statement is prepared is forgotten when it starts to run: `checkpoint` looks in between.
  */
-async function streamQuery(
+export async function streamQuery(
   connection: DuckDBConnection,
   sql: string,
   checkpoint: (() => void) | undefined,

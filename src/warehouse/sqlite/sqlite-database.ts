@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { childModule, JobLost, processPool } from '../../process-pool/index.js';
+import { NaoError } from '../../errors/index.js';
+import { childModule, processPool } from '../../process-pool/index.js';
 import type { Database, QueryOptions, QueryResult, TableInfo } from '../database.js';
 import {
   NO_LIMITS,
@@ -17,11 +18,19 @@ import {
   readOnlyViolation,
   type WarehouseError,
 } from '../warehouse-error.js';
-import { REFUSED_CODE, type SqliteFailure, type SqliteJob, type SqliteReply } from './sqlite-protocol.js';
 
 const SQLITE_JOB = childModule(import.meta.url, 'sqlite-job').entry;
 
-type Request = SqliteJob extends infer Job ? (Job extends unknown ? Omit<Job, 'file'> : never) : never;
+type Request = { kind: 'open' } | { kind: 'query'; sql: string; maxRows: number } | { kind: 'tables' };
+
+/** One request of a database, as the pool sends it to sqlite-job.ts; `open` only checks that the file opens. */
+export type SqliteJob = Request & { file: string };
+
+/** The codes of the errors sqlite-job.ts raises itself; better-sqlite3's own (SQLITE_…) reach nao as they are. */
+export const SQLITE_JOB_CODES = {
+  openFailed: 'NAO_SQLITE_OPEN_FAILED',
+  refused: 'NAO_SQLITE_REFUSED',
+} as const;
 
 /**
  * Opens an SQLite file read-only (`readonly`, `fileMustExist`, plus `PRAGMA query_only`).
@@ -63,15 +72,11 @@ class SqliteDatabase implements Database {
 
   async query(sql: string, options?: QueryOptions): Promise<QueryResult> {
     const limits = startQuery({ database: this.name, dialect: this.dialect, sql, query: options });
-    const reply = await this.request(limits, { kind: 'query', sql, maxRows: limits.maxRows });
-    if (reply.kind === 'result') return reply.result;
-    throw this.unexpected(reply);
+    return (await this.request(limits, { kind: 'query', sql, maxRows: limits.maxRows })) as QueryResult;
   }
 
   async listTables(): Promise<TableInfo[]> {
-    const reply = await this.request(NO_LIMITS, { kind: 'tables' });
-    if (reply.kind === 'tables') return reply.tables;
-    throw this.unexpected(reply);
+    return (await this.request(NO_LIMITS, { kind: 'tables' })) as TableInfo[];
   }
 
   /** Stops what still runs or waits (the running request's worker is killed). */
@@ -85,7 +90,7 @@ class SqliteDatabase implements Database {
    * call, queue included: a query still waiting when it passes never starts; a running one is
    * killed with its worker.
    */
-  async request(limits: QueryLimits, body: Request): Promise<SqliteReply> {
+  async request(limits: QueryLimits, body: Request): Promise<unknown> {
     const previous = this.tail;
     let finished!: () => void;
     const ours = new Promise<void>((resolve) => {
@@ -104,24 +109,12 @@ class SqliteDatabase implements Database {
       await Promise.race([previous, stopped.promise]);
       if (this.closed) throw databaseClosed(this.context);
       const job: SqliteJob = { ...body, file: this.file };
-      const reply = await processPool().run<SqliteReply>({
-        module: SQLITE_JOB,
-        input: job,
-        graceMs: 0,
-        signal: stop.signal,
-      });
-      if (reply.kind === 'open-failed') throw this.connectionFailed(reply.failure.message);
-      if (reply.kind === 'failed') throw this.failureError(reply.failure);
-      return reply;
+      return await processPool().run({ module: SQLITE_JOB, input: job, graceMs: 0, signal: stop.signal });
     } catch (error) {
       const halted = stoppedError({ ...this.context, reason: watch.reason, limits, cause: error });
       if (halted !== undefined) throw halted;
       if (this.closed) throw databaseClosed(this.context);
-      // The worker crashed under the query.
-      if (error instanceof JobLost) {
-        throw queryFailed({ ...this.context, engineMessage: messageOf(error), cause: error });
-      }
-      throw error;
+      throw this.failureError(error);
     } finally {
       watch.dispose();
       this.inFlight.delete(cancel);
@@ -133,20 +126,15 @@ class SqliteDatabase implements Database {
     return connectionFailed({ ...this.context, target: this.file, engineMessage });
   }
 
-  private failureError(failure: SqliteFailure): WarehouseError {
-    const context = { ...this.context, engineMessage: failure.message };
-    // SQLITE_READONLY and its extended codes (SQLITE_READONLY_DBMOVED…), and what the worker
+  /** What the job raised, or `JobLost` when its worker crashed under the query. */
+  private failureError(error: unknown): WarehouseError {
+    if (!(error instanceof NaoError)) throw error;
+    if (error.code === SQLITE_JOB_CODES.openFailed) return this.connectionFailed(error.message);
+    const context = { ...this.context, engineMessage: messageOf(error), cause: error };
+    // SQLITE_READONLY and its extended codes (SQLITE_READONLY_DBMOVED…), and what the job
     // refused before running it (VACUUM, ATTACH).
-    const code = failure.code ?? '';
-    return code.startsWith('SQLITE_READONLY') || code === REFUSED_CODE
+    return error.code.startsWith('SQLITE_READONLY') || error.code === SQLITE_JOB_CODES.refused
       ? readOnlyViolation(context)
       : queryFailed(context);
-  }
-
-  private unexpected(reply: SqliteReply): WarehouseError {
-    return queryFailed({
-      ...this.context,
-      engineMessage: `unexpected reply from the SQLite job: ${reply.kind}`,
-    });
   }
 }

@@ -6,30 +6,21 @@
  * does). A worker can be killed: the pool does when the time limit passes.
  */
 import Database from 'better-sqlite3';
-import { messageOf } from '../../errors/index.js';
+import { messageOf, NaoError } from '../../errors/index.js';
 import type { ColumnInfo, QueryResult, TableInfo } from '../database.js';
-import { REFUSED_CODE, type SqliteFailure, type SqliteJob, type SqliteReply } from './sqlite-protocol.js';
+import { SQLITE_JOB_CODES, type SqliteJob } from './sqlite-database.js';
 import { sqliteStorageClass, sqliteValueToCell } from './sqlite-value.js';
 
-function failureOf(error: unknown): SqliteFailure {
-  const code = (error as { code?: unknown } | null)?.code;
-  return {
-    code: typeof code === 'string' ? code : undefined,
-    message: messageOf(error),
-  };
-}
-
 function openReadOnly(file: string): Database.Database {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  db.defaultSafeIntegers(true);
-  // Reads the header, so a file that is not an SQLite database fails now rather than at the first query.
-  db.pragma('schema_version');
-  return db;
-}
-
-/** A statement refused before it runs; nao reports it as READ_ONLY_VIOLATION. */
-class RefusedStatement extends Error {
-  readonly code = REFUSED_CODE;
+  try {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    db.defaultSafeIntegers(true);
+    // Reads the header, so a file that is not an SQLite database fails now rather than at the first query.
+    db.pragma('schema_version');
+    return db;
+  } catch (error) {
+    throw new NaoError({ code: SQLITE_JOB_CODES.openFailed, message: messageOf(error) });
+  }
 }
 
 /**
@@ -64,7 +55,7 @@ function runQuery(db: Database.Database, sql: string, maxRows: number | null): Q
   db.pragma('query_only = ON');
   const statement = db.prepare(sql);
   const refused = refusal(db, sql, statement);
-  if (refused !== undefined) throw new RefusedStatement(refused);
+  if (refused !== undefined) throw new NaoError({ code: SQLITE_JOB_CODES.refused, message: refused });
   if (!statement.reader) {
     statement.run();
     return { columns: [], rows: [], truncated: false };
@@ -118,20 +109,21 @@ function listTables(db: Database.Database): TableInfo[] {
 }
 
 /** Opens the file read-only for this one request: the file may have changed since the last. */
-export async function runJob(input: unknown): Promise<SqliteReply> {
+export async function runJob(input: unknown): Promise<QueryResult | TableInfo[] | null> {
   const job = input as SqliteJob;
-  let db: Database.Database;
+  const db = openReadOnly(job.file);
   try {
-    db = openReadOnly(job.file);
+    if (job.kind === 'open') return null;
+    if (job.kind === 'tables') return listTables(db);
+    return runQuery(db, job.sql, job.maxRows);
   } catch (error) {
-    return { kind: 'open-failed', failure: failureOf(error) };
-  }
-  try {
-    if (job.kind === 'open') return { kind: 'opened' };
-    if (job.kind === 'tables') return { kind: 'tables', tables: listTables(db) };
-    return { kind: 'result', result: runQuery(db, job.sql, job.maxRows) };
-  } catch (error) {
-    return { kind: 'failed', failure: failureOf(error) };
+    if (error instanceof NaoError) throw error;
+    // better-sqlite3's code (SQLITE_READONLY…) crosses the pool only on a NaoError.
+    const code = (error as { code?: unknown } | null)?.code;
+    throw new NaoError({
+      code: typeof code === 'string' ? code : 'NAO_SQLITE_FAILED',
+      message: messageOf(error),
+    });
   } finally {
     db.close();
   }
