@@ -26,8 +26,8 @@ export type RowSecurityResult = { success: true; sql: string } | { success: fals
 
 /**
  * Rewrites `sql` so that each of `references` reads only the rows its policy allows, then
- * checks the rewrite with `isProtected`, which names the policy of a reference in the new
- * query (the caller resolves names against the catalog, as for the first parse).
+ * checks the rewrite with `findProtected`, which finds the protected references of the new
+ * query and their policies (the caller resolves names against the catalog, as for the first parse).
  */
 export async function applyRowSecurity(options: {
   sql: string;

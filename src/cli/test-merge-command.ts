@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { readResultsFile, writeResultsFile, writeResultsFileAt } from '../results/index.js';
 import { endSuite, formatSummary, junitReporter, type Reporter } from '../results/reporters/index.js';
-import { fileSha256, mergeShardFiles } from '../shard/index.js';
+import { mergeShardFiles } from '../shard/index.js';
 import type { CommandAction } from './command-spec.js';
 import type { CliDependencies } from './dependencies.js';
 import { EXIT } from './exit-codes.js';
@@ -17,30 +17,20 @@ export const mergeResults: CommandAction<CliDependencies> = async ({ io, args, f
   const shards = await Promise.all(
     sources.map(async (source) => ({ source, file: await readResultsFile(path.resolve(io.cwd, source)) })),
   );
-  // The project's config, as a run reads it: `test.stats.cluster` decides the merged intervals.
-  const config = await loadProjectConfig(io);
-  const cluster = config.test.statsCluster;
   const now = deps.now?.() ?? new Date();
   const file = mergeShardFiles({
     shards,
     allowPartial: flags.allowPartial === true,
     now,
     command: ['nao', ...(io.argv ?? [])].join(' '),
-    ...(cluster ? { cluster } : {}),
   });
-  if ((await fileSha256(config.configPath)) !== file.merged!.suite.config_sha256) {
-    io.stderr.write(
-      `Warning: ${path.relative(io.cwd, config.configPath) || config.configPath} changed since the shards ran: ` +
-        `the merged intervals cluster on the ${cluster ?? 'test'} (test.stats.cluster) as it says now.\n`,
-    );
-  }
 
   // The files first: a failure to print must not lose the merge.
   const output = typeof flags.output === 'string' ? flags.output : undefined;
   const saved =
     output === undefined
       ? await writeResultsFile({
-          outputsDir: path.join(config.projectDir, 'tests', 'outputs'),
+          outputsDir: path.join((await loadProjectConfig(io)).projectDir, 'tests', 'outputs'),
           file,
           now,
         })

@@ -7,7 +7,7 @@ import { ProcessPool } from '../process-pool/process-pool.js';
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
 import { CHANNEL_ANSWER_ROWS } from './answer-file.js';
 import type { SourceTable } from './load-tables.js';
-import { Sandbox, SHARED_HOST_MAX_CELLS, withSandbox } from './sandbox.js';
+import { INLINE_TABLES_MAX_CELLS, Sandbox, withSandbox } from './sandbox.js';
 
 const ID = 'query_0a1b2c3d';
 
@@ -17,7 +17,7 @@ function table(columns: [string, string][], rows: CellValue[][], id = ID): Sourc
 
 /** Rows of one column enough for a job to go through a load file, read by an engine of its own. */
 function bigRows(): CellValue[][] {
-  return Array.from({ length: SHARED_HOST_MAX_CELLS + 1 }, (_, i): CellValue[] => [i]);
+  return Array.from({ length: INLINE_TABLES_MAX_CELLS + 1 }, (_, i): CellValue[] => [i]);
 }
 
 /** Two strings of a million characters, whose levenshtein DuckDB never interrupts. */
@@ -600,23 +600,23 @@ describe('queries of different sandboxes', () => {
       Array.from({ length: count }, (_, i): CellValue[] => [values[i % values.length]!, i, `t${i}`]);
     const small = await selectAll(table(columns, rowsOf(10)), `SELECT * FROM ${ID} ORDER BY k LIMIT 10`);
     const large = await selectAll(
-      table(columns, rowsOf(SHARED_HOST_MAX_CELLS)),
+      table(columns, rowsOf(INLINE_TABLES_MAX_CELLS)),
       `SELECT * FROM ${ID} ORDER BY k LIMIT 10`,
     );
     expect(large.loaded.columns).toEqual(small.loaded.columns);
-    expect(large.loaded.rowCount).toBe(SHARED_HOST_MAX_CELLS);
+    expect(large.loaded.rowCount).toBe(INLINE_TABLES_MAX_CELLS);
     expect(large.result).toEqual(small.result);
 
     // A whole table is read where it was loaded; the same SQL with a clause is copied first.
-    const tables = [table(columns, rowsOf(SHARED_HOST_MAX_CELLS))];
+    const tables = [table(columns, rowsOf(INLINE_TABLES_MAX_CELLS))];
     await withSandbox({ tables }, async (sandbox) => {
       const whole = await sandbox.query(`SELECT * FROM ${ID}`);
       if (!whole.success) throw new Error(whole.error);
-      expect(whole.rows).toHaveLength(SHARED_HOST_MAX_CELLS);
+      expect(whole.rows).toHaveLength(INLINE_TABLES_MAX_CELLS);
       expect(whole.rows.slice(0, 10)).toEqual(small.result.success ? small.result.rows : null);
       expect(whole).toEqual(await sandbox.query(`SELECT * FROM ${ID} WHERE true`));
     });
-    await withSandbox({ tables, maxResultRows: SHARED_HOST_MAX_CELLS - 1 }, async (sandbox) => {
+    await withSandbox({ tables, maxResultRows: INLINE_TABLES_MAX_CELLS - 1 }, async (sandbox) => {
       expect(await sandbox.query(`SELECT * FROM ${ID}`)).toMatchObject({
         success: false,
         kind: 'too-many-rows',

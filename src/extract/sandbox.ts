@@ -52,7 +52,7 @@ export const DEFAULT_SANDBOX_OPTIONS = {
 } as const;
 
 /** Tables with at most this many values travel with each job; larger ones go through a load file. */
-export const SHARED_HOST_MAX_CELLS = 200_000;
+export const INLINE_TABLES_MAX_CELLS = 200_000;
 
 export class Sandbox {
   private closed = false;
@@ -70,7 +70,7 @@ export class Sandbox {
   static async open(options: { tables: readonly SourceTable[] } & SandboxOptions): Promise<Sandbox> {
     const settings = resolveOptions(options);
     const cells = options.tables.reduce((sum, table) => sum + table.rows.length * table.columns.length, 0);
-    if (cells <= SHARED_HOST_MAX_CELLS) {
+    if (cells <= INLINE_TABLES_MAX_CELLS) {
       const source = {
         kind: 'rows' as const,
         tables: options.tables.map((table) => ({

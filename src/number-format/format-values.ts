@@ -83,13 +83,18 @@ export function formatPercent(rate: number): string {
   return `${rate.toFixed(1)}%`;
 }
 
+/** A 95% interval of a rate, without its unit: `44.6–73.7`. */
+export function formatInterval([low, high]: readonly [number, number]): string {
+  return `${low.toFixed(1)}–${high.toFixed(1)}`;
+}
+
 /** A rate with its 95% interval: `60.0% (44.6–73.7)`; `mark` goes right after the rate (`25.0%*`). */
 export function formatPercentWithInterval(
   rate: number,
   ci95: readonly [number, number],
   options: { mark?: string } = {},
 ): string {
-  return `${formatPercent(rate)}${options.mark ?? ''} (${ci95[0].toFixed(1)}–${ci95[1].toFixed(1)})`;
+  return `${formatPercent(rate)}${options.mark ?? ''} (${formatInterval(ci95)})`;
 }
 
 /** A difference in points with its interval: `+35.0 points (20.0 to 50.0)`. */

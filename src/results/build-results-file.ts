@@ -42,6 +42,7 @@ export function buildResultsFile(options: {
     ...(comparisons.length > 0 ? { comparisons } : {}),
   };
   if (repeats.length > 0 || (options.repeat ?? 1) > 1) file.repeats = repeats;
+  if (options.cluster === 'folder') file.stats_cluster = 'folder';
   if (options.naoVersion !== undefined) file.nao_version = options.naoVersion;
   if (options.priceTableVersion !== undefined) file.price_table_version = options.priceTableVersion;
   if (options.command !== undefined) file.command = options.command;

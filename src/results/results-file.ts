@@ -301,6 +301,11 @@ export interface ResultsFile {
   comparisons?: ModelComparison[];
   /** Present when the run used --repeat > 1. */
   repeats?: RepeatStats[];
+  /**
+   * `test.stats.cluster: folder` of the run: its intervals and comparisons cluster on the test's
+   * folder. Absent: on the test. Read by `nao test merge` and when intervals are computed on read.
+   */
+  stats_cluster?: 'folder';
   nao_version?: string;
   price_table_version?: string;
   /** The command line, with secrets removed. */

@@ -182,21 +182,28 @@ export function orderedModels(results: readonly RunResult[], modelOrder: readonl
 export function ensureByModel(
   file: Omit<ResultsFile, 'by_model'> & { by_model?: ModelSummary[] | null },
 ): ResultsFile {
+  const cluster = file.stats_cluster === 'folder' ? { cluster: 'folder' as const } : {};
   let byModel = file.by_model;
-  if (!Array.isArray(byModel)) byModel = summarizeByModel(file.results, { modelOrder: file.models ?? [] });
+  if (!Array.isArray(byModel))
+    byModel = summarizeByModel(file.results, { modelOrder: file.models ?? [], ...cluster });
   else if (!byModel.every(hasPassRateInterval)) {
     byModel = byModel.map((entry) =>
       hasPassRateInterval(entry)
         ? entry
-        : { ...entry, ...passRateInterval(file.results.filter((result) => result.model === entry.model)) },
+        : {
+            ...entry,
+            ...passRateInterval(
+              file.results.filter((result) => result.model === entry.model),
+              cluster,
+            ),
+          },
     );
   }
   const summary = hasPassRateInterval(file.summary)
     ? file.summary
-    : { ...file.summary, ...passRateInterval(file.results) };
-  // Such files say nothing of test.stats.cluster: their comparisons pair by test, the default.
+    : { ...file.summary, ...passRateInterval(file.results, cluster) };
   const comparisons =
     file.comparisons ??
-    compareModels({ results: file.results, byModel: [...byModel].sort(compareModelSummaries) });
+    compareModels({ results: file.results, byModel: [...byModel].sort(compareModelSummaries), ...cluster });
   return { ...file, summary, by_model: byModel, ...(comparisons.length > 0 ? { comparisons } : {}) };
 }

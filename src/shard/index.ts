@@ -1,3 +1,3 @@
 export { mergeShardFiles } from './merge-shards.js';
 export { shardTests } from './shard-spec.js';
-export { fileSha256, suiteFingerprint } from './suite-fingerprint.js';
+export { suiteFingerprint } from './suite-fingerprint.js';

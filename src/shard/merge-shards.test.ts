@@ -141,28 +141,34 @@ describe('mergeShardFiles', () => {
   ] as const)('gives the intervals and comparisons of the suite run once (%s)', (_what, repeat, cluster) => {
     const suite = withDigest({ ...FOLDERED, repeat });
     const whole = wholeRun(suite, cluster);
-    const merged = mergeShardFiles({
-      shards: shardFiles(suite, 3, cluster),
-      allowPartial: false,
-      now: NOW,
-      ...(cluster ? { cluster } : {}),
-    });
+    const merged = mergeShardFiles({ shards: shardFiles(suite, 3, cluster), allowPartial: false, now: NOW });
     expect(whole.comparisons).toHaveLength(1);
+    expect(merged.stats_cluster).toBe(whole.stats_cluster);
     expect(merged.summary.pass_rate_ci95).toEqual(whole.summary.pass_rate_ci95);
     expect(merged.summary.pass_rate_ci_method).toBe(whole.summary.pass_rate_ci_method);
     expect(merged.by_model).toEqual(whole.by_model);
     expect(merged.comparisons).toEqual(whole.comparisons);
     expect(merged.summary).toEqual(whole.summary);
-    // The project's setting is what makes them equal: by the test, a folder run's differ.
+    // What the shards record is what makes them equal: by the test, a folder run's differ.
     if (cluster === 'folder') {
-      const byTest = mergeShardFiles({
-        shards: shardFiles(suite, 3, cluster),
-        allowPartial: false,
-        now: NOW,
-      });
+      const unrecorded = shardFiles(suite, 3, cluster).map(
+        ({ file: { stats_cluster, ...file }, ...shard }) => ({
+          ...shard,
+          file,
+        }),
+      );
+      const byTest = mergeShardFiles({ shards: unrecorded, allowPartial: false, now: NOW });
       expect(byTest.summary.pass_rate_ci95).not.toEqual(whole.summary.pass_rate_ci95);
       expect(byTest.comparisons).not.toEqual(whole.comparisons);
     }
+  });
+
+  it('refuses shards that cluster their intervals differently', () => {
+    const shards = shardFiles(FOLDERED, 3);
+    const folder = shardFiles(FOLDERED, 3, 'folder');
+    expect(() =>
+      mergeShardFiles({ shards: [shards[0]!, folder[1]!, shards[2]!], allowPartial: false, now: NOW }),
+    ).toThrow(/cluster their intervals differently \(test\.stats\.cluster\)/);
   });
 
   it('merges an empty shard (more shards than tests)', () => {

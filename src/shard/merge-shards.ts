@@ -10,7 +10,6 @@ import {
   type ResultsFile,
   type RunResult,
   type ShardRecord,
-  type StatsCluster,
   type SuiteFingerprint,
   type SuiteTestRecord,
 } from '../results/index.js';
@@ -151,11 +150,6 @@ export function mergeShardFiles(options: {
   now: Date;
   /** The merge's command line, for `command`. */
   command?: string;
-  /**
-   * `test.stats.cluster` of the project, as the run reads it: the shards' own intervals cover
-   * a slice each, so the merged file's intervals and comparisons are computed anew on it.
-   */
-  cluster?: StatsCluster;
 }): ResultsFile {
   if (options.shards.length === 0) {
     throw new UsageError({
@@ -186,6 +180,12 @@ export function mergeShardFiles(options: {
       throw new UsageError({
         code: 'SHARD_SUITE_MISMATCH',
         message: `${other.source} is a shard of another suite than ${first.source}: ${suiteDifferences(suite, other.shard.suite).join('; ')}. ${ONE_SUITE_HINT}`,
+      });
+    }
+    if (other.file.stats_cluster !== first.file.stats_cluster) {
+      throw new UsageError({
+        code: 'SHARD_SUITE_MISMATCH',
+        message: `${first.source} and ${other.source} cluster their intervals differently (test.stats.cluster): ${ONE_SUITE_HINT}`,
       });
     }
     if (other.file.nao_version !== first.file.nao_version) {
@@ -242,7 +242,9 @@ export function mergeShardFiles(options: {
     naoVersion: first.file.nao_version,
     priceTableVersion: first.file.price_table_version,
     interrupted: ordered.some((read) => read.file.interrupted === true),
-    ...(options.cluster ? { cluster: options.cluster } : {}),
+    // The shards' own intervals cover a slice each: the merged ones are computed anew, on what
+    // the run clustered on (test.stats.cluster, recorded in each shard's file).
+    ...(first.file.stats_cluster === 'folder' ? { cluster: 'folder' as const } : {}),
   });
   const startedAt = sortedTimes(ordered.map((read) => read.file.started_at))[0];
   const finishedAt = sortedTimes(ordered.map((read) => read.file.finished_at)).at(-1);

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { SuiteFingerprint, SuiteTestRecord } from '../results/index.js';
 
 /** SHA-256 of a text file with CRLF read as LF, so a Windows checkout hashes like a Linux one. */
-export async function fileSha256(filePath: string): Promise<string> {
+async function fileSha256(filePath: string): Promise<string> {
   const text = await readFile(filePath, 'utf8');
   return createHash('sha256').update(text.replaceAll('\r\n', '\n')).digest('hex');
 }

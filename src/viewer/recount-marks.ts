@@ -9,7 +9,6 @@ import type { FileSays, RecountedModel } from './api-types.js';
 
 /** The counts of one model (or of the whole file) as nao made them. */
 interface Counted {
-  passed: number;
   total: number;
   unverified: number;
 }

@@ -3,13 +3,13 @@
  * recounted. Kept apart from the server-side modules so the browser bundle takes only these
  * words; the numbers themselves come from the shared results/stats code, never recomputed here.
  */
-import { formatPointsWithInterval } from '../number-format/format-values.js';
+import { formatInterval, formatPercent, formatPointsWithInterval } from '../number-format/format-values.js';
 import type { PairedDifference } from '../stats/paired-difference.js';
 import type { FileSays } from './api-types.js';
 
 /** `44.6–73.7%`, as the terminal's table prints a 95% interval. */
-export function intervalText([low, high]: readonly [number, number]): string {
-  return `${low.toFixed(1)}–${high.toFixed(1)}%`;
+export function intervalText(ci95: readonly [number, number]): string {
+  return `${formatInterval(ci95)}%`;
 }
 
 /** A paired difference as the comparisons show it: its interval and verdict, or why there is none. */
@@ -38,8 +38,8 @@ export function verdictText(
 
 /** "file says 50.0%, nao counts 25.0%": the words beside every recounted number. */
 export function recountText(options: { fileSays: FileSays | null; naoRate: number }): string {
-  const nao = `nao counts ${options.naoRate.toFixed(1)}%`;
+  const nao = `nao counts ${formatPercent(options.naoRate)}`;
   return options.fileSays === null
     ? `recounted: the file counts unverified runs as passed; ${nao}`
-    : `file says ${options.fileSays.pass_rate.toFixed(1)}%, ${nao}`;
+    : `file says ${formatPercent(options.fileSays.pass_rate)}, ${nao}`;
 }
