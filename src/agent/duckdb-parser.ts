@@ -1,4 +1,5 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { parseDuckDbSql } from '../warehouse/index.js';
 
 /** What `json_serialize_sql` returns: the parsed statements, or the parser's error. */
 export type SerializedSql = { error?: boolean; error_message?: unknown; statements?: unknown[] };
@@ -14,7 +15,5 @@ export async function serializeSql(sql: string): Promise<SerializedSql> {
     enable_external_access: 'false',
     lock_configuration: 'true',
   }).then((instance) => instance.connect());
-  const connection = await parser;
-  const reader = await connection.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR)', [sql]);
-  return JSON.parse(String(reader.getRows()[0]?.[0])) as SerializedSql;
+  return (await parseDuckDbSql(await parser, sql)) as SerializedSql;
 }
