@@ -146,7 +146,8 @@ describe('the sandbox folders of a killed nao', () => {
       const folders = {
         dead: `nao-sandboxes-${deadPid}-aB3dE6`,
         deadExchange: `nao-exchange-${deadPid}-Zz9Yy8`,
-        live: `nao-sandboxes-${process.pid}-kL3mN4`,
+        deadTemp: `nao-temp-${deadPid}-Xx7Vv6`,
+        live: `nao-temp-${process.pid}-kL3mN4`,
         olderNao: 'nao-sandboxes-Qq1Ww2',
         olderNaoToday: 'nao-exchange-Ee3Rr4',
         unrelated: `nao-sandboxes-notes-${deadPid}`,

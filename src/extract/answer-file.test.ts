@@ -5,7 +5,7 @@ import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CellValue, parseDuckDbSql } from '../warehouse/index.js';
-import { readAnswerFile, readSandboxAnswer } from './answer-file.js';
+import { loadedTableWhole, readAnswerFile, writeAnswerFile } from './answer-file.js';
 import { writeLoadFile } from './load-file.js';
 
 const ID = 'query_x';
@@ -17,7 +17,7 @@ let instance: DuckDBInstance;
 let connection: DuckDBConnection;
 let answers = 0;
 
-/** A large job as a pool worker opens one: nao's load file attached, tables named by views. */
+/** A large job as a pool worker runs one: nao's load file attached, tables named by views. */
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'nao-answer-file-'));
   loadFile = path.join(dir, 'load.duckdb');
@@ -52,61 +52,76 @@ afterAll(async () => {
 
 async function answer(sql: string, maxRows = 1_000_000) {
   const file = path.join(dir, `answer_${++answers}.duckdb`);
-  const result = await readSandboxAnswer({
-    connection,
-    sql,
-    maxRows,
-    checkpoint: () => undefined,
-    file,
-    large: true,
-    loaded: { file: loadFile, tableIds: [ID] },
-    // As the safety check hands it on.
-    parsed: await parseDuckDbSql(connection, sql),
-  });
+  const result = await writeAnswerFile({ connection, sql, maxRows, checkpoint: () => undefined, file });
   return { result, file };
 }
 
-async function readBack(result: Awaited<ReturnType<typeof answer>>['result']) {
-  if (result.kind !== 'file') throw new Error(`expected a file answer, got ${result.kind}`);
-  return readAnswerFile({ ...result, threads: 1 });
-}
-
 describe('a large sandbox answer', () => {
-  it('that is a loaded table whole is read from the load file, as a copy reads', async () => {
-    const whole = await answer(`SELECT * FROM "${ID}"`);
-    expect(whole.result).toMatchObject({ kind: 'file', file: loadFile, table: ID, rowCount: ROWS });
-    // Not copied: no answer file was made.
-    expect(existsSync(whole.file)).toBe(false);
-
-    const copied = await answer(`SELECT * FROM ${ID} WHERE true`);
-    expect(copied.result).toMatchObject({ kind: 'file', file: copied.file, table: 'answer', rowCount: ROWS });
-    if (whole.result.kind !== 'file' || copied.result.kind !== 'file') return;
-    expect(whole.result.columns).toEqual(copied.result.columns);
-
-    const rows = await readBack(whole.result);
-    expect(rows).toEqual(await readBack(copied.result));
-    expect(rows[0]).toEqual([0, 't0', null]);
-    expect(rows[ROWS - 1]).toEqual([ROWS - 1, `t${ROWS - 1}`, '1.50']);
+  it('is written to its file whole, and reads back in order with its columns and types', async () => {
+    const { result, file } = await answer(`SELECT * FROM ${ID} ORDER BY k DESC`);
+    expect(result).toMatchObject({ kind: 'file', file, rowCount: ROWS });
+    if (result?.kind !== 'file') return;
+    expect(result.columns).toEqual([
+      { name: 'k', type: 'INTEGER' },
+      // As the load file names a repeated column.
+      { name: 'k_1', type: 'VARCHAR' },
+      { name: 'amount', type: 'DECIMAL(10,2)' },
+    ]);
+    const rows = await readAnswerFile({ ...result, threads: 1 });
+    expect(rows).toHaveLength(ROWS);
+    expect(rows[0]).toEqual([ROWS - 1, `t${ROWS - 1}`, '1.50']);
+    expect(rows[ROWS - 1]).toEqual([0, 't0', null]);
   });
 
-  it.each([
-    [`select * from ${ID};`, ID],
-    [`FROM ${ID}`, ID],
-    [`SELECT * FROM ${ID} LIMIT 5`, 'answer'],
-    [`SELECT * FROM ${ID} ORDER BY k DESC`, 'answer'],
-    [`SELECT DISTINCT * FROM ${ID}`, 'answer'],
-    [`SELECT * EXCLUDE (amount) FROM ${ID}`, 'answer'],
-    [`SELECT k FROM ${ID}`, 'answer'],
-    [`WITH ${ID} AS (SELECT 1 AS k) SELECT * FROM ${ID}`, 'answer'],
-    [`SELECT * FROM ${ID} AS q(a, b, c)`, 'answer'],
-  ])('%s is read from table %s', async (sql, table) => {
-    const { result } = await answer(sql);
-    expect(result).toMatchObject({ kind: 'file', table });
-  });
-
-  it('that is a loaded table longer than the row cap is refused, and no file is made', async () => {
+  it('longer than the row cap is refused, and its file removed', async () => {
     const { result, file } = await answer(`SELECT * FROM ${ID}`, ROWS - 1);
     expect(result).toEqual({ kind: 'too-many-rows' });
     expect(existsSync(file)).toBe(false);
   });
+
+  it.each([
+    ['several statements', `SELECT 1; SELECT * FROM ${ID}`],
+    ['a comment after the semicolon', `SELECT * FROM ${ID}; -- all of it`],
+  ])('is left to be read as rows for SQL that cannot be wrapped: %s', async (_label, sql) => {
+    const { result, file } = await answer(sql);
+    expect(result).toBeUndefined();
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('that is a loaded table whole is read from the load file, as a copy of it reads', async () => {
+    const sql = `SELECT * FROM "${ID}"`;
+    const whole = await loadedWhole(sql);
+    expect(whole).toMatchObject({ kind: 'file', file: loadFile, table: ID, rowCount: ROWS });
+    const copied = await answer(`SELECT * FROM ${ID} WHERE true`);
+    if (whole?.kind !== 'file' || copied.result?.kind !== 'file')
+      throw new Error('expected two file answers');
+    expect(whole.columns).toEqual(copied.result.columns);
+    expect(await readAnswerFile({ ...whole, threads: 1 })).toEqual(
+      await readAnswerFile({ ...copied.result, threads: 1 }),
+    );
+  });
+
+  it.each([
+    [`select * from ${ID};`, true],
+    [`FROM ${ID}`, true],
+    [`SELECT * FROM ${ID} LIMIT 5`, false],
+    [`SELECT * FROM ${ID} ORDER BY k DESC`, false],
+    [`SELECT DISTINCT * FROM ${ID}`, false],
+    [`SELECT * EXCLUDE (amount) FROM ${ID}`, false],
+    [`SELECT k FROM ${ID}`, false],
+    [`WITH ${ID} AS (SELECT 1 AS k) SELECT * FROM ${ID}`, false],
+    [`SELECT * FROM ${ID} AS q(a, b, c)`, false],
+  ])('%s is the loaded table whole: %s', async (sql, whole) => {
+    expect(await loadedWhole(sql)).toEqual(whole ? expect.objectContaining({ table: ID }) : undefined);
+  });
+
+  it('that is a loaded table longer than the row cap is refused', async () => {
+    expect(await loadedWhole(`SELECT * FROM ${ID}`, ROWS - 1)).toEqual({ kind: 'too-many-rows' });
+  });
 });
+
+/** As the worker asks, with the safety check's parse of the SQL. */
+async function loadedWhole(sql: string, maxRows = 1_000_000) {
+  const parsed = await parseDuckDbSql(connection, sql);
+  return loadedTableWhole({ connection, maxRows, loadFile, tableIds: [ID], parsed });
+}

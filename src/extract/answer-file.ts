@@ -1,15 +1,12 @@
 /**
- * A long answer travels from the pool worker to nao in a DuckDB database file, not over the
- * process channel: a million rows cost seconds to serialise, DuckDB copies them in a fraction
- * of that (`npm run bench extraction`). A short answer is sent as rows; a longer one is run
- * again straight into the file, capped one row past the row cap. A large job's answers go to
- * the file at once, and a loaded table returned whole (`SELECT * FROM query_x`) is read from
- * the load file itself, not copied.
+ * A large job's answer travels from the pool worker to nao in a DuckDB database file, not
+ * over the process channel: a million rows cost seconds to serialise, DuckDB copies them in a
+ * fraction of that (`npm run bench extraction`). The query runs once, straight into the file,
+ * capped one row past the row cap; a loaded table returned whole (`SELECT * FROM query_x`,
+ * the commonest answer) is read from the load file itself, not copied.
  */
 import { rm } from 'node:fs/promises';
 import { type DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
-import { streamQuery } from '../warehouse/duckdb/duckdb-query.js';
-import { readDuckDbResult } from '../warehouse/duckdb/duckdb-result.js';
 import { asSubquery } from '../warehouse/duckdb/duckdb-sql-text.js';
 import {
   type CellValue,
@@ -20,133 +17,29 @@ import {
   readStoredRows,
   runSmallQuery,
 } from '../warehouse/index.js';
-import { readAnswer } from './read-answer.js';
 
-/** Rows of an answer sent over the channel at most; a longer one goes through a file. */
-export const CHANNEL_ANSWER_ROWS = 16_384;
-
-export type SandboxAnswer =
-  | { kind: 'rows'; columns: ColumnInfo[]; rows: CellValue[][] }
-  /** The answer is table `table` of database `file` (its columns in the answer's order), `rowCount` rows. */
+/** The answer is table `table` of database `file` (its columns in the answer's order), `rowCount` rows. */
+export type AnswerFile =
   | { kind: 'file'; columns: ColumnInfo[]; file: string; table: string; rowCount: number }
   | { kind: 'too-many-rows' };
 
 /**
- * Runs a checked extraction query in the worker. `file` is where a long answer is written: a
- * path in the folder the engine may write. `large` is for an engine of the job's own: its
- * answers go straight to the file, so that the query runs once (a query that sorts a million
- * rows would otherwise sort them twice, once to find its answer is long). `loaded` is the load
- * file a large job's tables are attached from, and `parsed` the safety check's parse of the SQL.
+ * Runs a checked extraction query in the worker into `file`, a path the engine may write;
+ * undefined when the SQL is not one SELECT that prepares alone and can be wrapped as a
+ * subquery (a trailing comment…): it is then read as rows.
  */
-export async function readSandboxAnswer(options: {
+export async function writeAnswerFile(options: {
   connection: DuckDBConnection;
   sql: string;
   maxRows: number;
   checkpoint: () => void;
   file: string;
-  large: boolean;
-  loaded?: LoadFile | undefined;
-  parsed: unknown;
-}): Promise<SandboxAnswer> {
-  const { connection, sql, maxRows, checkpoint, loaded } = options;
-  // Whether the SQL can be wrapped as a subquery: once it could not, it is not tried again.
-  let wrappable = true;
-  if (options.large) {
-    const columns = await describeAnswer(connection, sql);
-    checkpoint();
-    const whole =
-      columns === null || loaded === undefined
-        ? undefined
-        : await loadedTableWhole({ ...options, loaded, columns });
-    if (whole !== undefined) return whole;
-    const written = columns === null ? undefined : await writeAnswerFile({ ...options, columns });
-    if (written !== undefined) return written;
-    wrappable = false;
-  }
-  const streamed = await readDuckDbResult(await streamQuery(connection, sql, checkpoint), {
-    maxRows,
-    stopAfterRows: CHANNEL_ANSWER_ROWS,
-  });
-  if (!streamed.stopped) {
-    return streamed.truncated
-      ? { kind: 'too-many-rows' }
-      : { kind: 'rows', columns: streamed.columns, rows: streamed.rows };
-  }
+}): Promise<AnswerFile | undefined> {
+  const { connection, sql, maxRows, checkpoint } = options;
+  const columns = await describeAnswer(connection, sql);
+  if (columns === null) return undefined;
   checkpoint();
-  const written = wrappable ? await writeAnswerFile({ ...options, columns: streamed.columns }) : undefined;
-  if (written !== undefined) return written;
-  // Not one SELECT that can be wrapped (a trailing comment…): read as before, as rows.
-  const answer = await readAnswer({ connection, sql, maxRows, checkpoint });
-  return answer.truncated
-    ? { kind: 'too-many-rows' }
-    : { kind: 'rows', columns: answer.columns, rows: answer.rows };
-}
-
-/** The answer's columns, as its prepared statement tells them; null for SQL that does not prepare alone. */
-async function describeAnswer(connection: DuckDBConnection, sql: string): Promise<ColumnInfo[] | null> {
-  let prepared: DuckDBPreparedStatement;
-  try {
-    prepared = await connection.prepare(sql);
-  } catch {
-    return null;
-  }
-  try {
-    return Array.from({ length: prepared.columnCount }, (_, index) => ({
-      name: prepared.columnName(index),
-      type: prepared.columnType(index).toString(),
-    }));
-  } finally {
-    prepared.destroySync();
-  }
-}
-
-export interface LoadFile {
-  /** The file, attached as `__nao_load`; each table is in its `main` schema, named by its id. */
-  file: string;
-  tableIds: readonly string[];
-}
-
-/**
- * The load file's table as the answer, when the SQL returns one of its tables whole, as it
- * stands: its parse (`parsed`) is the parse of `SELECT * FROM "<id>"`. Undefined for any other SQL.
- */
-async function loadedTableWhole(options: {
-  connection: DuckDBConnection;
-  maxRows: number;
-  loaded: LoadFile;
-  columns: ColumnInfo[];
-  parsed: unknown;
-}): Promise<SandboxAnswer | undefined> {
-  const { connection, loaded } = options;
-  const tree = options.parsed as { statements?: { node?: { from_table?: { table_name?: unknown } } }[] };
-  const id = loaded.tableIds.find((each) => each === tree.statements?.[0]?.node?.from_table?.table_name);
-  if (id === undefined) return undefined;
-  const plain = await parseDuckDbSql(connection, `SELECT * FROM ${quoteIdentifier(id)}`);
-  if (JSON.stringify(tree, withoutPositions) !== JSON.stringify(plain, withoutPositions)) return undefined;
-  const [count] = await runSmallQuery(connection, `SELECT count(*) FROM ${quoteIdentifier(id)}`);
-  const rowCount = Number(count?.[0]);
-  if (rowCount > options.maxRows) return { kind: 'too-many-rows' };
-  return { kind: 'file', columns: options.columns, file: loaded.file, table: id, rowCount };
-}
-
-/** Where in the text each part stands is not what the query does. */
-function withoutPositions(key: string, value: unknown): unknown {
-  return key === 'query_location' ? undefined : value;
-}
-
-/**
- * Runs the query again straight into the answer file, capped one row past the row cap;
- * undefined when the SQL cannot be wrapped as a subquery.
- */
-async function writeAnswerFile(options: {
-  connection: DuckDBConnection;
-  sql: string;
-  maxRows: number;
-  checkpoint: () => void;
-  file: string;
-  columns: ColumnInfo[];
-}): Promise<SandboxAnswer | undefined> {
-  const { connection, sql, maxRows, checkpoint, columns } = options;
+  // Positional names: the answer's may repeat, or be empty.
   const aliases = columns.map((_, index) => `c${index}`).join(', ');
   const out = '__nao_answer_out';
   await connection.run(`ATTACH ${quoteLiteral(options.file)} AS ${out}`);
@@ -180,6 +73,55 @@ async function writeAnswerFile(options: {
   }
 }
 
+/**
+ * The load file's table `id` as the answer when the SQL returns it whole, as it stands: its
+ * parse (`parsed`, the safety check's) is the parse of `SELECT * FROM "<id>"`. Undefined for
+ * any other SQL.
+ */
+export async function loadedTableWhole(options: {
+  connection: DuckDBConnection;
+  maxRows: number;
+  loadFile: string;
+  tableIds: readonly string[];
+  parsed: unknown;
+}): Promise<AnswerFile | undefined> {
+  const { connection } = options;
+  const tree = options.parsed as { statements?: { node?: { from_table?: { table_name?: unknown } } }[] };
+  const id = options.tableIds.find((each) => each === tree.statements?.[0]?.node?.from_table?.table_name);
+  if (id === undefined) return undefined;
+  const plain = await parseDuckDbSql(connection, `SELECT * FROM ${quoteIdentifier(id)}`);
+  if (JSON.stringify(tree, withoutPositions) !== JSON.stringify(plain, withoutPositions)) return undefined;
+  const columns = await describeAnswer(connection, `SELECT * FROM ${quoteIdentifier(id)}`);
+  if (columns === null) return undefined;
+  const [count] = await runSmallQuery(connection, `SELECT count(*) FROM ${quoteIdentifier(id)}`);
+  const rowCount = Number(count?.[0]);
+  if (rowCount > options.maxRows) return { kind: 'too-many-rows' };
+  return { kind: 'file', columns, file: options.loadFile, table: id, rowCount };
+}
+
+/** Where in the text each part stands is not what the query does. */
+function withoutPositions(key: string, value: unknown): unknown {
+  return key === 'query_location' ? undefined : value;
+}
+
+/** The answer's columns, as its prepared statement tells them; null for SQL that does not prepare alone. */
+async function describeAnswer(connection: DuckDBConnection, sql: string): Promise<ColumnInfo[] | null> {
+  let prepared: DuckDBPreparedStatement;
+  try {
+    prepared = await connection.prepare(sql);
+  } catch {
+    return null;
+  }
+  try {
+    return Array.from({ length: prepared.columnCount }, (_, index) => ({
+      name: prepared.columnName(index),
+      type: prepared.columnType(index).toString(),
+    }));
+  } finally {
+    prepared.destroySync();
+  }
+}
+
 /** Reads an answer file in nao. */
 export async function readAnswerFile(options: {
   file: string;
@@ -204,7 +146,7 @@ export async function readAnswerFile(options: {
       connection,
       table: `__nao_answer.main.${quoteIdentifier(options.table)} AS answer(${aliases})`,
       width: options.columns.length,
-      // The stored table has the answer's columns and types, as the process read them.
+      // The stored table has the answer's columns and types, as the worker read them.
       text: options.columns.flatMap((column, index) => (column.type === 'VARCHAR' ? [index] : [])),
       count: options.rowCount,
     });

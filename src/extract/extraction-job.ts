@@ -1,48 +1,91 @@
 /**
- * One extraction job, run in a pool worker: `{tables, sql, limits} → answer`. The tables are
- * loaded into a fresh connection (small ones in the worker's long-lived engine, large ones
- * attached from nao's load file in an engine of the job's own, whose memory limit counts them),
- * the SQL is checked and run under its time limit, and the connection is closed.
+ * One extraction job, run in a pool worker: `{tables, sql, limits} → answer`. Small tables
+ * come with the job and are loaded into the worker's long-lived engine; large ones are
+ * attached read-only from nao's load file (load-file.ts) by an engine of the job's own, whose
+ * long answers go to a file beside it (answer-file.ts). The SQL is checked and run under its
+ * time limit, and the job's connection is closed with its tables.
  */
-import { rename } from 'node:fs/promises';
 import path from 'node:path';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { messageOf } from '../errors/index.js';
 import type { JobContext } from '../process-pool/index.js';
-import { quoteIdentifier, quoteLiteral } from '../warehouse/index.js';
-import { readSandboxAnswer } from './answer-file.js';
-import type { ExtractionJob, JobOutcome, JobQueryOutcome } from './extraction-job-protocol.js';
-import { packRows, unpackRows } from './extraction-job-protocol.js';
-import { loadTables } from './load-tables.js';
+import { type CellValue, type ColumnInfo, quoteIdentifier, quoteLiteral } from '../warehouse/index.js';
+import { loadedTableWhole, writeAnswerFile } from './answer-file.js';
+import { type LoadedTable, loadTables, type SourceTable } from './load-tables.js';
+import { readAnswer } from './read-answer.js';
 import { checkExtractionSql } from './safety-check.js';
-import { type HostedSandbox, SandboxHost, sharedSandboxHost } from './sandbox-host.js';
+import { createSandboxEngine } from './sandbox-engine.js';
 
-/** Room for the tables of a small job in the worker's long-lived engine, on top of its working memory. */
-const SHARED_LOAD_ALLOWANCE_BYTES = 256 * 1024 * 1024;
+export interface ExtractionJob {
+  tables: /** Small tables, sent whole. */
+    | { kind: 'rows'; tables: readonly SourceTable[] }
+    /** Large ones, loaded by nao into `file`; `answerFile`, beside it, is where a long answer goes. */
+    | { kind: 'file'; file: string; tableIds: readonly string[]; answerFile: string };
+  /** null: only load, and tell what was loaded. */
+  sql: string | null;
+  timeoutMs: number;
+  maxRows: number;
+  /** Working memory on top of the loaded tables. */
+  memoryLimitBytes: number;
+  /** DuckDB threads of a large job's engine; small jobs are too small to split. */
+  threads: number;
+}
+
+/** `unsafe`: refused by the safety check; `failed`: DuckDB raised an error; the rest are limits. */
+export type SandboxFailureKind = 'unsafe' | 'failed' | 'timeout' | 'too-many-rows' | 'out-of-memory';
+
+export type JobQueryOutcome =
+  | { success: true; columns: ColumnInfo[]; rows: CellValue[][] }
+  /** A large job's answer: table `table` of `file` (answer-file.ts), `rowCount` rows. */
+  | { success: true; columns: ColumnInfo[]; file: string; table: string; rowCount: number }
+  | { success: false; kind: SandboxFailureKind; error: string };
+
+export type JobOutcome = { loaded: LoadedTable[] } | JobQueryOutcome;
+
+/** Room for a job's tables in its engine's memory limit, on top of its working memory. */
+const TABLES_ALLOWANCE_BYTES = 256 * 1024 * 1024;
+
+/** The worker's engine for small jobs, kept from job to job: an engine costs about 12 ms of CPU to create. */
+let kept: { memoryLimitBytes: number; engine: DuckDBInstance } | null = null;
+let jobs = 0;
+
+async function smallJobEngine(memoryLimitBytes: number, folder: string): Promise<DuckDBInstance> {
+  if (kept?.memoryLimitBytes !== memoryLimitBytes) {
+    // One job at a time: nothing else uses the engine of other limits.
+    kept?.engine.closeSync();
+    kept = null;
+    const engine = await createSandboxEngine({
+      threads: 1,
+      memoryLimitBytes: memoryLimitBytes + TABLES_ALLOWANCE_BYTES,
+      folders: [folder],
+    });
+    kept = { memoryLimitBytes, engine };
+  }
+  return kept.engine;
+}
 
 export async function runJob(input: unknown, context: JobContext): Promise<JobOutcome> {
   const job = input as ExtractionJob;
   const { tables } = job;
-  const host =
+  const engine =
     tables.kind === 'rows'
-      ? // One thread: small jobs are too small to split.
-        await sharedSandboxHost({
-          threads: 1,
-          memoryLimitBytes: job.memoryLimitBytes + SHARED_LOAD_ALLOWANCE_BYTES,
-          parentDir: context.folder,
-        })
-      : await SandboxHost.create({
+      ? await smallJobEngine(job.memoryLimitBytes, context.folder)
+      : await createSandboxEngine({
           threads: job.threads,
-          parentDir: context.folder,
-          readable: path.dirname(tables.file),
+          memoryLimitBytes: job.memoryLimitBytes + TABLES_ALLOWANCE_BYTES,
+          folders: [path.dirname(tables.file)],
         });
-  let hosted: HostedSandbox | undefined;
+  let connection: DuckDBConnection | undefined;
   try {
-    hosted = await host.connect();
-    const { connection } = hosted;
+    connection = await engine.connect();
     let tableIds: readonly string[];
     if (tables.kind === 'rows') {
-      const sources = tables.tables.map((table) => ({ ...table, rows: unpackRows(table.rows) }));
-      const loaded = await loadTables({ connection, tables: sources, scratchFile: hosted.scratchFile });
+      const prefix = path.join(context.folder, `job${++jobs}_`);
+      const loaded = await loadTables({
+        connection,
+        tables: tables.tables,
+        scratchFile: (name) => prefix + name,
+      });
       if (job.sql === null) return { loaded };
       tableIds = loaded.filter((table) => table.columns.length > 0).map((table) => table.id);
     } else {
@@ -52,27 +95,26 @@ export async function runJob(input: unknown, context: JobContext): Promise<JobOu
           `; CREATE TEMP VIEW ${quoteIdentifier(id)} AS SELECT * FROM __nao_load.main.${quoteIdentifier(id)}`,
       );
       await connection.run(`ATTACH ${quoteLiteral(tables.file)} AS __nao_load (READ_ONLY)${views.join('')}`);
-      await host.lock((await host.memoryInUse(connection)) + job.memoryLimitBytes);
       tableIds = tables.tableIds;
     }
     if (job.sql === null) throw new Error('a job over a load file has nothing to load: nao loaded it');
-    return await query({ job, sql: job.sql, hosted, tableIds, context });
+    return await query({ job, sql: job.sql, connection, tableIds, context });
   } finally {
     // Drops the job's temporary tables with everything in them.
-    hosted?.connection.closeSync();
-    if (tables.kind === 'file') host.close();
+    connection?.closeSync();
+    if (tables.kind === 'file') engine.closeSync();
   }
 }
 
 async function query(options: {
   job: ExtractionJob;
   sql: string;
-  hosted: HostedSandbox;
+  connection: DuckDBConnection;
   tableIds: readonly string[];
   context: JobContext;
 }): Promise<JobQueryOutcome> {
-  const { job, sql, hosted, tableIds } = options;
-  const { connection } = hosted;
+  const { job, sql, connection, tableIds } = options;
+  const { maxRows, tables } = job;
   const check = await checkExtractionSql({ connection, sql, tableIds: [...tableIds] });
   if (!check.success) return { success: false, kind: 'unsafe', error: check.error };
   let stopped = false;
@@ -80,40 +122,37 @@ async function query(options: {
     stopped = true;
     connection.interrupt();
   };
-  options.context.onInterrupt(stop);
   options.context.armDeadline();
   const timer = setTimeout(stop, job.timeoutMs);
-  const loadFile = job.tables.kind === 'file' ? job.tables.file : undefined;
+  // An interrupt that lands between two statements of the read is lost: checked there too.
+  const checkpoint = () => {
+    if (stopped) throw new Error('the query was stopped');
+  };
+  const tooMany = {
+    success: false,
+    kind: 'too-many-rows',
+    error: `The query returned more than ${maxRows} rows; return only the rows of the answer.`,
+  } as const;
   try {
+    const written =
+      tables.kind === 'file'
+        ? ((await loadedTableWhole({
+            connection,
+            maxRows,
+            loadFile: tables.file,
+            tableIds,
+            parsed: check.tree,
+          })) ?? (await writeAnswerFile({ connection, sql, maxRows, checkpoint, file: tables.answerFile })))
+        : undefined;
+    if (written?.kind === 'too-many-rows') return tooMany;
+    if (written !== undefined) {
+      const { columns, file, table, rowCount } = written;
+      return { success: true, columns, file, table, rowCount };
+    }
     // Streamed, and read no further than one row past the cap: an answer of unknown size is
     // never held whole, here or in the engine.
-    const answer = await readSandboxAnswer({
-      connection,
-      sql,
-      maxRows: job.maxRows,
-      // An interrupt that lands between two statements of the read is lost: check here too.
-      checkpoint: () => {
-        if (stopped) throw new Error('the query was stopped');
-      },
-      file: hosted.scratchFile('answer.duckdb'),
-      large: loadFile !== undefined,
-      loaded: loadFile === undefined ? undefined : { file: loadFile, tableIds },
-      parsed: check.tree,
-    });
-    if (answer.kind === 'too-many-rows') {
-      return {
-        success: false,
-        kind: 'too-many-rows',
-        error: `The query returned more than ${job.maxRows} rows; return only the rows of the answer.`,
-      };
-    }
-    if (answer.kind === 'rows') {
-      return { success: true, columns: answer.columns, rows: packRows(answer.rows, answer.columns.length) };
-    }
-    // Out of the engine's folder, which goes with the job: nao reads it after the job.
-    const file = answer.file === loadFile ? answer.file : job.answerFile;
-    if (file !== answer.file) await rename(answer.file, file);
-    return { success: true, columns: answer.columns, file, table: answer.table, rowCount: answer.rowCount };
+    const answer = await readAnswer({ connection, sql, maxRows, checkpoint });
+    return answer.truncated ? tooMany : { success: true, columns: answer.columns, rows: answer.rows };
   } catch (error) {
     const message = messageOf(error);
     const kind = stopped ? 'timeout' : /out of memory/i.test(message) ? 'out-of-memory' : 'failed';

@@ -5,11 +5,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JobLost } from '../process-pool/index.js';
 import { ProcessPool } from '../process-pool/process-pool.js';
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
-import { CHANNEL_ANSWER_ROWS } from './answer-file.js';
 import type { SourceTable } from './load-tables.js';
 import { INLINE_TABLES_MAX_CELLS, Sandbox, withSandbox } from './sandbox.js';
 
 const ID = 'query_0a1b2c3d';
+/** Rows of an answer long enough that the reader switches from streaming to a temp table. */
+const LONG_ANSWER_ROWS = 50_000;
 
 function table(columns: [string, string][], rows: CellValue[][], id = ID): SourceTable {
   return { id, columns: columns.map(([name, type]): ColumnInfo => ({ name, type })), rows };
@@ -363,7 +364,7 @@ describe('running model SQL', () => {
   });
 
   it("brings back a long answer without text columns from an engine of the job's own", async () => {
-    const count = 3 * CHANNEL_ANSWER_ROWS;
+    const count = 3 * LONG_ANSWER_ROWS;
     const tables = [source, table([['k', 'INTEGER']], bigRows(), 'query_big')];
     await withSandbox({ tables }, async (sandbox) => {
       const result = await sandbox.query(
@@ -375,8 +376,8 @@ describe('running model SQL', () => {
     });
   });
 
-  it('stops a billion-row answer at a row cap past what the channel carries', async () => {
-    await withSandbox({ tables: [source], maxResultRows: 2 * CHANNEL_ANSWER_ROWS }, async (sandbox) => {
+  it('stops a billion-row answer at a row cap past what is streamed', async () => {
+    await withSandbox({ tables: [source], maxResultRows: 2 * LONG_ANSWER_ROWS }, async (sandbox) => {
       const started = performance.now();
       expect(await sandbox.query(`SELECT * FROM range(1000000000), ${ID}`)).toMatchObject({
         success: false,
@@ -391,7 +392,7 @@ describe('running model SQL', () => {
     ["the worker's engine", [source]],
     ["an engine of the job's own", [source, table([['k', 'INTEGER']], bigRows(), 'query_big')]],
   ])('brings a long answer back whole, in order and typed, from %s', async (_label, tables) => {
-    const count = 3 * CHANNEL_ANSWER_ROWS;
+    const count = 3 * LONG_ANSWER_ROWS;
     const sql =
       `SELECT r AS n, r AS n, 'v' || r AS t, CASE WHEN r % 3 = 0 THEN NULL ELSE r * 1.5 END AS x, ` +
       `DATE '2024-01-01' + (r % 100)::INTEGER AS d FROM range(${count}) t(r), (SELECT 1 FROM ${ID} LIMIT 1) ORDER BY r DESC`;
@@ -414,7 +415,7 @@ describe('running model SQL', () => {
         r % 3 === 0 ? null : (r * 1.5).toFixed(1),
         new Date(Date.UTC(2024, 0, 1 + (r % 100))).toISOString().slice(0, 10),
       ];
-      for (const r of [0, 1, 2, count - 1, count - 2, CHANNEL_ANSWER_ROWS]) {
+      for (const r of [0, 1, 2, count - 1, count - 2, LONG_ANSWER_ROWS]) {
         expect(result.rows[count - 1 - r]).toEqual(expected(r));
       }
       expect(result.rows.every((row, index) => row[0] === count - 1 - index)).toBe(true);
@@ -607,7 +608,6 @@ describe('queries of different sandboxes', () => {
     expect(large.loaded.rowCount).toBe(INLINE_TABLES_MAX_CELLS);
     expect(large.result).toEqual(small.result);
 
-    // A whole table is read where it was loaded; the same SQL with a clause is copied first.
     const tables = [table(columns, rowsOf(INLINE_TABLES_MAX_CELLS))];
     await withSandbox({ tables }, async (sandbox) => {
       const whole = await sandbox.query(`SELECT * FROM ${ID}`);

@@ -3,7 +3,7 @@
  * the process pool (extraction-job.ts): nothing holds a worker while the model writes its
  * query, and a query that ignores its interrupt is killed with its worker, alone.
  * Small tables travel with each job; large ones are loaded once, by nao, into a DuckDB file
- * (load-file.ts) every job reads in place, and a long answer comes back in one
+ * (load-file.ts) every job reads in place, and their answers come back in a file beside it
  * (answer-file.ts): a million rows over the process channel cost seconds of serialising.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,16 +11,10 @@ import { rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { NaoError } from '../errors/index.js';
-import { childModule, createOwnedFolder, JobLost, processPool } from '../process-pool/index.js';
+import { childModule, JobLost, naoTempFolder, processPool } from '../process-pool/index.js';
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
 import { readAnswerFile } from './answer-file.js';
-import {
-  type ExtractionJob,
-  type JobOutcome,
-  type JobQueryOutcome,
-  packRows,
-  unpackRows,
-} from './extraction-job-protocol.js';
+import type { ExtractionJob, JobOutcome, JobQueryOutcome } from './extraction-job.js';
 import { writeLoadFile } from './load-file.js';
 import { type LoadedTable, loadedUpFront, type SourceTable } from './load-tables.js';
 
@@ -54,16 +48,19 @@ export const DEFAULT_SANDBOX_OPTIONS = {
 /** Tables with at most this many values travel with each job; larger ones go through a load file. */
 export const INLINE_TABLES_MAX_CELLS = 200_000;
 
+/** The tables as every job of a sandbox gets them: sent along, or in nao's load file. */
+type SandboxSource =
+  | Extract<ExtractionJob['tables'], { kind: 'rows' }>
+  | { kind: 'file'; file: string; tableIds: readonly string[] };
+
 export class Sandbox {
   private closed = false;
 
   private constructor(
-    private readonly source: ExtractionJob['tables'],
+    private readonly source: SandboxSource,
     private readonly options: Required<SandboxOptions>,
     /** The loaded result tables, in the order given, with their DuckDB column types. */
     readonly tables: readonly LoadedTable[],
-    /** The folder of the load file, removed on close. */
-    private readonly loadFolder: string | null,
   ) {}
 
   /** Describes (and, if large, loads) `tables`. Close it with `close()`. */
@@ -71,25 +68,21 @@ export class Sandbox {
     const settings = resolveOptions(options);
     const cells = options.tables.reduce((sum, table) => sum + table.rows.length * table.columns.length, 0);
     if (cells <= INLINE_TABLES_MAX_CELLS) {
-      const source = {
-        kind: 'rows' as const,
-        tables: options.tables.map((table) => ({
-          ...table,
-          rows: packRows(table.rows, table.columns.length),
-        })),
-      };
-      const known = loadedUpFront(options.tables);
+      const source = { kind: 'rows' as const, tables: options.tables };
       // Only the load can tell the tables' types: a job that loads them and says.
-      const loaded = known ?? ((await runJob(source, null, settings)) as { loaded: LoadedTable[] }).loaded;
-      return new Sandbox(source, settings, loaded, null);
+      const loaded =
+        loadedUpFront(options.tables) ??
+        ((await runJob({ source, sql: null, settings })) as { loaded: LoadedTable[] }).loaded;
+      return new Sandbox(source, settings, loaded);
     }
-    const folder = mkdtempSync(path.join(exchangeFolder(), 'load-'));
+    // The folder of the load file and of the answers read from it, removed on close.
+    const folder = mkdtempSync(path.join(naoTempFolder(), 'load-'));
     try {
       const file = path.join(folder, 'load.duckdb');
       const tables = await writeLoadFile({ tables: options.tables, file, threads: settings.threads });
       // Tables without columns exist only as their description.
       const tableIds = tables.filter((table) => table.columns.length > 0).map((table) => table.id);
-      return new Sandbox({ kind: 'file', file, tableIds }, settings, tables, folder);
+      return new Sandbox({ kind: 'file', file, tableIds }, settings, tables);
     } catch (error) {
       rmSync(folder, { recursive: true, force: true });
       throw error;
@@ -104,13 +97,17 @@ export class Sandbox {
         message: 'The extraction sandbox is closed; open a new one.',
       });
     }
-    // Each query is a job of its own, with its own answer file: queries may overlap.
     const { signal } = options;
     signal?.throwIfAborted();
     const { timeoutMs, memoryLimitBytes } = this.options;
     let outcome: JobQueryOutcome;
     try {
-      outcome = (await runJob(this.source, sql, this.options, signal)) as JobQueryOutcome;
+      outcome = (await runJob({
+        source: this.source,
+        sql,
+        settings: this.options,
+        signal,
+      })) as JobQueryOutcome;
     } catch (error) {
       signal?.throwIfAborted();
       if (!(error instanceof JobLost)) throw error;
@@ -139,70 +136,58 @@ export class Sandbox {
       }
     }
     signal?.throwIfAborted();
-    if (outcome.success) return { success: true, columns: outcome.columns, rows: unpackRows(outcome.rows) };
+    if (outcome.success || (outcome.kind !== 'timeout' && outcome.kind !== 'out-of-memory')) return outcome;
     if (outcome.kind === 'timeout')
       return { success: false, kind: 'timeout', error: timeoutMessage(timeoutMs) };
-    if (outcome.kind === 'out-of-memory') {
-      return {
-        success: false,
-        kind: 'out-of-memory',
-        error: `The query needed more than the sandbox's memory limit of ${Math.round(memoryLimitBytes / (1024 * 1024))} MiB (${outcome.error}); write a query that holds less at once.`,
-      };
-    }
-    return outcome;
+    return {
+      success: false,
+      kind: 'out-of-memory',
+      error: `The query needed more than the sandbox's memory limit of ${Math.round(memoryLimitBytes / (1024 * 1024))} MiB (${outcome.error}); write a query that holds less at once.`,
+    };
   }
 
   /** Removes the load file. Safe to call twice. */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.loadFolder !== null) await rm(this.loadFolder, { recursive: true, force: true });
+    if (this.source.kind === 'file')
+      await rm(path.dirname(this.source.file), { recursive: true, force: true });
   }
 }
 
 let nextAnswer = 1;
 
 /** Runs one extraction job on the pool; `sql` null only loads the tables and describes them. */
-async function runJob(
-  tables: ExtractionJob['tables'],
-  sql: string | null,
-  settings: Required<SandboxOptions>,
-  signal?: AbortSignal,
-): Promise<JobOutcome> {
-  const answerFile = path.join(exchangeFolder(), `answer_${nextAnswer++}.duckdb`);
+async function runJob(options: {
+  source: SandboxSource;
+  sql: string | null;
+  settings: Required<SandboxOptions>;
+  signal?: AbortSignal | undefined;
+}): Promise<JobOutcome> {
+  const { source, settings } = options;
+  const tables: ExtractionJob['tables'] =
+    source.kind === 'rows'
+      ? source
+      : { ...source, answerFile: path.join(path.dirname(source.file), `answer_${nextAnswer++}.duckdb`) };
   const input: ExtractionJob = {
     tables,
-    sql,
+    sql: options.sql,
     timeoutMs: settings.timeoutMs,
     maxRows: settings.maxResultRows,
     memoryLimitBytes: settings.memoryLimitBytes,
     threads: settings.threads,
-    answerFile,
   };
   try {
     return await processPool().run<JobOutcome>({
       module: EXTRACTION_JOB,
       input,
       deadlineMs: settings.timeoutMs + settings.interruptGraceMs,
-      graceMs: settings.interruptGraceMs,
-      signal,
+      signal: options.signal,
     });
   } catch (error) {
     // A worker killed after it wrote the answer leaves it.
-    await rm(answerFile, { force: true });
+    if (tables.kind === 'file') await rm(tables.answerFile, { force: true });
     throw error;
   }
-}
-
-let exchange: string | null = null;
-
-/** nao's folder for the database files it exchanges with the workers, removed as it exits. */
-function exchangeFolder(): string {
-  if (exchange === null) {
-    const folder = createOwnedFolder('exchange');
-    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
-    exchange = folder;
-  }
-  return exchange;
 }
 
 /** Starts the pool's workers, ready for extraction jobs, ahead of the first: otherwise the first runs all wait for them. */

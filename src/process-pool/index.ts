@@ -1,4 +1,4 @@
 export { childModule } from './child-module.js';
-export { createOwnedFolder } from './owned-folders.js';
-export type { JobContext } from './pool-protocol.js';
+export { naoTempFolder } from './owned-folders.js';
+export type { JobContext } from './pool-worker.js';
 export { JobLost, processPool } from './process-pool.js';

@@ -15,25 +15,24 @@ afterAll(async () => {
 });
 
 describe('removeOrphanedFolders', () => {
-  it("removes the workers' and exchange folders of a nao that is gone, and only those", async () => {
+  it("removes the temporary folders of a nao that is gone (older naos' names too), and only those", async () => {
     // A pid above the kernel's limit runs no process.
     const gone = 4_194_305;
     const names = {
-      goneWorkers: `nao-workers-${gone}-aB3dE6`,
+      gone: `nao-temp-${gone}-aB3dE6`,
+      goneWorkers: `nao-workers-${gone}-tV5wX7`,
       goneExchange: `nao-exchange-${gone}-fG7hI8`,
       goneOlderName: `nao-sandboxes-${gone}-jK9lM0`,
-      liveWorkers: `nao-workers-${process.pid}-nO1pQ2`,
+      live: `nao-temp-${process.pid}-nO1pQ2`,
       unowned: 'nao-workers-rS3tU4',
       unrelated: `nao-workers-notes-${gone}`,
     };
     for (const name of Object.values(names)) await mkdir(path.join(parent, name));
     const removed = removeOrphanedFolders({ parentDir: parent });
     expect(removed.map((folder) => path.basename(folder)).sort()).toEqual(
-      [names.goneWorkers, names.goneExchange, names.goneOlderName].sort(),
+      [names.gone, names.goneWorkers, names.goneExchange, names.goneOlderName].sort(),
     );
-    expect((await readdir(parent)).sort()).toEqual(
-      [names.liveWorkers, names.unowned, names.unrelated].sort(),
-    );
+    expect((await readdir(parent)).sort()).toEqual([names.live, names.unowned, names.unrelated].sort());
   });
 
   it('removes a folder without an owner in its name only once it is a day old', async () => {

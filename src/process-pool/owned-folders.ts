@@ -1,21 +1,18 @@
 /**
- * The temporary folders of the pool (`nao-workers-<pid>-*`, one per worker process, and
- * `nao-exchange-<pid>-*`, the database files handed to and from them) carry the id of the nao
- * process that owns them. They are removed as nao exits; a nao killed with its workers (kill -9 on the
- * process group, a container stopped) leaves them, so the next nao removes those whose owner
- * is gone before it creates its own.
+ * The temporary folder of one nao process, `nao-temp-<pid>-*`: its pool workers' folders and
+ * the database files handed to and from them. It carries the id of its nao and goes as nao
+ * exits; a nao killed with its workers (kill -9 on the process group, a container stopped)
+ * leaves it, so the next nao removes those whose owner is gone before it creates its own.
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-type OwnedFolderKind = 'workers' | 'exchange';
-
-// `sandboxes`: an older nao's. Without an owner's id (older still), only age tells it is left over.
-const FOLDER = /^nao-(?:workers|sandboxes|exchange)-(?:(\d+)-)?[A-Za-z0-9]{6}$/;
+// `workers`, `sandboxes`, `exchange`: an older nao's. Without an owner's id (older still), only age tells it is left over.
+const FOLDER = /^nao-(?:temp|workers|sandboxes|exchange)-(?:(\d+)-)?[A-Za-z0-9]{6}$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-let cleaned = false;
+let folder: string | null = null;
 
 /** True while a process of that id runs (one of another user counts: it may be a nao of theirs). */
 function isAlive(pid: number): boolean {
@@ -32,7 +29,7 @@ function isAlive(pid: number): boolean {
  * untouched for a day; returns their paths. A folder that cannot be removed (another user's)
  * is left alone.
  */
-export function removeOrphanedFolders(options: { parentDir?: string; now?: Date } = {}): string[] {
+export function removeOrphanedFolders(options: { parentDir?: string } = {}): string[] {
   const parentDir = options.parentDir ?? tmpdir();
   let names: string[];
   try {
@@ -40,20 +37,20 @@ export function removeOrphanedFolders(options: { parentDir?: string; now?: Date 
   } catch {
     return [];
   }
-  const cutoff = (options.now ?? new Date()).getTime() - DAY_MS;
+  const cutoff = Date.now() - DAY_MS;
   const removed: string[] = [];
   for (const name of names) {
     const match = FOLDER.exec(name);
     const owner = Number(match?.[1]);
-    const folder = path.join(parentDir, name);
+    const orphan = path.join(parentDir, name);
     try {
       if (match === null) continue;
       if (
-        match[1] !== undefined ? owner === process.pid || isAlive(owner) : statSync(folder).mtimeMs > cutoff
+        match[1] !== undefined ? owner === process.pid || isAlive(owner) : statSync(orphan).mtimeMs > cutoff
       )
         continue;
-      rmSync(folder, { recursive: true, force: true });
-      removed.push(folder);
+      rmSync(orphan, { recursive: true, force: true });
+      removed.push(orphan);
     } catch {
       // Not ours to remove, or removed meanwhile.
     }
@@ -61,11 +58,13 @@ export function removeOrphanedFolders(options: { parentDir?: string; now?: Date 
   return removed;
 }
 
-/** A new folder `nao-<kind>-<pid>-XXXXXX` in the system's temporary folder; the first one clears the orphans. */
-export function createOwnedFolder(kind: OwnedFolderKind): string {
-  if (!cleaned) {
-    cleaned = true;
+/** This nao's temporary folder, created on first use (clearing the orphans first) and removed as nao exits. */
+export function naoTempFolder(): string {
+  if (folder === null) {
     removeOrphanedFolders();
+    const created = mkdtempSync(path.join(tmpdir(), `nao-temp-${process.pid}-`));
+    process.once('exit', () => rmSync(created, { recursive: true, force: true }));
+    folder = created;
   }
-  return mkdtempSync(path.join(tmpdir(), `nao-${kind}-${process.pid}-`));
+  return folder;
 }

@@ -6,11 +6,33 @@
  */
 import { pathToFileURL } from 'node:url';
 import { messageOf, NaoError } from '../errors/index.js';
-import type { FromWorker, JobModule, ToWorker } from './pool-protocol.js';
+
+/** What a job's module exports: the work, run in a worker, one job at a time. */
+export interface JobModule {
+  runJob(input: unknown, context: JobContext): Promise<unknown>;
+}
+
+export interface JobContext {
+  /** The worker's own folder, removed by the pool when the worker ends. */
+  folder: string;
+  /**
+   * Starts the job's deadline: its preparation (loading tables nao handed it) does not count,
+   * its model-written SQL does.
+   */
+  armDeadline(): void;
+}
+
+/** The messages between the pool (process-pool.ts) and a worker. */
+export type ToWorker = { kind: 'job'; module: string; input: unknown };
+
+export type FromWorker =
+  | { kind: 'ready' }
+  | { kind: 'armed' }
+  | { kind: 'done'; value: unknown }
+  | { kind: 'failed'; code: string | undefined; message: string };
 
 const [folder = '', ...preload] = process.argv.slice(2);
 const modules = new Map<string, Promise<JobModule>>();
-let interrupt: (() => void) | null = null;
 
 function load(module: string): Promise<JobModule> {
   let loading = modules.get(module);
@@ -25,30 +47,17 @@ function send(message: FromWorker): void {
   process.send?.(message);
 }
 
-async function run(job: Extract<ToWorker, { kind: 'job' }>): Promise<unknown> {
+async function run(job: ToWorker): Promise<unknown> {
   const module = await load(job.module);
-  try {
-    return await module.runJob(job.input, {
-      folder,
-      onInterrupt: (stop) => (interrupt = stop),
-      armDeadline: () => send({ kind: 'armed', id: job.id }),
-    });
-  } finally {
-    interrupt = null;
-  }
+  return module.runJob(job.input, { folder, armDeadline: () => send({ kind: 'armed' }) });
 }
 
 process.on('message', (message: ToWorker) => {
-  if (message.kind === 'interrupt') {
-    interrupt?.();
-    return;
-  }
   run(message).then(
-    (value) => send({ kind: 'done', id: message.id, value }),
+    (value) => send({ kind: 'done', value }),
     (error: unknown) =>
       send({
         kind: 'failed',
-        id: message.id,
         code: error instanceof NaoError ? error.code : undefined,
         message: messageOf(error),
       }),

@@ -5,12 +5,13 @@
  * another replaces, and no other job notices. Jobs wait in call order for a free worker.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { NaoError } from '../errors/index.js';
 import { childModule, childReady, holdOpen } from './child-module.js';
-import { createOwnedFolder } from './owned-folders.js';
-import type { FromWorker, ToWorker } from './pool-protocol.js';
+import { naoTempFolder } from './owned-folders.js';
+import type { FromWorker, ToWorker } from './pool-worker.js';
 
 const WORKER = childModule(import.meta.url, 'pool-worker');
 
@@ -29,9 +30,7 @@ export interface JobOptions {
    * None: the caller aborts the job when it must stop.
    */
   deadlineMs?: number;
-  /** After an abort, how long the job may take to stop before its worker is killed. */
-  graceMs: number;
-  /** Aborted while waiting, the job never starts; while running, it is interrupted. */
+  /** Aborted while waiting, the job never starts; while running, it is killed with its worker. */
   signal?: AbortSignal | undefined;
 }
 
@@ -52,19 +51,17 @@ interface Job extends JobOptions {
   started: () => void;
 }
 
-let nextJobId = 1;
-const live = new Map<ChildProcess, string>();
+type Reply = Extract<FromWorker, { kind: 'done' | 'failed' }>;
 
-/** One worker process, running at most one job. */
+const live = new Set<ChildProcess>();
+
+/** One worker process, running at most one job; its replies are in the order of its jobs. */
 class Worker {
   private stderr = '';
-  private job: {
-    id: number;
-    lost: JobLost['reason'] | null;
-    arm: () => void;
-    /** With the worker's answer, or null when the worker ended first. */
-    settle: (reply: Extract<FromWorker, { kind: 'done' | 'failed' }> | null) => void;
-  } | null = null;
+  /** Why the job in flight has no answer, should the worker end under it. */
+  private lost: JobLost['reason'] = 'crashed';
+  /** The job in flight: its deadline starts, and it settles with the reply (null: the worker ended first). */
+  private current: { arm: () => void; settle: (reply: Reply | null) => void } | null = null;
 
   private constructor(readonly child: ChildProcess) {
     child.stderr?.setEncoding('utf8');
@@ -73,21 +70,20 @@ class Worker {
       this.stderr = (this.stderr + text).slice(-2000);
     });
     child.on('message', (reply: FromWorker) => {
-      if (reply.kind === 'ready' || reply.id !== this.job?.id) return;
-      if (reply.kind === 'armed') this.job.arm();
-      else this.job.settle(reply);
+      if (reply.kind === 'armed') this.current?.arm();
+      else if (reply.kind !== 'ready') this.current?.settle(reply);
     });
-    child.once('exit', () => this.job?.settle(null));
+    child.once('exit', () => this.current?.settle(null));
   }
 
   static async start(preload: readonly string[]): Promise<Worker> {
-    const folder = createOwnedFolder('workers');
+    const folder = mkdtempSync(path.join(naoTempFolder(), 'worker-'));
     const child = fork(WORKER.entry, [folder, ...preload], {
       execArgv: [`--max-old-space-size=${WORKER_HEAP_MIB}`, ...WORKER.execArgv],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'advanced',
     });
-    live.set(child, folder);
+    live.add(child);
     child.once('exit', () => {
       live.delete(child);
       rmSync(folder, { recursive: true, force: true });
@@ -109,58 +105,45 @@ class Worker {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  /** Runs `job`; settles once it has an answer, or its worker is gone. */
-  run(job: Job): Promise<void> {
-    const id = nextJobId++;
+  /** Runs `job` to its answer; rejects with its error, or with `JobLost` when the worker ended under it. */
+  run(job: JobOptions): Promise<unknown> {
     holdOpen(this.child, true);
-    return new Promise((done) => {
+    this.lost = 'crashed';
+    return new Promise((resolve, reject) => {
       let deadline: NodeJS.Timeout | undefined;
-      let aborted = false;
-      const abort = () => {
-        aborted = true;
-        this.send({ kind: 'interrupt', id });
-        clearTimeout(deadline);
-        deadline = setTimeout(() => this.kill('aborted'), job.graceMs);
+      const kill = (reason: JobLost['reason']) => {
+        this.lost = reason;
+        this.child.kill('SIGKILL');
       };
+      // Its answer is no longer wanted: killed rather than asked to stop, which a query in
+      // native code may not hear; another worker takes its place.
+      const abort = () => kill('aborted');
       job.signal?.addEventListener('abort', abort, { once: true });
-      this.job = {
-        id,
-        lost: null,
+      this.current = {
         arm: () => {
-          if (!aborted && job.deadlineMs !== undefined)
-            deadline = setTimeout(() => this.kill('deadline'), job.deadlineMs);
+          if (job.deadlineMs !== undefined) deadline = setTimeout(() => kill('deadline'), job.deadlineMs);
         },
         settle: (reply) => {
-          const lost = this.job?.lost ?? 'crashed';
-          this.job = null;
+          this.current = null;
           clearTimeout(deadline);
           job.signal?.removeEventListener('abort', abort);
-          if (reply === null) job.reject(new JobLost(lost, this.lostMessage(lost)));
-          else if (reply.kind === 'done') job.resolve(reply.value);
-          else
-            job.reject(
-              reply.code === undefined
-                ? new Error(reply.message)
-                : new NaoError({ code: reply.code, message: reply.message }),
-            );
           if (this.alive) holdOpen(this.child, false);
-          done();
+          if (reply === null) reject(new JobLost(this.lost, this.lostMessage()));
+          else if (reply.kind === 'done') resolve(reply.value);
+          else if (reply.code === undefined) reject(new Error(reply.message));
+          else reject(new NaoError({ code: reply.code, message: reply.message }));
         },
       };
-      this.send({ kind: 'job', id, module: job.module, input: job.input });
+      this.send({ kind: 'job', module: job.module, input: job.input });
     });
-  }
-
-  private kill(reason: JobLost['reason']): void {
-    if (this.job !== null) this.job.lost = reason;
-    this.child.kill('SIGKILL');
   }
 
   private send(message: ToWorker): void {
     if (this.child.connected) this.child.send(message, () => undefined);
   }
 
-  private lostMessage(reason: JobLost['reason']): string {
+  private lostMessage(): string {
+    const reason = this.lost;
     const { exitCode, signalCode } = this.child;
     const how = signalCode === null ? `exit code ${exitCode}` : `signal ${signalCode}`;
     const tail = this.stderr.trim().split('\n').slice(-3).join(' ');
@@ -221,16 +204,18 @@ export class ProcessPool {
       }
       const job = this.queue.shift()!;
       job.started();
-      void worker.run(job).then(() => {
-        if (worker.alive) {
-          this.idle.push(worker);
+      void worker
+        .run(job)
+        .then(job.resolve, job.reject)
+        .then(() => {
+          if (worker.alive) this.idle.push(worker);
+          else {
+            // Replaced at once: the next job should not wait for a worker to start.
+            this.workers--;
+            void this.grow();
+          }
           this.dispatch();
-        } else {
-          // Replaced at once: the next job should not wait for a worker to start.
-          this.workers--;
-          void this.grow();
-        }
-      });
+        });
     }
   }
 
@@ -265,12 +250,9 @@ let shared: ProcessPool | null = null;
 export function processPool(): ProcessPool {
   if (shared === null) {
     shared = new ProcessPool(POOL_SIZE);
-    // A worker stuck in native code would outlive nao otherwise; killed, it leaves its folder.
+    // A worker stuck in native code would outlive nao otherwise.
     process.once('exit', () => {
-      for (const [child, folder] of live) {
-        child.kill('SIGKILL');
-        rmSync(folder, { recursive: true, force: true });
-      }
+      for (const child of live) child.kill('SIGKILL');
     });
   }
   return shared;

@@ -9,7 +9,6 @@ export type {
 export { readDuckDbQuery, readStoredRows } from './duckdb/duckdb-query.js';
 export { runSmallQuery } from './duckdb/duckdb-result.js';
 export { parseDuckDbSql, quoteIdentifier } from './duckdb/duckdb-sql-text.js';
-export { FreshConnections } from './fresh-connections.js';
 export { openDatabase } from './open-database.js';
 export { quoteLiteral } from './sql-literal.js';
 export { compareCodeUnits, compareTables } from './table-list.js';

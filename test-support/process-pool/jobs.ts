@@ -1,15 +1,15 @@
 /**
  * A job module for the process pool's own tests (src/process-pool/process-pool.test.ts): each
  * input names what the job does in its worker, so a test can make a job that answers, sleeps,
- * ignores its interrupt, throws or crashes.
+ * spins, throws or crashes.
  */
 import { NaoError } from '../../src/errors/index.js';
 import type { JobContext } from '../../src/process-pool/index.js';
 
 export type TestJob =
-  /** Answers with the worker's pid after `ms`, or at once when interrupted. */
+  /** Answers with the worker's pid after `ms`. */
   | { kind: 'sleep'; ms: number }
-  /** Blocks the worker's thread, deaf to interrupts: only a kill stops it. */
+  /** Blocks the worker's thread: only a kill stops it. */
   | { kind: 'spin' }
   | { kind: 'throw'; code: string }
   | { kind: 'crash' };
@@ -19,13 +19,7 @@ export async function runJob(input: unknown, context: JobContext): Promise<unkno
   context.armDeadline();
   switch (job.kind) {
     case 'sleep':
-      return new Promise((resolve) => {
-        const timer = setTimeout(() => resolve({ pid: process.pid, interrupted: false }), job.ms);
-        context.onInterrupt(() => {
-          clearTimeout(timer);
-          resolve({ pid: process.pid, interrupted: true });
-        });
-      });
+      return new Promise((resolve) => setTimeout(() => resolve({ pid: process.pid }), job.ms));
     case 'spin':
       for (;;) {
         // Native code that never yields looks the same from outside.

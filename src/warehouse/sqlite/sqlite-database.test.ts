@@ -1,4 +1,5 @@
 /** What only the SQLite warehouse does; what every engine does is in conformance/. */
+import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectFailure } from '../../../test-support/warehouse-conformance/engine.js';
 import {
@@ -32,14 +33,27 @@ describe('SQLite warehouse', () => {
     ]);
   });
 
-  it('kills the query process when a limit passes; a query queued behind it times out without running', async () => {
-    const slow = expectFailure(fixture.db.query(ENDLESS_COUNT, { timeoutMs: 600 }));
-    // The limit counts from the call: this one never gets the process before its 200 ms pass.
-    const queued = expectFailure(fixture.db.query('SELECT 1', { timeoutMs: 200 }));
-    expect((await queued).code).toBe('QUERY_TIMEOUT');
+  it("kills a query's worker when its limit passes; a query beside it runs, and so does the next", async () => {
+    const slow = expectFailure(fixture.db.query(ENDLESS_COUNT, { timeoutMs: 3_000 }));
+    const beside = fixture.db.query('SELECT 1 AS beside');
+    // Beside it, not after it: done while the endless one still runs.
+    expect(await Promise.race([beside, slow.then(() => 'after')])).toMatchObject({ rows: [[1]] });
     expect((await slow).code).toBe('QUERY_TIMEOUT');
-    // A new process took the killed one's place.
     expect((await fixture.db.query('SELECT 42 AS answer')).rows).toEqual([[42]]);
+  });
+
+  it('never starts a query whose time limit passes while it waits for a worker', async () => {
+    // One endless query per worker of the pool (one per core, at least two).
+    const workers = Math.max(2, availableParallelism());
+    const busy = Array.from({ length: workers }, () =>
+      expectFailure(fixture.db.query(ENDLESS_COUNT, { timeoutMs: 1_500 })),
+    );
+    const started = performance.now();
+    expect((await expectFailure(fixture.db.query('SELECT 1', { timeoutMs: 200 }))).code).toBe(
+      'QUERY_TIMEOUT',
+    );
+    expect(performance.now() - started).toBeLessThan(700);
+    for (const each of await Promise.all(busy)) expect(each.code).toBe('QUERY_TIMEOUT');
   });
 
   it('runs one statement per query', async () => {

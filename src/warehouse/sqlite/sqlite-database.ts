@@ -2,14 +2,7 @@ import { stat } from 'node:fs/promises';
 import { NaoError } from '../../errors/index.js';
 import { childModule, processPool } from '../../process-pool/index.js';
 import type { Database, QueryOptions, QueryResult, TableInfo } from '../database.js';
-import {
-  NO_LIMITS,
-  type QueryLimits,
-  startQuery,
-  stoppedError,
-  stopRace,
-  watchQuery,
-} from '../query-control.js';
+import { NO_LIMITS, type QueryLimits, startQuery, stoppedError, watchQuery } from '../query-control.js';
 import {
   connectionFailed,
   databaseClosed,
@@ -35,7 +28,7 @@ export const SQLITE_JOB_CODES = {
 /**
  * Opens an SQLite file read-only (`readonly`, `fileMustExist`, plus `PRAGMA query_only`).
  * Each request is a job on the process pool, so that a time limit can really stop it (see
- * sqlite-job.ts); a database's requests run one at a time, in call order.
+ * sqlite-job.ts); a database's requests may run side by side, as readers of one file.
  */
 export async function openSqliteDatabase(options: { name: string; path: string }): Promise<Database> {
   const database = new SqliteDatabase(options.name, options.path);
@@ -56,8 +49,6 @@ async function isFile(file: string): Promise<boolean> {
 class SqliteDatabase implements Database {
   readonly dialect = 'sqlite' as const;
   private closed = false;
-  /** Settles when every request issued so far has finished. */
-  private tail: Promise<void> = Promise.resolve();
   /** Stops each request waiting or running: close stops them all. */
   private readonly inFlight = new Set<() => void>();
 
@@ -86,30 +77,19 @@ class SqliteDatabase implements Database {
   }
 
   /**
-   * Runs one request once the previous ones have finished. The time limit counts from the
-   * call, queue included: a query still waiting when it passes never starts; a running one is
-   * killed with its worker.
+   * Runs one request as a job on the pool. The time limit counts from the call, the wait for
+   * a free worker included: a query still waiting when it passes never starts; a running one
+   * is killed with its worker.
    */
   async request(limits: QueryLimits, body: Request): Promise<unknown> {
-    const previous = this.tail;
-    let finished!: () => void;
-    const ours = new Promise<void>((resolve) => {
-      finished = resolve;
-    });
-    this.tail = previous.then(() => ours);
+    if (this.closed) throw databaseClosed(this.context);
     const stop = new AbortController();
-    const stopped = stopRace();
-    const cancel = () => {
-      stopped.reject(new Error('stopped'));
-      stop.abort();
-    };
+    const cancel = () => stop.abort();
     const watch = watchQuery({ limits, cancel });
     this.inFlight.add(cancel);
     try {
-      await Promise.race([previous, stopped.promise]);
-      if (this.closed) throw databaseClosed(this.context);
       const job: SqliteJob = { ...body, file: this.file };
-      return await processPool().run({ module: SQLITE_JOB, input: job, graceMs: 0, signal: stop.signal });
+      return await processPool().run({ module: SQLITE_JOB, input: job, signal: stop.signal });
     } catch (error) {
       const halted = stoppedError({ ...this.context, reason: watch.reason, limits, cause: error });
       if (halted !== undefined) throw halted;
@@ -118,7 +98,6 @@ class SqliteDatabase implements Database {
     } finally {
       watch.dispose();
       this.inFlight.delete(cancel);
-      finished();
     }
   }
 
