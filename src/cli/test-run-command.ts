@@ -104,7 +104,7 @@ export const runTests: CommandAction<CliDependencies> = async ({ io, flags, deps
   if (tests.length === 0 && shard === undefined) {
     closeUnused(opening);
     io.stderr.write(
-      `No tests found in ${project.testsDir}. Create one with \`nao init\` or see the README.\n`,
+      `No tests found in ${project.testsDir}. Create one with \`nao init\` or see docs/test-files.md.\n`,
     );
     return EXIT.usage;
   }

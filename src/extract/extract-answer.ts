@@ -18,7 +18,7 @@ import {
 import type { CellValue } from '../warehouse/index.js';
 import { extractionRequest, repairRequest, transcriptMessages } from './extraction-prompt.js';
 import type { SourceTable } from './load-tables.js';
-import { DEFAULT_SANDBOX_OPTIONS, type SandboxOptions, withSandbox } from './sandbox.js';
+import { DEFAULT_SANDBOX_OPTIONS, withSandbox } from './sandbox.js';
 
 export interface ExtractAnswerOptions {
   /** The model under test; the extraction uses the same one, priced the same way. */
@@ -32,11 +32,9 @@ export interface ExtractAnswerOptions {
   /** The reference's column names, in its order. */
   expectedColumns: readonly string[];
   signal?: AbortSignal;
-  /** Sandbox limits; `maxResultRows` defaults to the largest result's row count (at least 1,000,000). */
-  sandbox?: SandboxOptions;
   /**
    * The project's limit on one query (`agent.query_timeout_s`): an extraction query gets no
-   * longer than that, nor than the sandbox's own `timeoutMs`.
+   * longer than that, nor than the sandbox's default.
    */
   queryTimeoutMs?: number;
 }
@@ -143,15 +141,15 @@ export async function extractAnswer(options: ExtractAnswerOptions): Promise<Extr
 
   const tables = [...options.queryResults.values()];
   // An answer may hold every row the agent fetched: never cap it below the largest result.
-  const maxResultRows =
-    options.sandbox?.maxResultRows ??
-    Math.max(DEFAULT_SANDBOX_OPTIONS.maxResultRows, ...tables.map((table) => table.rows.length));
+  const maxResultRows = Math.max(
+    DEFAULT_SANDBOX_OPTIONS.maxResultRows,
+    ...tables.map((table) => table.rows.length),
+  );
   const timeoutMs = Math.min(
-    options.sandbox?.timeoutMs ?? DEFAULT_SANDBOX_OPTIONS.timeoutMs,
+    DEFAULT_SANDBOX_OPTIONS.timeoutMs,
     options.queryTimeoutMs ?? Number.POSITIVE_INFINITY,
   );
-  const sandbox = { tables, ...options.sandbox, maxResultRows, timeoutMs };
-  return withSandbox(sandbox, async (opened) => {
+  return withSandbox({ tables, maxResultRows, timeoutMs }, async (opened) => {
     const loaded = opened.tables;
     const messages: ModelMessage[] = transcriptMessages([
       // Gemini refuses a history that does not open with a user turn; the question is that turn.

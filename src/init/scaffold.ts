@@ -3,7 +3,7 @@ import { writeFileAtomic } from '../files/index.js';
 
 /** The files `nao init` writes, relative to the project folder. */
 export const SCAFFOLD_FILES: Readonly<Record<string, string>> = {
-  'nao_config.yaml': `# nao project configuration — every key is optional. See the README for the full reference.
+  'nao_config.yaml': `# nao project configuration — every key is optional. See docs/configuration.md for the full reference.
 project_name: my-project
 
 databases:

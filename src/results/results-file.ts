@@ -101,7 +101,7 @@ export interface RunDetails {
   cost_breakdown: CostRecord | null;
   extraction_usage: UsageRecord | null;
   extraction_cost: number | null;
-  /** false when the reference query may have seen other data than the agent (see README). */
+  /** false when the reference query may have seen other data than the agent (see docs/results-file.md). */
   snapshot_consistent: boolean | null;
   /** Answered from recordings (`--replay`) instead of a live model. */
   replayed: boolean;
@@ -147,7 +147,7 @@ export interface RunResult {
 /** How related runs are grouped for intervals (`test.stats.cluster` in nao_config.yaml). */
 export type StatsCluster = 'test' | 'folder';
 
-/** The 95% interval of a pass rate, in percent like `pass_rate` (see README, "How sure is a pass rate?"). */
+/** The 95% interval of a pass rate, in percent like `pass_rate` (see docs/running-tests.md, "How sure is a pass rate?"). */
 export interface PassRateInterval {
   /** [low, high] in percent, one decimal. */
   pass_rate_ci95: [number, number];

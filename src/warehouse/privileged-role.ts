@@ -52,7 +52,7 @@ export function privilegedRoleWarning(role: PrivilegedRole): string {
     `database "${role.database}" (${role.dialect}) connects as ${role.role}, which holds ${role.rights.join(', ')}, ` +
     'because `allow_privileged_role: true` is set. nao still refuses statements that are not queries and ' +
     "the functions that reach the server's files and settings, but give it a least-privilege role " +
-    '(see the README, "Warehouses").'
+    '(see "Least-privilege roles" in docs/warehouses.md).'
   );
 }
 
