@@ -1,6 +1,6 @@
 export { createLocalClient } from './local-client.js';
 export { openProjectRuntime, type ProjectRuntime } from './project-runtime.js';
-export { type ReferenceCheck, withoutFailedReferences } from './reference-check.js';
+export type { ReferenceCheck } from './reference-check.js';
 export { runTestRequest } from './run-test-request.js';
 export { type TestRunClient, testRunRequest } from './test-run-client.js';
 export type {
@@ -10,3 +10,4 @@ export type {
   TestRunResponse,
   Verification,
 } from './test-run-types.js';
+export { withoutFailedReferences } from './without-failed-references.js';

@@ -4,11 +4,10 @@
  * reports the failures; `nao test` makes those tests' runs errors without starting their agent.
  */
 import type { DatabaseConfig, NaoConfig } from '../config/index.js';
-import { messageOf, NaoError } from '../errors/index.js';
+import { messageOf } from '../errors/index.js';
 import { chooseTestDatabase, type TestCase } from '../test-files/index.js';
 import { type Database, type DatabaseDialect, openDatabase, WarehouseError } from '../warehouse/index.js';
 import { referenceFailure } from './reference-rows.js';
-import type { TestRunClient } from './test-run-client.js';
 
 /** A plan takes milliseconds; a check that takes longer says nothing and must not hold up the run. */
 export const REFERENCE_CHECK_TIMEOUT_MS = 30_000;
@@ -152,25 +151,5 @@ export async function openReferenceDatabases(config: NaoConfig): Promise<{
     close: async () => {
       await Promise.all(databases.map((database) => database.close()));
     },
-  };
-}
-
-/**
- * The client with the runs of tests whose reference SQL failed its check ended at once, as
- * errors carrying the engine's message: no agent starts, so nothing is spent on them.
- */
-export function withoutFailedReferences(
-  client: TestRunClient,
-  checks: ReadonlyMap<string, ReferenceCheck>,
-): TestRunClient {
-  return {
-    ...client,
-    runTest: async (options) => {
-      const check = checks.get(options.run.file);
-      if (check?.status === 'invalid')
-        throw new NaoError({ code: 'REFERENCE_SQL_FAILED', message: check.error });
-      return client.runTest(options);
-    },
-    close: () => client.close(),
   };
 }
