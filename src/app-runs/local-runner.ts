@@ -12,7 +12,7 @@ import { NaoError } from '../errors/index.js';
 import { createRecorder } from '../recording/index.js';
 import { recordingFilePath } from '../recording/recording-file.js';
 import type { TestCase } from '../test-files/index.js';
-import { createLocalClient, openProjectRuntime, type TestRunClient } from '../test-run/index.js';
+import { openLocalClient, type TestRunClient } from '../test-run/index.js';
 import type { AppRunner } from './backend-runner.js';
 import { createRunJobs } from './run-jobs.js';
 import { readRunTests } from './run-tests.js';
@@ -116,7 +116,7 @@ function lazyLocalClient(options: {
 }): TestRunClient {
   let opening: Promise<TestRunClient> | undefined;
   const open = () => {
-    opening ??= openLocalClient(options);
+    opening ??= openJobClient(options);
     return opening;
   };
   return {
@@ -128,15 +128,15 @@ function lazyLocalClient(options: {
   };
 }
 
-async function openLocalClient(options: {
+async function openJobClient(options: {
   config: NaoConfig;
   env: Record<string, string | undefined>;
   replay: boolean;
   log: (line: string) => void;
   fetch?: typeof fetch;
 }): Promise<TestRunClient> {
-  const { config, log } = options;
-  const recorder = options.replay
+  const { config } = options;
+  const recording = options.replay
     ? createRecorder({
         recordingsDir: recordingsDir(config),
         mode: 'replay',
@@ -144,22 +144,5 @@ async function openLocalClient(options: {
         ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
       })
     : undefined;
-  const runtime = await openProjectRuntime({
-    config,
-    env: options.env,
-    onUnavailableDatabase: (database) =>
-      log(`Warning: ${database.reason} The runs that query it are errors; the others run.`),
-    onPriceWarning: (warning) => log(`Warning: ${warning}`),
-    onDatabaseWarning: (warning) => log(`Warning: ${warning}`),
-    fetch: recorder?.fetch ?? options.fetch,
-    allowMissingKey: recorder !== undefined,
-  });
-  const client = createLocalClient(runtime, { recording: recorder });
-  if (recorder === undefined) return client;
-  return {
-    // Each run's model calls are keyed by (test, model, attempt, step) in its recording file.
-    runTest: (request) =>
-      recorder.withRun({ ...request.run, signal: request.signal }, () => client.runTest(request)),
-    close: () => client.close(),
-  };
+  return openLocalClient({ config, env: options.env, warn: options.log, recording, fetch: options.fetch });
 }

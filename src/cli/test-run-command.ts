@@ -16,8 +16,7 @@ import { shardTests, suiteFingerprint } from '../shard/index.js';
 import { runTestSuite } from '../suite/index.js';
 import { formatProblems, selectTests, type TestCase, testDatabaseProblems } from '../test-files/index.js';
 import {
-  createLocalClient,
-  openProjectRuntime,
+  openLocalClient,
   type ReferenceCheck,
   type TestRunClient,
   withoutFailedReferences,
@@ -384,41 +383,28 @@ async function openClient(options: {
           ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
           ...(deps.now === undefined ? {} : { now: deps.now }),
         });
-  const fetch = recorder?.fetch ?? deps.fetch;
-  const runtime = await openProjectRuntime({
+  const client = await openLocalClient({
     config,
     env: io.env,
-    onUnavailableDatabase: (database) =>
-      io.stderr.write(`Warning: ${database.reason} The runs that query it are errors; the others run.\n`),
-    onPriceWarning: (warning) => io.stderr.write(`Warning: ${warning}\n`),
-    onDatabaseWarning: (warning) => io.stderr.write(`Warning: ${warning}\n`),
-    fetch,
-    allowMissingKey: recorder?.isReplaying === true,
+    warn: (line) => io.stderr.write(`${line}\n`),
+    recording: recorder,
+    fetch: deps.fetch,
   });
   try {
     // Resolve every model before the first run: a missing key should stop the command, not fail each run.
     // A provider nao cannot call (said once, above) fails only its own runs.
     for (const model of settings.models) {
       try {
-        runtime.model(model);
+        client.prepareModel(model);
       } catch (error) {
         if (!(error instanceof UnsupportedProviderError)) throw error;
       }
     }
   } catch (error) {
-    await runtime.close();
+    await client.close();
     throw error;
   }
-  const client = createLocalClient(runtime, { recording: recorder });
-  if (recorder === undefined) return client;
-  return {
-    // Each run's model calls are keyed by (test, model, attempt, step) in its recording file.
-    runTest: (options) =>
-      recorder.withRun({ ...options.run, signal: options.signal }, () => client.runTest(options)),
-    prepareModel: client.prepareModel,
-    checkReferences: client.checkReferences,
-    close: () => client.close(),
-  };
+  return client;
 }
 
 /** The command line for the results file, without the password. */

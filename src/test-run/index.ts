@@ -1,4 +1,4 @@
-export { createLocalClient } from './local-client.js';
+export { createLocalClient, openLocalClient } from './local-client.js';
 export { openProjectRuntime, type ProjectRuntime } from './project-runtime.js';
 export type { ReferenceCheck } from './reference-check.js';
 export { runTestRequest } from './run-test-request.js';

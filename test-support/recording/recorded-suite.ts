@@ -48,20 +48,11 @@ export async function runRecordedSuite(options: {
     const outcome = await runSuite({
       runs: planRuns({ tests, models: options.models ?? config.test.models, repeat: options.repeat ?? 1 }),
       concurrency: options.concurrency ?? 1,
-      execute: (run, signal) =>
-        recorder.withRun(
-          {
-            test: run.test.name,
-            file: run.test.relativePath,
-            model: run.model,
-            attempt: run.attempt,
-            signal,
-          },
-          async () => {
-            const result = await executeRun({ run, client, comparison: config.test.comparison, signal });
-            return { ...result, spentUsd: spentUsd(result) };
-          },
-        ),
+      // The client runs each one inside the recorder's run.
+      execute: async (run, signal) => {
+        const result = await executeRun({ run, client, comparison: config.test.comparison, signal });
+        return { ...result, spentUsd: spentUsd(result) };
+      },
       skipped: (run, reason) => ({ ...skippedResult(run, reason), spentUsd: null }),
       crashed: (run, error) => ({
         ...errorResult({
