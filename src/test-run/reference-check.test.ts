@@ -5,7 +5,8 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseConfig } from '../config/schema.js';
-import { type Database, openDatabase } from '../warehouse/index.js';
+import { DATABASE_TYPES } from '../warehouse/database-config.js';
+import { type Database, openDatabase, plannedAhead } from '../warehouse/index.js';
 import { checkReferenceSql, checkReferences } from './reference-check.js';
 
 let dir: string;
@@ -44,6 +45,27 @@ beforeAll(async () => {
       user: 'root',
       database: 'test',
       allow_privileged_role: true,
+    },
+    // The same servers under the types that share their adapters, as the conformance suite does.
+    {
+      type: 'redshift',
+      name: 'redshift',
+      host: '127.0.0.1',
+      port: 5432,
+      user: 'postgres',
+      password: 'unused-by-trust',
+      database: 'test',
+      auth_mode: 'password',
+      sslmode: 'disable',
+    },
+    {
+      type: 'starrocks',
+      name: 'starrocks',
+      host: '127.0.0.1',
+      port: 3306,
+      user: 'root',
+      password: '',
+      database: 'test',
     },
   ];
   for (const config of configs) databases[config.name] = await openDatabase(config, { projectDir: dir });
@@ -114,6 +136,13 @@ describe('checkReferenceSql: planned on the real engines, no rows read', () => {
     for (const sql of ['SHOW TABLES', '-- the tables\nDESCRIBE orders', 'PRAGMA table_info(orders)']) {
       const check = await checkReferenceSql({ sql, database: databases.duckdb! });
       expect(check).toEqual({ status: 'unchecked', reason: expect.stringContaining('only a query') });
+    }
+  });
+
+  it('plans on exactly the engines nao test validate opens to plan', () => {
+    expect(DATABASE_TYPES.filter(plannedAhead).sort()).toEqual(['duckdb', 'mysql', 'postgres', 'sqlite']);
+    for (const [type, database] of Object.entries(databases)) {
+      expect(database.plan !== undefined, type).toBe(plannedAhead(type as (typeof DATABASE_TYPES)[number]));
     }
   });
 

@@ -6,7 +6,7 @@
 import type { DatabaseConfig, NaoConfig } from '../config/index.js';
 import { messageOf } from '../errors/index.js';
 import { chooseTestDatabase, type TestCase } from '../test-files/index.js';
-import { type Database, type DatabaseDialect, openDatabase, WarehouseError } from '../warehouse/index.js';
+import { type Database, openDatabase, plannedAhead, WarehouseError } from '../warehouse/index.js';
 import { referenceFailure } from './reference-rows.js';
 
 /** A plan takes milliseconds; a check that takes longer says nothing and must not hold up the run. */
@@ -20,15 +20,7 @@ export type ReferenceCheck =
   | { status: 'unchecked'; reason: string };
 
 /**
- * Engines whose EXPLAIN plans a query without running it and goes through nao's read-only
- * query path (checked against DuckDB, PostgreSQL, MariaDB and SQLite). The others are not
- * checked rather than checked by running the query: on a warehouse that bills by bytes read,
- * or a slow one, running every reference twice is not free.
- */
-const PLAN_ONLY_DIALECTS: ReadonlySet<DatabaseDialect> = new Set(['duckdb', 'postgres', 'mysql', 'sqlite']);
-
-/**
- * Statements some engine above cannot EXPLAIN though they read data: left to the run. Anything
+ * Statements some engine cannot EXPLAIN though they read data: left to the run. Anything
  * else is planned, a misspelt SELECT included (the engine then reports the syntax error).
  */
 const NOT_EXPLAINABLE =
@@ -44,20 +36,14 @@ export async function checkReferenceSql(options: {
   signal?: AbortSignal;
 }): Promise<ReferenceCheck> {
   const { sql, database } = options;
-  if (!PLAN_ONLY_DIALECTS.has(database.dialect)) {
+  if (database.plan === undefined) {
     return { status: 'unchecked', reason: notPlanned(database.dialect) };
   }
   if (NOT_EXPLAINABLE.test(sql)) {
     return { status: 'unchecked', reason: 'only a query (SELECT, WITH, …) is planned ahead of the run' };
   }
   try {
-    // PostgreSQL and MySQL plan every statement before running it and refuse an EXPLAIN from
-    // outside; the others are asked for the plan, on the SQL's first line so the engine's line
-    // numbers are the test file's SQL's.
-    const guarded = database.dialect === 'postgres' || database.dialect === 'mysql';
-    await database.query(guarded ? sql : `EXPLAIN ${sql}`, {
-      planOnly: guarded,
-      maxRows: 0,
+    await database.plan(sql, {
       timeoutMs: options.timeoutMs ?? REFERENCE_CHECK_TIMEOUT_MS,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
@@ -129,7 +115,7 @@ export async function openReferenceDatabases(config: NaoConfig): Promise<{
   const opened = await Promise.all(
     config.databases.map(async (database: DatabaseConfig) => {
       // No connection (a login, a warehouse woken up) only to say its SQL is not checked.
-      if (!PLAN_ONLY_DIALECTS.has(database.type as DatabaseDialect)) {
+      if (!plannedAhead(database.type)) {
         unavailable.push({ name: database.name, reason: notPlanned(database.type) });
         return null;
       }

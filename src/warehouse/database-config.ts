@@ -56,6 +56,16 @@ export type DatabaseConfig = {
  */
 export const ORIGINAL_ONLY_DATABASE_TYPES = ['ducklake', 'powerbi_xmla'] as const;
 
+/**
+ * Whether `nao test validate` opens a database of this type to plan its tests' reference SQL:
+ * its adapter plans ahead (`Database.plan`). The others are not opened only to say that their
+ * SQL is not checked (a login, a warehouse woken up).
+ */
+export function plannedAhead(type: DatabaseType): boolean {
+  const definition = DATABASE_DEFINITIONS[type];
+  return 'plannedAhead' in definition && definition.plannedAhead;
+}
+
 export function isDatabaseType(value: unknown): value is DatabaseType {
   return typeof value === 'string' && Object.hasOwn(DATABASE_DEFINITIONS, value);
 }

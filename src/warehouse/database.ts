@@ -38,8 +38,8 @@ export interface QueryOptions {
   /**
    * Only check the statement: PostgreSQL and MySQL/MariaDB read it and have the server plan
    * (or prepare) it, as before every query, then return no rows without running it. Their
-   * guards refuse an `EXPLAIN` from outside, so this is how a reference SQL is planned ahead.
-   * Other engines ignore it.
+   * guards refuse an `EXPLAIN` from outside, so their `plan` goes this way. Other engines
+   * ignore it.
    */
   planOnly?: boolean;
 }
@@ -76,6 +76,12 @@ export interface Database {
   readonly name: string;
   readonly dialect: DatabaseDialect;
   query(sql: string, options?: QueryOptions): Promise<QueryResult>;
+  /**
+   * Has the engine plan `sql` without running it or reading a row: resolves when it accepts
+   * the statement, rejects as `query` would. Absent on engines whose plan-only path nao has not
+   * checked against a real server (their reference SQL is left to the run).
+   */
+  plan?: ((sql: string, options?: Pick<QueryOptions, 'timeoutMs' | 'signal'>) => Promise<void>) | undefined;
   listTables(): Promise<TableInfo[]>;
   /** Releases every connection and process; calling it again does nothing. */
   close(): Promise<void>;

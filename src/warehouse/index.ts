@@ -6,6 +6,7 @@ export type {
   QueryOptions,
   TableInfo,
 } from './database.js';
+export { plannedAhead } from './database-config.js';
 export { readDuckDbQuery, readStoredRows } from './duckdb/duckdb-query.js';
 export { runSmallQuery } from './duckdb/duckdb-result.js';
 export { parseDuckDbSql, quoteIdentifier } from './duckdb/duckdb-sql-text.js';

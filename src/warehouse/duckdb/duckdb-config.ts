@@ -7,5 +7,7 @@ export const IN_MEMORY = ':memory:';
 
 export const duckdbDatabase = {
   type: 'duckdb',
+  /** Its adapter plans reference SQL ahead of the runs (Database.plan): `nao test validate` opens it. */
+  plannedAhead: true,
   schema: z.object({ type: z.literal('duckdb'), ...commonFields, path: nonEmpty.default(IN_MEMORY) }),
 } as const;

@@ -142,6 +142,11 @@ class DuckDbDatabase implements Database {
     }
   }
 
+  /** EXPLAIN, on the SQL's first line, so the engine's line numbers are the SQL's own. */
+  async plan(sql: string, options?: Pick<QueryOptions, 'timeoutMs' | 'signal'>): Promise<void> {
+    await this.query(`EXPLAIN ${sql}`, { ...options, maxRows: 0 });
+  }
+
   async listTables(): Promise<TableInfo[]> {
     const { connection, interrupter } = await this.connect();
     try {

@@ -4,6 +4,8 @@ import { privilegedRoleField, requireUrlOrDatabase, serverFields } from '../serv
 
 export const mysqlDatabase = {
   type: 'mysql',
+  /** Its adapter plans reference SQL ahead of the runs (Database.plan): `nao test validate` opens it. */
+  plannedAhead: true,
   schema: z
     .object({ type: z.literal('mysql'), ...commonFields, ...serverFields, ...privilegedRoleField })
     .superRefine(requireUrlOrDatabase),

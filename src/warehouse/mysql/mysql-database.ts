@@ -74,6 +74,11 @@ export async function openMysqlFamilyDatabase(options: MysqlFamilyOptions): Prom
 class MysqlDatabase implements Database {
   readonly dialect: 'mysql' | 'starrocks';
   readonly name: string;
+  /**
+   * MySQL and MariaDB prepare every statement before running it, and the guard refuses an EXPLAIN from
+   * outside: planned through `planOnly`. StarRocks's is not checked against a real server.
+   */
+  readonly plan: Database['plan'];
   private readonly pool: mysql.Pool;
   private readonly options: mysql.PoolOptions;
   private readonly server: ServerConnection;
@@ -90,6 +95,12 @@ class MysqlDatabase implements Database {
     const config = options.fields;
     this.name = options.name;
     this.dialect = options.dialect;
+    this.plan =
+      options.dialect === 'mysql'
+        ? async (sql, planOptions) => {
+            await this.query(sql, { ...planOptions, planOnly: true, maxRows: 0 });
+          }
+        : undefined;
     this.guard = options.guard;
     this.target = describeServerTarget(config, options.defaultPort);
     this.server = new ServerConnection({

@@ -5,6 +5,8 @@ import { privilegedRoleField, requireUrlOrDatabase, serverFields } from '../serv
 
 export const postgresDatabase = {
   type: 'postgres',
+  /** Its adapter plans reference SQL ahead of the runs (Database.plan): `nao test validate` opens it. */
+  plannedAhead: true,
   schema: z.preprocess(
     schemaNameAsSchema,
     z

@@ -77,6 +77,11 @@ export async function openPostgresFamilyDatabase(options: PostgresFamilyOptions)
 class PostgresDatabase implements Database {
   readonly dialect: 'postgres' | 'redshift';
   readonly name: string;
+  /**
+   * PostgreSQL plans every statement before running it, and the guard refuses an EXPLAIN from
+   * outside: planned through `planOnly`. Redshift's is not checked against a real server.
+   */
+  readonly plan: Database['plan'];
   private readonly pool: pg.Pool;
   private readonly clientConfig: pg.ClientConfig;
   private readonly schema: string | undefined;
@@ -90,6 +95,12 @@ class PostgresDatabase implements Database {
     const config = options.fields;
     this.name = options.name;
     this.dialect = options.dialect;
+    this.plan =
+      options.dialect === 'postgres'
+        ? async (sql, planOptions) => {
+            await this.query(sql, { ...planOptions, planOnly: true, maxRows: 0 });
+          }
+        : undefined;
     this.schema = options.schema;
     this.guard = options.guard;
     this.target = describeServerTarget(config, options.defaultPort);

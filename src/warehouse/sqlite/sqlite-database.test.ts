@@ -34,7 +34,9 @@ describe('SQLite warehouse', () => {
   });
 
   it("kills a query's worker when its limit passes; a query beside it runs, and so does the next", async () => {
-    const slow = expectFailure(fixture.db.query(ENDLESS_COUNT, { timeoutMs: 3_000 }));
+    // Two workers started, with the SQLite job loaded: a worker starting under load would race the limit.
+    await Promise.all([fixture.db.query('SELECT 1'), fixture.db.query('SELECT 1')]);
+    const slow = expectFailure(fixture.db.query(ENDLESS_COUNT, { timeoutMs: 5_000 }));
     const beside = fixture.db.query('SELECT 1 AS beside');
     // Beside it, not after it: done while the endless one still runs.
     expect(await Promise.race([beside, slow.then(() => 'after')])).toMatchObject({ rows: [[1]] });

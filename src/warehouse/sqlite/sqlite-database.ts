@@ -66,6 +66,11 @@ class SqliteDatabase implements Database {
     return (await this.request(limits, { kind: 'query', sql, maxRows: limits.maxRows })) as QueryResult;
   }
 
+  /** EXPLAIN, on the SQL's first line, so the engine's line numbers are the SQL's own. */
+  async plan(sql: string, options?: Pick<QueryOptions, 'timeoutMs' | 'signal'>): Promise<void> {
+    await this.query(`EXPLAIN ${sql}`, { ...options, maxRows: 0 });
+  }
+
   async listTables(): Promise<TableInfo[]> {
     return (await this.request(NO_LIMITS, { kind: 'tables' })) as TableInfo[];
   }
