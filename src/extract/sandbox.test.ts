@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { JobLost } from '../process-pool/index.js';
+import { JobLost, naoTempFolder } from '../process-pool/index.js';
 import { ProcessPool } from '../process-pool/process-pool.js';
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
 import type { SourceTable } from './load-tables.js';
@@ -31,6 +31,12 @@ const LONG_STRINGS = {
   rows: [['ab'.repeat(500_000), 'ba'.repeat(500_000)]],
 } satisfies SourceTable;
 const UNINTERRUPTIBLE = 'SELECT levenshtein(a, b) AS d FROM query_long';
+
+/** The files of each sandbox's load folder in nao's temporary folder. */
+async function loadFolderFiles(): Promise<string[][]> {
+  const folders = (await readdir(naoTempFolder())).filter((name) => name.startsWith('load-'));
+  return Promise.all(folders.map((folder) => readdir(path.join(naoTempFolder(), folder))));
+}
 
 async function selectAll(source: SourceTable, sql = `SELECT * FROM "${source.id}"`) {
   return withSandbox({ tables: [source] }, async (sandbox) => ({
@@ -373,7 +379,11 @@ describe('running model SQL', () => {
       if (!result.success) throw new Error(result.error);
       expect(result.rows).toHaveLength(count);
       expect(result.rows[count - 1]).toEqual([count - 1, ((count - 1) * 0.5).toFixed(1)]);
+      // The answer's file is gone once read: a long suite does not fill the disk with them.
+      expect(await loadFolderFiles()).toEqual([['load.duckdb']]);
     });
+    // And the load folder goes with the sandbox.
+    expect(await loadFolderFiles()).toEqual([]);
   });
 
   it('stops a billion-row answer at a row cap past what is streamed', async () => {

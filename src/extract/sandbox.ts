@@ -51,7 +51,7 @@ export const INLINE_TABLES_MAX_CELLS = 200_000;
 /** The tables as every job of a sandbox gets them: sent along, or in nao's load file. */
 type SandboxSource =
   | Extract<ExtractionJob['tables'], { kind: 'rows' }>
-  | { kind: 'file'; file: string; tableIds: readonly string[] };
+  | Omit<Extract<ExtractionJob['tables'], { kind: 'file' }>, 'answerFile'>;
 
 export class Sandbox {
   private closed = false;
@@ -131,7 +131,7 @@ export class Sandbox {
         return { success: true, columns: outcome.columns, rows };
       } finally {
         // The load file stays for the next query; an answer file is read once.
-        if (this.source.kind === 'rows' || outcome.file !== this.source.file)
+        if (this.source.kind !== 'file' || outcome.file !== this.source.file)
           await rm(outcome.file, { force: true });
       }
     }

@@ -78,8 +78,8 @@ export interface Database {
   query(sql: string, options?: QueryOptions): Promise<QueryResult>;
   /**
    * Has the engine plan `sql` without running it or reading a row: resolves when it accepts
-   * the statement, rejects as `query` would. Absent on engines whose plan-only path nao has not
-   * checked against a real server (their reference SQL is left to the run).
+   * the statement, rejects as `query` would. Present exactly where the engine definition says
+   * `plannedAhead` (database-config.ts); elsewhere reference SQL is left to the run.
    */
   plan?: ((sql: string, options?: Pick<QueryOptions, 'timeoutMs' | 'signal'>) => Promise<void>) | undefined;
   listTables(): Promise<TableInfo[]>;

@@ -3,7 +3,7 @@ import type { EventEmitter } from 'node:events';
 import mysql from 'mysql2/promise';
 import { describeServerTarget, type ServerConnectionFields } from '../connection-target.js';
 import type { CellValue, Database, QueryOptions, QueryResult, TableInfo } from '../database.js';
-import type { DatabaseConfig } from '../database-config.js';
+import { type DatabaseConfig, plannedAhead } from '../database-config.js';
 import { enforceRolePolicy, type RoleCheckOptions } from '../privileged-role.js';
 import { type QueryLimits, startQuery } from '../query-control.js';
 import { ServerConnection, type ServerErrorVerdict } from '../server-connection.js';
@@ -75,8 +75,8 @@ class MysqlDatabase implements Database {
   readonly dialect: 'mysql' | 'starrocks';
   readonly name: string;
   /**
-   * MySQL and MariaDB prepare every statement before running it, and the guard refuses an EXPLAIN from
-   * outside: planned through `planOnly`. StarRocks's is not checked against a real server.
+   * MySQL and MariaDB prepare every statement before running it, and the guard refuses an
+   * EXPLAIN from outside: planned through `planOnly`, where the engine definition says nao plans ahead.
    */
   readonly plan: Database['plan'];
   private readonly pool: mysql.Pool;
@@ -95,12 +95,11 @@ class MysqlDatabase implements Database {
     const config = options.fields;
     this.name = options.name;
     this.dialect = options.dialect;
-    this.plan =
-      options.dialect === 'mysql'
-        ? async (sql, planOptions) => {
-            await this.query(sql, { ...planOptions, planOnly: true, maxRows: 0 });
-          }
-        : undefined;
+    this.plan = plannedAhead(options.dialect)
+      ? async (sql, planOptions) => {
+          await this.query(sql, { ...planOptions, planOnly: true, maxRows: 0 });
+        }
+      : undefined;
     this.guard = options.guard;
     this.target = describeServerTarget(config, options.defaultPort);
     this.server = new ServerConnection({

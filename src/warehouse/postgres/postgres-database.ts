@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { describeServerTarget, type ServerConnectionFields } from '../connection-target.js';
 import type { CellValue, ColumnInfo, Database, QueryOptions, QueryResult, TableInfo } from '../database.js';
-import type { DatabaseConfig } from '../database-config.js';
+import { type DatabaseConfig, plannedAhead } from '../database-config.js';
 import { enforceRolePolicy, type RoleCheckOptions } from '../privileged-role.js';
 import { type QueryLimits, startQuery } from '../query-control.js';
 import { ServerConnection, type ServerErrorVerdict } from '../server-connection.js';
@@ -79,7 +79,7 @@ class PostgresDatabase implements Database {
   readonly name: string;
   /**
    * PostgreSQL plans every statement before running it, and the guard refuses an EXPLAIN from
-   * outside: planned through `planOnly`. Redshift's is not checked against a real server.
+   * outside: planned through `planOnly`, where the engine definition says nao plans ahead.
    */
   readonly plan: Database['plan'];
   private readonly pool: pg.Pool;
@@ -95,12 +95,11 @@ class PostgresDatabase implements Database {
     const config = options.fields;
     this.name = options.name;
     this.dialect = options.dialect;
-    this.plan =
-      options.dialect === 'postgres'
-        ? async (sql, planOptions) => {
-            await this.query(sql, { ...planOptions, planOnly: true, maxRows: 0 });
-          }
-        : undefined;
+    this.plan = plannedAhead(options.dialect)
+      ? async (sql, planOptions) => {
+          await this.query(sql, { ...planOptions, planOnly: true, maxRows: 0 });
+        }
+      : undefined;
     this.schema = options.schema;
     this.guard = options.guard;
     this.target = describeServerTarget(config, options.defaultPort);
