@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -142,28 +142,24 @@ describe('the sandbox folders of a killed nao', () => {
       const exited = spawn(process.execPath, ['-e', '']);
       const deadPid = exited.pid!;
       await new Promise((resolve) => exited.on('exit', resolve));
-      const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600 * 1000);
       const folders = {
         dead: `nao-sandboxes-${deadPid}-aB3dE6`,
         deadExchange: `nao-exchange-${deadPid}-Zz9Yy8`,
         deadTemp: `nao-temp-${deadPid}-Xx7Vv6`,
         live: `nao-temp-${process.pid}-kL3mN4`,
-        olderNao: 'nao-sandboxes-Qq1Ww2',
-        olderNaoToday: 'nao-exchange-Ee3Rr4',
+        // No owner in its name: not nao's to judge.
+        unowned: 'nao-sandboxes-Qq1Ww2',
         unrelated: `nao-sandboxes-notes-${deadPid}`,
       };
       for (const folder of Object.values(folders)) {
         await mkdir(path.join(temp, folder));
         await writeFile(path.join(temp, folder, 'load_1.duckdb'), 'x');
       }
-      await utimes(path.join(temp, folders.olderNao), twoDaysAgo, twoDaysAgo);
 
       const run = await spawnNao(['test', '--local', '-s', 'total_revenue'], { TMPDIR: temp });
       expect(run.signal, run.output).toBeNull();
       expect(run.output).toContain('All 1 test(s) passed');
-      expect((await readdir(temp)).sort()).toEqual(
-        [folders.live, folders.olderNaoToday, folders.unrelated].sort(),
-      );
+      expect((await readdir(temp)).sort()).toEqual([folders.live, folders.unowned, folders.unrelated].sort());
     } finally {
       await rm(temp, { recursive: true, force: true });
     }

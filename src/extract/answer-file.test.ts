@@ -59,8 +59,8 @@ async function answer(sql: string, maxRows = 1_000_000) {
 describe('a large sandbox answer', () => {
   it('is written to its file whole, and reads back in order with its columns and types', async () => {
     const { result, file } = await answer(`SELECT * FROM ${ID} ORDER BY k DESC`);
-    expect(result).toMatchObject({ kind: 'file', file, rowCount: ROWS });
-    if (result?.kind !== 'file') return;
+    expect(result).toMatchObject({ file, rowCount: ROWS });
+    if (typeof result !== 'object') throw new Error('expected a file answer');
     expect(result.columns).toEqual([
       { name: 'k', type: 'INTEGER' },
       // As the load file names a repeated column.
@@ -75,7 +75,7 @@ describe('a large sandbox answer', () => {
 
   it('longer than the row cap is refused, and its file removed', async () => {
     const { result, file } = await answer(`SELECT * FROM ${ID}`, ROWS - 1);
-    expect(result).toEqual({ kind: 'too-many-rows' });
+    expect(result).toBe('too-many-rows');
     expect(existsSync(file)).toBe(false);
   });
 
@@ -91,9 +91,9 @@ describe('a large sandbox answer', () => {
   it('that is a loaded table whole is read from the load file, as a copy of it reads', async () => {
     const sql = `SELECT * FROM "${ID}"`;
     const whole = await loadedWhole(sql);
-    expect(whole).toMatchObject({ kind: 'file', file: loadFile, table: ID, rowCount: ROWS });
+    expect(whole).toMatchObject({ file: loadFile, table: ID, rowCount: ROWS });
     const copied = await answer(`SELECT * FROM ${ID} WHERE true`);
-    if (whole?.kind !== 'file' || copied.result?.kind !== 'file')
+    if (typeof whole !== 'object' || typeof copied.result !== 'object')
       throw new Error('expected two file answers');
     expect(whole.columns).toEqual(copied.result.columns);
     expect(await readAnswerFile({ ...whole, threads: 1 })).toEqual(
@@ -116,7 +116,7 @@ describe('a large sandbox answer', () => {
   });
 
   it('that is a loaded table longer than the row cap is refused', async () => {
-    expect(await loadedWhole(`SELECT * FROM ${ID}`, ROWS - 1)).toEqual({ kind: 'too-many-rows' });
+    expect(await loadedWhole(`SELECT * FROM ${ID}`, ROWS - 1)).toBe('too-many-rows');
   });
 });
 

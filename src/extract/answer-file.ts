@@ -19,9 +19,12 @@ import {
 } from '../warehouse/index.js';
 
 /** The answer is table `table` of database `file` (its columns in the answer's order), `rowCount` rows. */
-export type AnswerFile =
-  | { kind: 'file'; columns: ColumnInfo[]; file: string; table: string; rowCount: number }
-  | { kind: 'too-many-rows' };
+export interface AnswerFile {
+  columns: ColumnInfo[];
+  file: string;
+  table: string;
+  rowCount: number;
+}
 
 /**
  * Runs a checked extraction query in the worker into `file`, a path the engine may write;
@@ -34,19 +37,18 @@ export async function writeAnswerFile(options: {
   maxRows: number;
   checkpoint: () => void;
   file: string;
-}): Promise<AnswerFile | undefined> {
-  const { connection, sql, maxRows, checkpoint } = options;
+}): Promise<AnswerFile | 'too-many-rows' | undefined> {
+  const { connection, sql, maxRows, checkpoint, file } = options;
   const columns = await describeAnswer(connection, sql);
   if (columns === null) return undefined;
   checkpoint();
   // Positional names: the answer's may repeat, or be empty.
   const aliases = columns.map((_, index) => `c${index}`).join(', ');
   const out = '__nao_answer_out';
-  await connection.run(`ATTACH ${quoteLiteral(options.file)} AS ${out}`);
-  let attached = true;
+  await connection.run(`ATTACH ${quoteLiteral(file)} AS ${out}`);
   let written = false;
-  let create: DuckDBPreparedStatement | undefined;
   try {
+    let create: DuckDBPreparedStatement;
     try {
       // The SQL prepared as one complete SELECT, so as a subquery it stays that SELECT.
       create = await connection.prepare(
@@ -55,21 +57,23 @@ export async function writeAnswerFile(options: {
     } catch {
       return undefined;
     }
-    checkpoint();
-    const created = await create.runAndReadAll();
-    const rowCount = Number(created.getRows()[0]?.[0]);
-    if (rowCount > maxRows) return { kind: 'too-many-rows' };
-    create.destroySync();
-    create = undefined;
+    let rowCount: number;
+    try {
+      checkpoint();
+      rowCount = Number((await create.runAndReadAll()).getRows()[0]?.[0]);
+    } finally {
+      create.destroySync();
+    }
+    if (rowCount > maxRows) return 'too-many-rows';
     await connection.run(`DETACH ${out}`);
-    attached = false;
     written = true;
-    return { kind: 'file', columns, file: options.file, table: 'answer', rowCount };
+    return { columns, file, table: 'answer', rowCount };
   } finally {
-    create?.destroySync();
-    if (attached) await connection.run(`DETACH ${out}`).catch(() => undefined);
     // An answer not sent takes its file with it.
-    if (!written) await rm(options.file, { force: true });
+    if (!written) {
+      await connection.run(`DETACH ${out}`).catch(() => undefined);
+      await rm(file, { force: true });
+    }
   }
 }
 
@@ -84,7 +88,7 @@ export async function loadedTableWhole(options: {
   loadFile: string;
   tableIds: readonly string[];
   parsed: unknown;
-}): Promise<AnswerFile | undefined> {
+}): Promise<AnswerFile | 'too-many-rows' | undefined> {
   const { connection } = options;
   const tree = options.parsed as { statements?: { node?: { from_table?: { table_name?: unknown } } }[] };
   const id = options.tableIds.find((each) => each === tree.statements?.[0]?.node?.from_table?.table_name);
@@ -95,8 +99,8 @@ export async function loadedTableWhole(options: {
   if (columns === null) return undefined;
   const [count] = await runSmallQuery(connection, `SELECT count(*) FROM ${quoteIdentifier(id)}`);
   const rowCount = Number(count?.[0]);
-  if (rowCount > options.maxRows) return { kind: 'too-many-rows' };
-  return { kind: 'file', columns, file: options.loadFile, table: id, rowCount };
+  if (rowCount > options.maxRows) return 'too-many-rows';
+  return { columns, file: options.loadFile, table: id, rowCount };
 }
 
 /** Where in the text each part stands is not what the query does. */
@@ -123,13 +127,7 @@ async function describeAnswer(connection: DuckDBConnection, sql: string): Promis
 }
 
 /** Reads an answer file in nao. */
-export async function readAnswerFile(options: {
-  file: string;
-  table: string;
-  columns: ColumnInfo[];
-  rowCount: number;
-  threads: number;
-}): Promise<CellValue[][]> {
+export async function readAnswerFile(options: AnswerFile & { threads: number }): Promise<CellValue[][]> {
   const aliases = options.columns.map((_, index) => `c${index}`).join(', ');
   const instance = await DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',

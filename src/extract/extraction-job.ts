@@ -5,30 +5,42 @@
  * long answers go to a file beside it (answer-file.ts). The SQL is checked and run under its
  * time limit, and the job's connection is closed with its tables.
  */
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { messageOf } from '../errors/index.js';
 import type { JobContext } from '../process-pool/index.js';
 import { type CellValue, type ColumnInfo, quoteIdentifier, quoteLiteral } from '../warehouse/index.js';
-import { loadedTableWhole, writeAnswerFile } from './answer-file.js';
+import { type AnswerFile, loadedTableWhole, writeAnswerFile } from './answer-file.js';
 import { type LoadedTable, loadTables, type SourceTable } from './load-tables.js';
 import { readAnswer } from './read-answer.js';
 import { checkExtractionSql } from './safety-check.js';
 import { createSandboxEngine } from './sandbox-engine.js';
 
-export interface ExtractionJob {
-  tables: /** Small tables, sent whole. */
-    | { kind: 'rows'; tables: readonly SourceTable[] }
-    /** Large ones, loaded by nao into `file`; `answerFile`, beside it, is where a long answer goes. */
-    | { kind: 'file'; file: string; tableIds: readonly string[]; answerFile: string };
-  /** null: only load, and tell what was loaded. */
-  sql: string | null;
-  timeoutMs: number;
-  maxRows: number;
-  /** Working memory on top of the loaded tables. */
+/** The limits of a sandbox's queries (sandbox.ts has their defaults). */
+export interface ExtractionLimits {
+  /** Working memory a query may use on top of the loaded tables, in bytes. */
   memoryLimitBytes: number;
   /** DuckDB threads of a large job's engine; small jobs are too small to split. */
   threads: number;
+  /** Wall-clock limit of one query. */
+  timeoutMs: number;
+  /** Rows a query may return; more is an error the model can fix. */
+  maxResultRows: number;
+  /**
+   * How long past `timeoutMs` a query that ignores its interrupt runs before the pool kills its
+   * worker, counted from when a worker takes the query (loading its tables included).
+   */
+  interruptGraceMs: number;
+}
+
+export interface ExtractionJob extends ExtractionLimits {
+  tables: /** Small tables, sent whole. */
+    | { kind: 'rows'; tables: readonly SourceTable[] }
+    /** Large ones, loaded by nao into `file`; a long answer goes beside it. */
+    | { kind: 'file'; file: string; tableIds: readonly string[] };
+  /** null: only load, and tell what was loaded. */
+  sql: string | null;
 }
 
 /** `unsafe`: refused by the safety check; `failed`: DuckDB raised an error; the rest are limits. */
@@ -36,8 +48,8 @@ export type SandboxFailureKind = 'unsafe' | 'failed' | 'timeout' | 'too-many-row
 
 export type JobQueryOutcome =
   | { success: true; columns: ColumnInfo[]; rows: CellValue[][] }
-  /** A large job's answer: table `table` of `file` (answer-file.ts), `rowCount` rows. */
-  | { success: true; columns: ColumnInfo[]; file: string; table: string; rowCount: number }
+  /** A large job's answer, in a file. */
+  | ({ success: true } & AnswerFile)
   | { success: false; kind: SandboxFailureKind; error: string };
 
 export type JobOutcome = { loaded: LoadedTable[] } | JobQueryOutcome;
@@ -98,7 +110,7 @@ export async function runJob(input: unknown, context: JobContext): Promise<JobOu
       tableIds = tables.tableIds;
     }
     if (job.sql === null) throw new Error('a job over a load file has nothing to load: nao loaded it');
-    return await query({ job, sql: job.sql, connection, tableIds, context });
+    return await query({ job, sql: job.sql, connection, tableIds });
   } finally {
     // Drops the job's temporary tables with everything in them.
     connection?.closeSync();
@@ -111,10 +123,9 @@ async function query(options: {
   sql: string;
   connection: DuckDBConnection;
   tableIds: readonly string[];
-  context: JobContext;
 }): Promise<JobQueryOutcome> {
   const { job, sql, connection, tableIds } = options;
-  const { maxRows, tables } = job;
+  const { maxResultRows: maxRows, tables } = job;
   const check = await checkExtractionSql({ connection, sql, tableIds: [...tableIds] });
   if (!check.success) return { success: false, kind: 'unsafe', error: check.error };
   let stopped = false;
@@ -122,7 +133,6 @@ async function query(options: {
     stopped = true;
     connection.interrupt();
   };
-  options.context.armDeadline();
   const timer = setTimeout(stop, job.timeoutMs);
   // An interrupt that lands between two statements of the read is lost: checked there too.
   const checkpoint = () => {
@@ -134,20 +144,20 @@ async function query(options: {
     error: `The query returned more than ${maxRows} rows; return only the rows of the answer.`,
   } as const;
   try {
-    const written =
-      tables.kind === 'file'
-        ? ((await loadedTableWhole({
-            connection,
-            maxRows,
-            loadFile: tables.file,
-            tableIds,
-            parsed: check.tree,
-          })) ?? (await writeAnswerFile({ connection, sql, maxRows, checkpoint, file: tables.answerFile })))
-        : undefined;
-    if (written?.kind === 'too-many-rows') return tooMany;
-    if (written !== undefined) {
-      const { columns, file, table, rowCount } = written;
-      return { success: true, columns, file, table, rowCount };
+    if (tables.kind === 'file') {
+      const inFile = {
+        connection,
+        sql,
+        maxRows,
+        checkpoint,
+        tableIds,
+        parsed: check.tree,
+        loadFile: tables.file,
+      };
+      const file = `${tables.file}.${randomUUID()}`;
+      const written = (await loadedTableWhole(inFile)) ?? (await writeAnswerFile({ ...inFile, file }));
+      if (written === 'too-many-rows') return tooMany;
+      if (written !== undefined) return { success: true, ...written };
     }
     // Streamed, and read no further than one row past the cap: an answer of unknown size is
     // never held whole, here or in the engine.
@@ -155,9 +165,19 @@ async function query(options: {
     return answer.truncated ? tooMany : { success: true, columns: answer.columns, rows: answer.rows };
   } catch (error) {
     const message = messageOf(error);
-    const kind = stopped ? 'timeout' : /out of memory/i.test(message) ? 'out-of-memory' : 'failed';
-    return { success: false, kind, error: message };
+    if (stopped) return { success: false, kind: 'timeout', error: timeoutMessage(job.timeoutMs) };
+    if (!/out of memory/i.test(message)) return { success: false, kind: 'failed', error: message };
+    const limit = `${Math.round(job.memoryLimitBytes / (1024 * 1024))} MiB`;
+    return {
+      success: false,
+      kind: 'out-of-memory',
+      error: `The query needed more than the sandbox's memory limit of ${limit} (${message}); write a query that holds less at once.`,
+    };
   } finally {
     clearTimeout(timer);
   }
+}
+
+export function timeoutMessage(timeoutMs: number): string {
+  return `The query ran longer than ${timeoutMs / 1000} s and was stopped; write a simpler query over the result tables.`;
 }

@@ -14,24 +14,20 @@ import { NaoError } from '../errors/index.js';
 import { childModule, JobLost, naoTempFolder, processPool } from '../process-pool/index.js';
 import type { CellValue, ColumnInfo } from '../warehouse/index.js';
 import { readAnswerFile } from './answer-file.js';
-import type { ExtractionJob, JobOutcome, JobQueryOutcome } from './extraction-job.js';
+import {
+  type ExtractionJob,
+  type ExtractionLimits,
+  type JobOutcome,
+  type JobQueryOutcome,
+  timeoutMessage,
+} from './extraction-job.js';
 import { writeLoadFile } from './load-file.js';
 import { type LoadedTable, loadedUpFront, type SourceTable } from './load-tables.js';
 
 const EXTRACTION_JOB = childModule(import.meta.url, 'extraction-job').entry;
 
-export interface SandboxOptions {
-  /** Working memory a query may use on top of the loaded tables, in bytes. Default 512 MiB. */
-  memoryLimitBytes?: number;
-  /** DuckDB threads of a large job's engine. Default 2 (or fewer cores); small jobs use one. */
-  threads?: number;
-  /** Wall-clock limit of one query. Default 30 s. */
-  timeoutMs?: number;
-  /** Rows a query may return; more is an error the model can fix. Default 1,000,000. */
-  maxResultRows?: number;
-  /** How long a query may ignore its interrupt before its worker is killed. Default 2 s. */
-  interruptGraceMs?: number;
-}
+/** Each defaults to `DEFAULT_SANDBOX_OPTIONS`. */
+export type SandboxOptions = Partial<ExtractionLimits>;
 
 export type SandboxQueryResult =
   | { success: true; columns: ColumnInfo[]; rows: CellValue[][] }
@@ -48,17 +44,12 @@ export const DEFAULT_SANDBOX_OPTIONS = {
 /** Tables with at most this many values travel with each job; larger ones go through a load file. */
 export const INLINE_TABLES_MAX_CELLS = 200_000;
 
-/** The tables as every job of a sandbox gets them: sent along, or in nao's load file. */
-type SandboxSource =
-  | Extract<ExtractionJob['tables'], { kind: 'rows' }>
-  | Omit<Extract<ExtractionJob['tables'], { kind: 'file' }>, 'answerFile'>;
-
 export class Sandbox {
   private closed = false;
 
   private constructor(
-    private readonly source: SandboxSource,
-    private readonly options: Required<SandboxOptions>,
+    private readonly source: ExtractionJob['tables'],
+    private readonly options: ExtractionLimits,
     /** The loaded result tables, in the order given, with their DuckDB column types. */
     readonly tables: readonly LoadedTable[],
   ) {}
@@ -99,7 +90,6 @@ export class Sandbox {
     }
     const { signal } = options;
     signal?.throwIfAborted();
-    const { timeoutMs, memoryLimitBytes } = this.options;
     let outcome: JobQueryOutcome;
     try {
       outcome = (await runJob({
@@ -121,7 +111,7 @@ export class Sandbox {
       return {
         success: false,
         kind: 'timeout',
-        error: `${timeoutMessage(timeoutMs)} It ignored the interrupt, so its process was killed.`,
+        error: `${timeoutMessage(this.options.timeoutMs)} It ignored the interrupt, so its process was killed.`,
       };
     }
     if (outcome.success && 'file' in outcome) {
@@ -136,14 +126,7 @@ export class Sandbox {
       }
     }
     signal?.throwIfAborted();
-    if (outcome.success || (outcome.kind !== 'timeout' && outcome.kind !== 'out-of-memory')) return outcome;
-    if (outcome.kind === 'timeout')
-      return { success: false, kind: 'timeout', error: timeoutMessage(timeoutMs) };
-    return {
-      success: false,
-      kind: 'out-of-memory',
-      error: `The query needed more than the sandbox's memory limit of ${Math.round(memoryLimitBytes / (1024 * 1024))} MiB (${outcome.error}); write a query that holds less at once.`,
-    };
+    return outcome;
   }
 
   /** Removes the load file. Safe to call twice. */
@@ -154,40 +137,22 @@ export class Sandbox {
   }
 }
 
-let nextAnswer = 1;
-
 /** Runs one extraction job on the pool; `sql` null only loads the tables and describes them. */
 async function runJob(options: {
-  source: SandboxSource;
+  source: ExtractionJob['tables'];
   sql: string | null;
-  settings: Required<SandboxOptions>;
+  settings: ExtractionLimits;
   signal?: AbortSignal | undefined;
 }): Promise<JobOutcome> {
-  const { source, settings } = options;
-  const tables: ExtractionJob['tables'] =
-    source.kind === 'rows'
-      ? source
-      : { ...source, answerFile: path.join(path.dirname(source.file), `answer_${nextAnswer++}.duckdb`) };
-  const input: ExtractionJob = {
-    tables,
-    sql: options.sql,
-    timeoutMs: settings.timeoutMs,
-    maxRows: settings.maxResultRows,
-    memoryLimitBytes: settings.memoryLimitBytes,
-    threads: settings.threads,
-  };
-  try {
-    return await processPool().run<JobOutcome>({
-      module: EXTRACTION_JOB,
-      input,
-      deadlineMs: settings.timeoutMs + settings.interruptGraceMs,
-      signal: options.signal,
-    });
-  } catch (error) {
-    // A worker killed after it wrote the answer leaves it.
-    if (tables.kind === 'file') await rm(tables.answerFile, { force: true });
-    throw error;
-  }
+  const { settings } = options;
+  const input: ExtractionJob = { ...settings, tables: options.source, sql: options.sql };
+  // A worker killed after it wrote the answer leaves it, for close() to remove with the load file.
+  return processPool().run<JobOutcome>({
+    module: EXTRACTION_JOB,
+    input,
+    deadlineMs: settings.timeoutMs + settings.interruptGraceMs,
+    signal: options.signal,
+  });
 }
 
 /** Starts the pool's workers, ready for extraction jobs, ahead of the first: otherwise the first runs all wait for them. */
@@ -208,8 +173,8 @@ export async function withSandbox<T>(
   }
 }
 
-function resolveOptions(options: SandboxOptions): Required<SandboxOptions> {
-  const resolved: Required<SandboxOptions> = { ...DEFAULT_SANDBOX_OPTIONS };
+function resolveOptions(options: SandboxOptions): ExtractionLimits {
+  const resolved: ExtractionLimits = { ...DEFAULT_SANDBOX_OPTIONS };
   for (const field of Object.keys(resolved) as (keyof SandboxOptions)[]) {
     const value = options[field] ?? resolved[field];
     const minimum = field === 'interruptGraceMs' ? 0 : Number.MIN_VALUE;
@@ -223,8 +188,4 @@ function resolveOptions(options: SandboxOptions): Required<SandboxOptions> {
     resolved[field] = value;
   }
   return resolved;
-}
-
-function timeoutMessage(timeoutMs: number): string {
-  return `The query ran longer than ${timeoutMs / 1000} s and was stopped; write a simpler query over the result tables.`;
 }

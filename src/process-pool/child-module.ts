@@ -28,20 +28,3 @@ export function holdOpen(child: ChildProcess, held: boolean): void {
     else handle?.unref?.();
   }
 }
-
-/**
- * Settles with a child process's first word: resolves on `{ kind: 'ready' }`, rejects with
- * `ended()` if it exits first, or with the error of a process that could not be spawned.
- */
-export function childReady(child: ChildProcess, options: { ended: () => Error }): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const settle = (done: () => void) => {
-      child.off('message', onMessage).off('exit', onExit).off('error', onError);
-      done();
-    };
-    const onMessage = (message: { kind?: unknown }) => message.kind === 'ready' && settle(resolve);
-    const onExit = () => settle(() => reject(options.ended()));
-    const onError = (error: Error) => settle(() => reject(error));
-    child.on('message', onMessage).once('exit', onExit).once('error', onError);
-  });
-}

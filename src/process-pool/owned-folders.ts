@@ -4,13 +4,12 @@
  * exits; a nao killed with its workers (kill -9 on the process group, a container stopped)
  * leaves it, so the next nao removes those whose owner is gone before it creates its own.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-// `workers`, `sandboxes`, `exchange`: an older nao's. Without an owner's id (older still), only age tells it is left over.
-const FOLDER = /^nao-(?:temp|workers|sandboxes|exchange)-(?:(\d+)-)?[A-Za-z0-9]{6}$/;
-const DAY_MS = 24 * 60 * 60 * 1000;
+// `workers`, `sandboxes`, `exchange`: an older nao's.
+const FOLDER = /^nao-(?:temp|workers|sandboxes|exchange)-(\d+)-[A-Za-z0-9]{6}$/;
 
 let folder: string | null = null;
 
@@ -25,9 +24,8 @@ function isAlive(pid: number): boolean {
 }
 
 /**
- * Removes the folders in `parentDir` whose nao is gone, and those of an older nao
- * untouched for a day; returns their paths. A folder that cannot be removed (another user's)
- * is left alone.
+ * Removes the folders in `parentDir` whose nao is gone; returns their paths. A folder that
+ * cannot be removed (another user's) is left alone.
  */
 export function removeOrphanedFolders(options: { parentDir?: string } = {}): string[] {
   const parentDir = options.parentDir ?? tmpdir();
@@ -37,18 +35,12 @@ export function removeOrphanedFolders(options: { parentDir?: string } = {}): str
   } catch {
     return [];
   }
-  const cutoff = Date.now() - DAY_MS;
   const removed: string[] = [];
   for (const name of names) {
-    const match = FOLDER.exec(name);
-    const owner = Number(match?.[1]);
+    const owner = Number(FOLDER.exec(name)?.[1]);
+    if (Number.isNaN(owner) || owner === process.pid || isAlive(owner)) continue;
     const orphan = path.join(parentDir, name);
     try {
-      if (match === null) continue;
-      if (
-        match[1] !== undefined ? owner === process.pid || isAlive(owner) : statSync(orphan).mtimeMs > cutoff
-      )
-        continue;
       rmSync(orphan, { recursive: true, force: true });
       removed.push(orphan);
     } catch {

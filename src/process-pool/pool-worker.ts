@@ -5,7 +5,7 @@
  * count against the first job that needs it.
  */
 import { pathToFileURL } from 'node:url';
-import { messageOf, NaoError } from '../errors/index.js';
+import { messageOf } from '../errors/index.js';
 
 /** What a job's module exports: the work, run in a worker, one job at a time. */
 export interface JobModule {
@@ -15,53 +15,35 @@ export interface JobModule {
 export interface JobContext {
   /** The worker's own folder, removed by the pool when the worker ends. */
   folder: string;
-  /**
-   * Starts the job's deadline: its preparation (loading tables nao handed it) does not count,
-   * its model-written SQL does.
-   */
-  armDeadline(): void;
 }
 
-/** The messages between the pool (process-pool.ts) and a worker. */
-export type ToWorker = { kind: 'job'; module: string; input: unknown };
+/** The messages between the pool (process-pool.ts) and a worker: a job, and its reply. */
+export type ToWorker = { module: string; input: unknown };
 
 export type FromWorker =
-  | { kind: 'ready' }
-  | { kind: 'armed' }
   | { kind: 'done'; value: unknown }
   | { kind: 'failed'; code: string | undefined; message: string };
 
 const [folder = '', ...preload] = process.argv.slice(2);
-const modules = new Map<string, Promise<JobModule>>();
 
+/** Node keeps the modules it imported: a job's module loads once per worker. */
 function load(module: string): Promise<JobModule> {
-  let loading = modules.get(module);
-  if (loading === undefined) {
-    loading = import(pathToFileURL(module).href) as Promise<JobModule>;
-    modules.set(module, loading);
-  }
-  return loading;
+  return import(pathToFileURL(module).href) as Promise<JobModule>;
 }
 
 function send(message: FromWorker): void {
   process.send?.(message);
 }
 
-async function run(job: ToWorker): Promise<unknown> {
-  const module = await load(job.module);
-  return module.runJob(job.input, { folder, armDeadline: () => send({ kind: 'armed' }) });
-}
-
-process.on('message', (message: ToWorker) => {
-  run(message).then(
-    (value) => send({ kind: 'done', value }),
-    (error: unknown) =>
-      send({
-        kind: 'failed',
-        code: error instanceof NaoError ? error.code : undefined,
-        message: messageOf(error),
-      }),
-  );
+process.on('message', async (job: ToWorker) => {
+  try {
+    const module = await load(job.module);
+    send({ kind: 'done', value: await module.runJob(job.input, { folder }) });
+  } catch (error) {
+    // A typed error keeps its code across: nao's own, or better-sqlite3's (SQLITE_READONLY…).
+    const code = (error as { code?: unknown } | null)?.code;
+    send({ kind: 'failed', code: typeof code === 'string' ? code : undefined, message: messageOf(error) });
+  }
 });
 // The pool decides when this process ends: a Ctrl-C in the terminal reaches the whole
 // process group, and nao still needs its workers while it saves what finished.
@@ -71,4 +53,5 @@ process.on('SIGINT', () => undefined);
 process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
 // A module that fails to load fails the job that needs it, with the reason.
 await Promise.allSettled(preload.map(load));
-send({ kind: 'ready' });
+// Ready: the pool's first reply, to no job.
+send({ kind: 'done', value: null });

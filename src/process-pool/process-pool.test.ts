@@ -5,6 +5,7 @@ import type { TestJob } from '../../test-support/process-pool/jobs.js';
 import { JobLost, ProcessPool } from './process-pool.js';
 
 const JOBS = path.join(REPO_ROOT, 'test-support', 'process-pool', 'jobs.ts');
+const EXITS_ON_LOAD = path.join(REPO_ROOT, 'test-support', 'process-pool', 'exits-on-load.ts');
 
 function run(pool: ProcessPool, job: TestJob, options: { deadlineMs?: number; signal?: AbortSignal } = {}) {
   return pool.run<{ pid: number }>({ module: JOBS, input: job, ...options });
@@ -82,5 +83,12 @@ describe('the process pool', () => {
       message: expect.stringContaining('exit code 3'),
     });
     expect(await run(pool, { kind: 'sleep', ms: 0 })).toMatchObject({ pid: expect.any(Number) });
+  });
+
+  it('fails the job that waits for a worker ending as it starts, with what the worker said', async () => {
+    const pool = new ProcessPool(1);
+    await expect(pool.run({ module: EXITS_ON_LOAD, input: null })).rejects.toThrow(
+      'a pool worker ended as it started: this module ends its process',
+    );
   });
 });

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { NaoError } from '../errors/index.js';
-import { childModule, childReady, holdOpen } from './child-module.js';
+import { childModule, holdOpen } from './child-module.js';
 import { naoTempFolder } from './owned-folders.js';
 import type { FromWorker, ToWorker } from './pool-worker.js';
 
@@ -26,8 +26,8 @@ export interface JobOptions {
   module: string;
   input: unknown;
   /**
-   * From the moment the job arms it (`JobContext.armDeadline`): past it, the worker is killed.
-   * None: the caller aborts the job when it must stop.
+   * From the moment a worker takes the job: past it, the worker is killed. None: the caller
+   * aborts the job when it must stop.
    */
   deadlineMs?: number;
   /** Aborted while waiting, the job never starts; while running, it is killed with its worker. */
@@ -51,8 +51,6 @@ interface Job extends JobOptions {
   started: () => void;
 }
 
-type Reply = Extract<FromWorker, { kind: 'done' | 'failed' }>;
-
 const live = new Set<ChildProcess>();
 
 /** One worker process, running at most one job; its replies are in the order of its jobs. */
@@ -60,20 +58,30 @@ class Worker {
   private stderr = '';
   /** Why the job in flight has no answer, should the worker end under it. */
   private lost: JobLost['reason'] = 'crashed';
-  /** The job in flight: its deadline starts, and it settles with the reply (null: the worker ended first). */
-  private current: { arm: () => void; settle: (reply: Reply | null) => void } | null = null;
+  /** Takes the worker's next reply: null when it ended first. */
+  private settle: ((reply: FromWorker | null) => void) | null = null;
 
-  private constructor(readonly child: ChildProcess) {
+  private constructor(
+    readonly child: ChildProcess,
+    folder: string,
+  ) {
+    live.add(child);
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (text: string) => {
       // Only the tail matters: it holds the reason of a crash.
       this.stderr = (this.stderr + text).slice(-2000);
     });
-    child.on('message', (reply: FromWorker) => {
-      if (reply.kind === 'armed') this.current?.arm();
-      else if (reply.kind !== 'ready') this.current?.settle(reply);
+    child.on('message', (reply: FromWorker) => this.settle?.(reply));
+    child.once('exit', () => {
+      live.delete(child);
+      rmSync(folder, { recursive: true, force: true });
+      this.settle?.(null);
     });
-    child.once('exit', () => this.current?.settle(null));
+    // A process that could not be spawned says so here, and never exits.
+    child.on('error', (error) => {
+      this.stderr = error.message;
+      if (!this.alive) this.settle?.(null);
+    });
   }
 
   static async start(preload: readonly string[]): Promise<Worker> {
@@ -83,19 +91,11 @@ class Worker {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'advanced',
     });
-    live.add(child);
-    child.once('exit', () => {
-      live.delete(child);
-      rmSync(folder, { recursive: true, force: true });
-    });
-    const worker = new Worker(child);
-    try {
-      await childReady(child, {
-        ended: () => new Error(`a pool worker ended as it started: ${worker.stderr}`),
-      });
-    } catch (error) {
+    const worker = new Worker(child, folder);
+    // Its first reply, to no job, says that it is ready.
+    if ((await worker.reply()) === null) {
       child.kill('SIGKILL');
-      throw error;
+      throw new Error(`a pool worker ended as it started: ${worker.stderr}`);
     }
     holdOpen(child, false);
     return worker;
@@ -106,40 +106,40 @@ class Worker {
   }
 
   /** Runs `job` to its answer; rejects with its error, or with `JobLost` when the worker ended under it. */
-  run(job: JobOptions): Promise<unknown> {
+  async run(job: JobOptions): Promise<unknown> {
     holdOpen(this.child, true);
     this.lost = 'crashed';
-    return new Promise((resolve, reject) => {
-      let deadline: NodeJS.Timeout | undefined;
-      const kill = (reason: JobLost['reason']) => {
-        this.lost = reason;
-        this.child.kill('SIGKILL');
-      };
-      // Its answer is no longer wanted: killed rather than asked to stop, which a query in
-      // native code may not hear; another worker takes its place.
-      const abort = () => kill('aborted');
-      job.signal?.addEventListener('abort', abort, { once: true });
-      this.current = {
-        arm: () => {
-          if (job.deadlineMs !== undefined) deadline = setTimeout(() => kill('deadline'), job.deadlineMs);
-        },
-        settle: (reply) => {
-          this.current = null;
-          clearTimeout(deadline);
-          job.signal?.removeEventListener('abort', abort);
-          if (this.alive) holdOpen(this.child, false);
-          if (reply === null) reject(new JobLost(this.lost, this.lostMessage()));
-          else if (reply.kind === 'done') resolve(reply.value);
-          else if (reply.code === undefined) reject(new Error(reply.message));
-          else reject(new NaoError({ code: reply.code, message: reply.message }));
-        },
-      };
-      this.send({ kind: 'job', module: job.module, input: job.input });
-    });
+    const kill = (reason: JobLost['reason']) => {
+      this.lost = reason;
+      this.child.kill('SIGKILL');
+    };
+    // Its answer is no longer wanted: killed rather than asked to stop, which a query in
+    // native code may not hear; another worker takes its place.
+    const abort = () => kill('aborted');
+    job.signal?.addEventListener('abort', abort, { once: true });
+    const deadline =
+      job.deadlineMs === undefined ? undefined : setTimeout(() => kill('deadline'), job.deadlineMs);
+    const replied = this.reply();
+    const message: ToWorker = { module: job.module, input: job.input };
+    if (this.child.connected) this.child.send(message, () => undefined);
+    const reply = await replied;
+    clearTimeout(deadline);
+    job.signal?.removeEventListener('abort', abort);
+    if (this.alive) holdOpen(this.child, false);
+    if (reply === null) throw new JobLost(this.lost, this.lostMessage());
+    if (reply.kind === 'done') return reply.value;
+    throw reply.code === undefined
+      ? new Error(reply.message)
+      : new NaoError({ code: reply.code, message: reply.message });
   }
 
-  private send(message: ToWorker): void {
-    if (this.child.connected) this.child.send(message, () => undefined);
+  private reply(): Promise<FromWorker | null> {
+    return new Promise((resolve) => {
+      this.settle = (reply) => {
+        this.settle = null;
+        resolve(reply);
+      };
+    });
   }
 
   private lostMessage(): string {

@@ -4,7 +4,6 @@
  * spins, throws or crashes.
  */
 import { NaoError } from '../../src/errors/index.js';
-import type { JobContext } from '../../src/process-pool/index.js';
 
 export type TestJob =
   /** Answers with the worker's pid after `ms`. */
@@ -14,9 +13,8 @@ export type TestJob =
   | { kind: 'throw'; code: string }
   | { kind: 'crash' };
 
-export async function runJob(input: unknown, context: JobContext): Promise<unknown> {
+export async function runJob(input: unknown): Promise<unknown> {
   const job = input as TestJob;
-  context.armDeadline();
   switch (job.kind) {
     case 'sleep':
       return new Promise((resolve) => setTimeout(() => resolve({ pid: process.pid }), job.ms));

@@ -110,14 +110,14 @@ class SqliteDatabase implements Database {
     return connectionFailed({ ...this.context, target: this.file, engineMessage });
   }
 
-  /** What the job raised, or `JobLost` when its worker crashed under the query. */
+  /** What the job raised, `JobLost` when its worker crashed under the query, or why no worker started. */
   private failureError(error: unknown): WarehouseError {
-    if (!(error instanceof NaoError)) throw error;
-    if (error.code === SQLITE_JOB_CODES.openFailed) return this.connectionFailed(error.message);
+    const code = error instanceof NaoError ? error.code : '';
+    if (code === SQLITE_JOB_CODES.openFailed) return this.connectionFailed(messageOf(error));
     const context = { ...this.context, engineMessage: messageOf(error), cause: error };
     // SQLITE_READONLY and its extended codes (SQLITE_READONLY_DBMOVED…), and what the job
     // refused before running it (VACUUM, ATTACH).
-    return error.code.startsWith('SQLITE_READONLY') || error.code === SQLITE_JOB_CODES.refused
+    return code.startsWith('SQLITE_READONLY') || code === SQLITE_JOB_CODES.refused
       ? readOnlyViolation(context)
       : queryFailed(context);
   }

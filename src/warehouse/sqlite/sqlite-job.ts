@@ -112,18 +112,10 @@ function listTables(db: Database.Database): TableInfo[] {
 export async function runJob(input: unknown): Promise<QueryResult | TableInfo[] | null> {
   const job = input as SqliteJob;
   const db = openReadOnly(job.file);
+  // An error's code (better-sqlite3's SQLITE_READONLY…) crosses the pool with it.
   try {
     if (job.kind === 'open') return null;
-    if (job.kind === 'tables') return listTables(db);
-    return runQuery(db, job.sql, job.maxRows);
-  } catch (error) {
-    if (error instanceof NaoError) throw error;
-    // better-sqlite3's code (SQLITE_READONLY…) crosses the pool only on a NaoError.
-    const code = (error as { code?: unknown } | null)?.code;
-    throw new NaoError({
-      code: typeof code === 'string' ? code : 'NAO_SQLITE_FAILED',
-      message: messageOf(error),
-    });
+    return job.kind === 'tables' ? listTables(db) : runQuery(db, job.sql, job.maxRows);
   } finally {
     db.close();
   }
