@@ -7,16 +7,15 @@
  */
 import { rm } from 'node:fs/promises';
 import { type DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
-import { asSubquery } from '../warehouse/duckdb/duckdb-sql-text.js';
 import {
-  type CellValue,
-  type ColumnInfo,
+  asSubquery,
   parseDuckDbSql,
   quoteIdentifier,
   quoteLiteral,
   readStoredRows,
   runSmallQuery,
-} from '../warehouse/index.js';
+} from '../warehouse/duckdb/index.js';
+import type { CellValue, ColumnInfo } from '../warehouse/index.js';
 
 /** The answer is table `table` of database `file` (its columns in the answer's order), `rowCount` rows. */
 export interface AnswerFile {

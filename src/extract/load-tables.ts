@@ -18,13 +18,8 @@ import { open, rm } from 'node:fs/promises';
 import { type DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import duckdb from '@duckdb/node-bindings';
 import { NaoError } from '../errors/index.js';
-import {
-  type CellValue,
-  type ColumnInfo,
-  quoteIdentifier,
-  quoteLiteral,
-  runSmallQuery,
-} from '../warehouse/index.js';
+import { quoteIdentifier, quoteLiteral, runSmallQuery } from '../warehouse/duckdb/index.js';
+import type { CellValue, ColumnInfo } from '../warehouse/index.js';
 import { duckdbType, type LoadType, planColumn, promisedType, sqlType } from './column-types.js';
 import { CHUNK_ROWS, columnWriter } from './column-writers.js';
 import { LITERAL_MAX_CELLS, valuesList } from './value-literals.js';

@@ -4,7 +4,7 @@
  * warehouse. An answer longer than the sandbox allows is refused whole: its rows are not read.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { readDuckDbQuery } from '../warehouse/index.js';
+import { readDuckDbQuery } from '../warehouse/duckdb/index.js';
 
 /** More than `maxRows` rows sets `truncated`, and `rows` then holds none. */
 export function readAnswer(options: {

@@ -14,7 +14,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { messageOf } from '../errors/index.js';
-import { parseDuckDbSql } from '../warehouse/index.js';
+import { parseDuckDbSql } from '../warehouse/duckdb/index.js';
 
 export type SafetyCheckResult =
   /** `tree`: DuckDB's parse of the SQL (json_serialize_sql), for callers that look at its shape. */

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { quoteLiteral } from '../warehouse/index.js';
+import { quoteLiteral } from '../warehouse/duckdb/index.js';
 
 export async function createSandboxEngine(options: {
   threads: number;

@@ -14,7 +14,7 @@
  * promised type means the declared type lied, sends the whole table the appender's way, which
  * owns that case.
  */
-import { quoteLiteral } from '../warehouse/index.js';
+import { quoteLiteral } from '../warehouse/duckdb/index.js';
 import {
   doubleValue,
   type LoadType,

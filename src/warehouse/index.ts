@@ -7,8 +7,6 @@ export type {
   TableInfo,
 } from './database.js';
 export { plannedAhead } from './database-config.js';
-export { readDuckDbQuery, readStoredRows } from './duckdb/duckdb-query.js';
-export { runSmallQuery } from './duckdb/duckdb-result.js';
 export { parseDuckDbSql, quoteIdentifier } from './duckdb/duckdb-sql-text.js';
 export { openDatabase } from './open-database.js';
 export { quoteLiteral } from './sql-literal.js';
