@@ -336,15 +336,49 @@ describe.skipIf(!hasChromium && !required)('the chat page', () => {
   });
 
   it('asks a clarifying question with option buttons, and answers the chosen one', async () => {
+    // The page's load of the conversation it just created, answered as the server had it then
+    // (no message yet) and arriving after the answer streamed in, as it may on a busy machine:
+    // it must not take the question and its answer off the page.
+    let releaseLoads = () => {};
+    const released = new Promise<void>((resolve) => {
+      releaseLoads = resolve;
+    });
+    const loadsLanded: Promise<void>[] = [];
+    const conversationLoad = /\/api\/chat\/conversations\/[^/]+$/;
+    await page.route(conversationLoad, (route) => {
+      const landed = (async () => {
+        const { conversation } = (await (await route.fetch()).json()) as { conversation: unknown };
+        await released;
+        await route.fulfill({ json: { conversation, messages: [] } });
+      })();
+      loadsLanded.push(landed);
+      return landed;
+    });
     await page.getByRole('button', { name: '+ New conversation' }).click();
     await ask('What was our revenue?');
     const clarification = lastAnswer().getByTestId('clarification');
     await expect.poll(() => clarification.textContent()).toContain('Gross or net revenue?');
+    releaseLoads();
+    await Promise.all(loadsLanded);
+    await page.unroute(conversationLoad);
+    // Whatever was held has landed and been drawn.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    expect(await page.getByTestId('user-message').allTextContents()).toEqual(['What was our revenue?']);
+    expect(await lastAnswer().getByTestId('clarification').count()).toBe(1);
+    // The page holds the conversation it created: it has nothing to load.
+    expect(loadsLanded).toHaveLength(0);
     await screenshot('clarification');
     await clarification.getByRole('button', { name: 'Net' }).click();
     await expect
       .poll(() => lastAnswer().getByTestId('answer-text').textContent())
       .toBe('Net revenue is revenue minus refunds.');
+    // Left for a new one and opened again from the list, the conversation loads whole.
+    await page.getByRole('button', { name: '+ New conversation' }).click();
+    await expect.poll(() => page.getByTestId('user-message').count()).toBe(0);
+    await page.getByTestId('conversations').getByText('What was our revenue?').click();
+    await expect
+      .poll(() => page.getByTestId('user-message').allTextContents())
+      .toEqual(['What was our revenue?', 'Net']);
   });
 
   it('finds both conversations after a reload and after a server restart', async () => {

@@ -33,6 +33,8 @@ export function App() {
   const [running, setRunning] = useState<AbortController | null>(null);
   const [pageError, setPageError] = useState<string | null>(null);
   const endRef = useRef<HTMLDivElement>(null);
+  /** The conversation this page created last: it shows all of it, and loading it would race its answer. */
+  const createdHere = useRef<string | null>(null);
 
   useEffect(() => {
     Promise.all([api.session(), api.models(), api.conversations()])
@@ -49,6 +51,10 @@ export function App() {
   }, []);
 
   useEffect(() => {
+    // A load answered before the first message was stored could land after the answer and
+    // take both off the page. Once the page moves elsewhere, this one loads like any other.
+    if (currentId !== null && currentId === createdHere.current) return;
+    createdHere.current = null;
     if (currentId === null) {
       setMessages([]);
       return;
@@ -76,6 +82,7 @@ export function App() {
       if (conversationId === null) {
         const { conversation } = await api.createConversation(text);
         conversationId = conversation.id;
+        createdHere.current = conversation.id;
         setConversations((list) => [conversation, ...list]);
         window.history.replaceState(null, '', `#/c/${conversation.id}`);
         setCurrentId(conversation.id);
