@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 
 /** Debian's Chromium: browser tests and benchmarks never download a browser of their own. */
@@ -20,4 +21,9 @@ export const CHROMIUM_ARGS: readonly string[] = [
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
+}
+
+/** Undefined when Debian's Chromium is installed, else what is missing (for skipWhenMissing). */
+export function missingChromium(): string | undefined {
+  return existsSync(CHROMIUM_PATH) ? undefined : `${CHROMIUM_PATH} is missing (apt-get install -y chromium)`;
 }

@@ -2,10 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool } from '../../test-support/agent/scripted-model.js';
-import {
-  missingPostgres,
-  POSTGRES_SERVER,
-} from '../../test-support/warehouse-conformance/postgres-engine.js';
+import { missingPostgres, POSTGRES_SERVER, skipWhenMissing } from '../../test-support/local-servers.js';
 import { type Database, openDatabase, type TableInfo } from '../warehouse/index.js';
 import type { RowSecurityTable } from '../warehouse/row-security.js';
 import { createExecuteSqlTool, type ExecuteSqlOutput } from './execute-sql.js';
@@ -17,12 +14,10 @@ import type { ToolError } from './tool-error.js';
  * own: the agent writes PostgreSQL, DuckDB's parser finds the table references, and the
  * spliced query runs on the server. Hidden rows carry the marker HIDDEN.
  */
-const missing = await missingPostgres();
-const skip = missing !== undefined && !process.env.NAO_REQUIRE_SERVERS;
-if (skip)
-  console.warn(
-    `Skipping the PostgreSQL row security tests: ${missing} (set NAO_REQUIRE_SERVERS=1 to fail instead).`,
-  );
+const skip = skipWhenMissing({
+  tests: 'the PostgreSQL row security tests',
+  missing: await missingPostgres(),
+});
 
 const schema = `nao_rls_${randomBytes(4).toString('hex')}`;
 

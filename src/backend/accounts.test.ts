@@ -1,23 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  openTestAuth,
-  POSTGRES_SERVER,
-  postgresAvailable,
-  SERVERS_REQUIRED,
-  type StoreKind,
-  type TestAuth,
-} from '../../test-support/backend/test-stores.js';
+import { openTestAuth, storeKinds, type TestAuth } from '../../test-support/backend/test-stores.js';
 import { type Accounts, createAccounts } from './accounts.js';
 import { createInvites } from './invites.js';
 import { createLoginLimiter } from './login-limiter.js';
 
-const postgres = await postgresAvailable();
-if (!postgres && !SERVERS_REQUIRED) {
-  console.warn(
-    `Skipping the PostgreSQL account store tests: no server at ${POSTGRES_SERVER.host}:${POSTGRES_SERVER.port} (set NAO_REQUIRE_SERVERS=1 to fail instead).`,
-  );
-}
-const stores: StoreKind[] = postgres || SERVERS_REQUIRED ? ['sqlite', 'postgres'] : ['sqlite'];
+const stores = await storeKinds({ tests: 'the account store tests' });
 
 const origin = { address: '203.0.113.7', userAgent: 'vitest' };
 const bearer = (token: string) => new Headers({ authorization: `Bearer ${token}` });

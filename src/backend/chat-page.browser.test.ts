@@ -4,14 +4,13 @@
  * Screenshots go to test-artifacts/chat/.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
+import { launchChromium, missingChromium } from '../../test-support/chromium.js';
 import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-support/cli/example-project.js';
 import {
   type ScriptRequest,
@@ -19,18 +18,12 @@ import {
   type TestLlmServer,
   type Turn,
 } from '../../test-support/llm-server/index.js';
+import { skipWhenMissing } from '../../test-support/local-servers.js';
 import { main } from '../cli/main.js';
 import { loadConfig } from '../config/index.js';
 import { type RunningBackend, startBackend } from './backend.js';
 
-const CHROMIUM = CHROMIUM_PATH;
-const hasChromium = existsSync(CHROMIUM);
-const required = Boolean(process.env.NAO_REQUIRE_SERVERS);
-if (!hasChromium && !required) {
-  console.warn(
-    `Skipping the chat page browser tests: ${CHROMIUM} is missing (install chromium; with NAO_REQUIRE_SERVERS set they fail instead).`,
-  );
-}
+const skip = skipWhenMissing({ tests: 'the chat page browser tests', missing: missingChromium() });
 
 const SCREENSHOTS = path.join(REPO_ROOT, 'test-artifacts', 'chat');
 const ASSETS_DIR = path.join(REPO_ROOT, 'dist', 'web', 'chat');
@@ -115,7 +108,7 @@ async function startServer(): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (!hasChromium && !required) return;
+  if (skip) return;
   await ensureChatAssets();
   await mkdir(SCREENSHOTS, { recursive: true });
   llm = await startTestLlmServer({ script });
@@ -152,7 +145,7 @@ async function ask(question: string): Promise<void> {
 
 const lastAnswer = () => page.getByTestId('assistant-message').last();
 
-describe.skipIf(!hasChromium && !required)('the chat page', () => {
+describe.skipIf(skip)('the chat page', () => {
   it('signs up from the address nao chat prints and lands on the chat with the configured models', async () => {
     const visited: string[] = [];
     const onFrame = (frame: { url(): string; parentFrame(): unknown }) => {

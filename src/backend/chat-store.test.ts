@@ -2,23 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createPostgresSchema,
-  POSTGRES_SERVER,
-  postgresAvailable,
-  SERVERS_REQUIRED,
-  type StoreKind,
-} from '../../test-support/backend/test-stores.js';
+import { createPostgresSchema, storeKinds } from '../../test-support/backend/test-stores.js';
 import { type AuthDatabase, openAuthDatabase } from './auth-database.js';
 import { type ChatStore, createChatStore } from './chat-store.js';
 
-const postgres = await postgresAvailable();
-if (!postgres && !SERVERS_REQUIRED) {
-  console.warn(
-    `Skipping the chat store over PostgreSQL: no server at ${POSTGRES_SERVER.host}:${POSTGRES_SERVER.port} (set NAO_REQUIRE_SERVERS=1 to fail instead).`,
-  );
-}
-const kinds: StoreKind[] = postgres || SERVERS_REQUIRED ? ['sqlite', 'postgres'] : ['sqlite'];
+const kinds = await storeKinds({ tests: 'the chat store tests' });
 
 describe.each(kinds)('chat store over %s', (kind) => {
   let database: AuthDatabase;

@@ -1,16 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  openTestAuth,
-  postgresAvailable,
-  SERVERS_REQUIRED,
-  type StoreKind,
-  type TestAuth,
-} from '../../test-support/backend/test-stores.js';
+import { openTestAuth, storeKinds, type TestAuth } from '../../test-support/backend/test-stores.js';
 import { type CliLoginCodes, codeChallengeOf, createCliLoginCodes } from './cli-login-codes.js';
 
-const stores: StoreKind[] =
-  (await postgresAvailable()) || SERVERS_REQUIRED ? ['sqlite', 'postgres'] : ['sqlite'];
+const stores = await storeKinds({ tests: 'the CLI log-in code tests' });
 const REDIRECT = 'http://127.0.0.1:49152/callback';
 
 describe.each(stores)('CLI log-in codes over %s', (kind) => {

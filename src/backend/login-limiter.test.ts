@@ -1,15 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  openTestAuth,
-  postgresAvailable,
-  SERVERS_REQUIRED,
-  type StoreKind,
-  type TestAuth,
-} from '../../test-support/backend/test-stores.js';
+import { openTestAuth, storeKinds, type TestAuth } from '../../test-support/backend/test-stores.js';
 import { createLoginLimiter, type LoginLimiter } from './login-limiter.js';
 
-const stores: StoreKind[] =
-  (await postgresAvailable()) || SERVERS_REQUIRED ? ['sqlite', 'postgres'] : ['sqlite'];
+const stores = await storeKinds({ tests: 'the log-in limit tests' });
 const MINUTE = 60_000;
 
 describe.each(stores)('failed log-in limit over %s', (kind) => {

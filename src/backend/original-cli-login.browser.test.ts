@@ -4,14 +4,14 @@
  * back to the approval page, and Approve sends the browser to the CLI's loopback callback.
  * Screenshots go to test-artifacts/cli-login/.
  */
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
+import { launchChromium, missingChromium } from '../../test-support/chromium.js';
 import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-support/cli/example-project.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
+import { skipWhenMissing } from '../../test-support/local-servers.js';
 import {
   originalAuthHeaders,
   originalBrowserLogin,
@@ -19,13 +19,7 @@ import {
 import { loadConfig } from '../config/index.js';
 import { type RunningBackend, startBackend } from './backend.js';
 
-const hasChromium = existsSync(CHROMIUM_PATH);
-const required = Boolean(process.env.NAO_REQUIRE_SERVERS);
-if (!hasChromium && !required) {
-  console.warn(
-    `Skipping the original CLI log-in browser test: ${CHROMIUM_PATH} is missing (install chromium; with NAO_REQUIRE_SERVERS set it fails instead).`,
-  );
-}
+const skip = skipWhenMissing({ tests: 'the original CLI log-in browser test', missing: missingChromium() });
 
 const SCREENSHOTS = path.join(REPO_ROOT, 'test-artifacts', 'cli-login');
 const EMAIL = 'ada@example.com';
@@ -39,7 +33,7 @@ let page: Page;
 const problems: string[] = [];
 
 beforeAll(async () => {
-  if (!hasChromium && !required) return;
+  if (skip) return;
   await mkdir(SCREENSHOTS, { recursive: true });
   // No model is asked anything here; the project needs a provider to start.
   llm = await startTestLlmServer({ script: () => ({ text: 'unused' }) });
@@ -79,7 +73,7 @@ afterAll(async () => {
   await project?.cleanup();
 });
 
-describe.skipIf(!hasChromium && !required)("the original nao CLI's log-in page in Chromium", () => {
+describe.skipIf(skip)("the original nao CLI's log-in page in Chromium", () => {
   it('logs in, approves, and the CLI gets a session that it sends as a bearer token', async () => {
     const visited: string[] = [];
     page.on('framenavigated', (frame) => {

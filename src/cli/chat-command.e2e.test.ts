@@ -11,35 +11,20 @@ import {
   freePort,
   startBackendProcess,
 } from '../../test-support/backend/backend-process.js';
-import {
-  createPostgresSchema,
-  POSTGRES_SERVER,
-  postgresAvailable,
-  SERVERS_REQUIRED,
-} from '../../test-support/backend/test-stores.js';
-import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
+import { createPostgresSchema } from '../../test-support/backend/test-stores.js';
+import { launchChromium, missingChromium } from '../../test-support/chromium.js';
 import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-support/cli/example-project.js';
 import { latestResults as latestProjectResults, runNao } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
+import { missingPostgres, POSTGRES_SERVER, skipWhenMissing } from '../../test-support/local-servers.js';
 import type { ResultsFile } from '../results/index.js';
 
 const EMAIL = 'ada@example.com';
 const PASSWORD = 'pw-e2e-c0ffee-91';
-const CHROMIUM = CHROMIUM_PATH;
 
-const chromiumPresent = existsSync(CHROMIUM);
-if (!chromiumPresent && !SERVERS_REQUIRED) {
-  console.warn(
-    `Skipping the browser log-in test: no Chromium at ${CHROMIUM} (set NAO_REQUIRE_SERVERS=1 to fail instead).`,
-  );
-}
-const postgres = await postgresAvailable();
-if (!postgres && !SERVERS_REQUIRED) {
-  console.warn(
-    `Skipping nao chat over PostgreSQL: no server at ${POSTGRES_SERVER.host}:${POSTGRES_SERVER.port} (set NAO_REQUIRE_SERVERS=1 to fail instead).`,
-  );
-}
+const skipBrowser = skipWhenMissing({ tests: 'the browser log-in test', missing: missingChromium() });
+const skipPostgres = skipWhenMissing({ tests: 'nao chat over PostgreSQL', missing: await missingPostgres() });
 
 let answers: Record<string, ScriptedAnswer> = {};
 let llm: TestLlmServer;
@@ -280,7 +265,7 @@ describe('nao chat', () => {
   });
 });
 
-describe.skipIf(!chromiumPresent && !SERVERS_REQUIRED)('nao login in the browser', () => {
+describe.skipIf(skipBrowser)('nao login in the browser', () => {
   let browser: Browser;
   let browserHome: string;
   let opener: string;
@@ -349,7 +334,7 @@ describe.skipIf(!chromiumPresent && !SERVERS_REQUIRED)('nao login in the browser
   });
 });
 
-describe.skipIf(!postgres && !SERVERS_REQUIRED)('nao chat over PostgreSQL (NAO_DATABASE_URL)', () => {
+describe.skipIf(skipPostgres)('nao chat over PostgreSQL (NAO_DATABASE_URL)', () => {
   it('keeps accounts in its own schema and runs tests through it', async () => {
     const schema = await createPostgresSchema();
     let pgServer: BackendProcess | undefined;

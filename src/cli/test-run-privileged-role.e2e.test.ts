@@ -15,17 +15,9 @@ import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-supp
 import { latestResults } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
-import {
-  missingPostgres,
-  POSTGRES_SERVER,
-} from '../../test-support/warehouse-conformance/postgres-engine.js';
+import { missingPostgres, POSTGRES_SERVER, skipWhenMissing } from '../../test-support/local-servers.js';
 
-const missing = await missingPostgres();
-const skip = missing !== undefined && !process.env.NAO_REQUIRE_SERVERS;
-if (skip)
-  console.warn(
-    `Skipping the privileged-role CLI tests: ${missing} (set NAO_REQUIRE_SERVERS=1 to fail instead).`,
-  );
+const skip = skipWhenMissing({ tests: 'the privileged-role CLI tests', missing: await missingPostgres() });
 
 const PROMPT = 'How many items are there?';
 /** Where the attack would create a file, as the server's user. */

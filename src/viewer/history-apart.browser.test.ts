@@ -2,25 +2,19 @@
  * The history chart in real Chromium: complete runs of every test make each model's line;
  * subsets, stopped runs and replayed answers are points set apart; the mock is labelled.
  */
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
+import { launchChromium, missingChromium } from '../../test-support/chromium.js';
+import { skipWhenMissing } from '../../test-support/local-servers.js';
 import { ensureViewerAssets } from '../../test-support/viewer/viewer-assets.js';
 import { fixtureRun, GPT } from '../../test-support/viewer/viewer-fixtures.js';
 import { buildResultsFile, type RunResult, type RunStatus } from '../results/index.js';
 import { startViewerServer, type ViewerServer } from './viewer-server.js';
 
-const hasChromium = existsSync(CHROMIUM_PATH);
-const required = Boolean(process.env.NAO_REQUIRE_SERVERS);
-if (!hasChromium && !required) {
-  console.warn(
-    `Skipping the history browser test: ${CHROMIUM_PATH} is missing (with NAO_REQUIRE_SERVERS set it fails instead).`,
-  );
-}
+const skip = skipWhenMissing({ tests: 'the history browser test', missing: missingChromium() });
 const MOCK = 'mock:reference';
 
 let root: string;
@@ -36,7 +30,7 @@ function runs(model: string, statuses: RunStatus[], mark: Partial<RunResult['det
 }
 
 beforeAll(async () => {
-  if (!hasChromium && !required) return;
+  if (skip) return;
   const assetsDir = await ensureViewerAssets();
   root = await mkdtemp(path.join(tmpdir(), 'nao-history-apart-'));
   const outputsDir = path.join(root, 'tests', 'outputs');
@@ -89,46 +83,40 @@ afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true });
 });
 
-describe.skipIf(!hasChromium && !required)(
-  'history chart: complete runs on the line, the others apart',
-  () => {
-    it('joins the two complete runs and marks the subset, the stopped run and the replayed one', async () => {
-      await page.goto(`${server.url}#/history`);
-      const chart = page.locator('[data-chart="pass-rate"]');
-      await chart.waitFor();
-      const series = chart.locator(`[data-series="${GPT}"]`);
-      expect(
-        await series
-          .locator('circle')
-          .evaluateAll((circles) => circles.map((circle) => Number(circle.getAttribute('data-value')))),
-      ).toEqual([50, 100]);
-      // One stroke from the first complete run to the last, over the three set apart.
-      const line = await series.locator('path.series-line').getAttribute('d');
-      expect(line?.match(/[ML]/g)).toEqual(['M', 'L']);
-      expect(
-        await series
-          .locator('.apart-point')
-          .evaluateAll((points) =>
-            points.map((point) => [
-              Number(point.getAttribute('data-value')),
-              point.getAttribute('data-apart'),
-            ]),
-          ),
-      ).toEqual([
-        [100, 'subset (-s test_0)'],
-        [0, 'stopped by --fail-fast'],
-        [100, 'replayed from recordings'],
-      ]);
-      expect(await series.locator('.apart-point title').first().textContent()).toContain(
-        'not on the line: subset (-s test_0)',
-      );
-      expect(await page.locator('[data-testid="apart-note"]').textContent()).toContain(
-        'complete runs of every test',
-      );
-      expect(await page.locator(`[data-legend="${MOCK}"]`).textContent()).toContain('mock');
-      expect(
-        await page.locator('[data-file="results_20260101_120000.json"] [data-partial]').textContent(),
-      ).toContain('partial: stopped by --fail-fast');
-    });
-  },
-);
+describe.skipIf(skip)('history chart: complete runs on the line, the others apart', () => {
+  it('joins the two complete runs and marks the subset, the stopped run and the replayed one', async () => {
+    await page.goto(`${server.url}#/history`);
+    const chart = page.locator('[data-chart="pass-rate"]');
+    await chart.waitFor();
+    const series = chart.locator(`[data-series="${GPT}"]`);
+    expect(
+      await series
+        .locator('circle')
+        .evaluateAll((circles) => circles.map((circle) => Number(circle.getAttribute('data-value')))),
+    ).toEqual([50, 100]);
+    // One stroke from the first complete run to the last, over the three set apart.
+    const line = await series.locator('path.series-line').getAttribute('d');
+    expect(line?.match(/[ML]/g)).toEqual(['M', 'L']);
+    expect(
+      await series
+        .locator('.apart-point')
+        .evaluateAll((points) =>
+          points.map((point) => [Number(point.getAttribute('data-value')), point.getAttribute('data-apart')]),
+        ),
+    ).toEqual([
+      [100, 'subset (-s test_0)'],
+      [0, 'stopped by --fail-fast'],
+      [100, 'replayed from recordings'],
+    ]);
+    expect(await series.locator('.apart-point title').first().textContent()).toContain(
+      'not on the line: subset (-s test_0)',
+    );
+    expect(await page.locator('[data-testid="apart-note"]').textContent()).toContain(
+      'complete runs of every test',
+    );
+    expect(await page.locator(`[data-legend="${MOCK}"]`).textContent()).toContain('mock');
+    expect(
+      await page.locator('[data-file="results_20260101_120000.json"] [data-partial]').textContent(),
+    ).toContain('partial: stopped by --fail-fast');
+  });
+});

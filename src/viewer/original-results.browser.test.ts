@@ -3,32 +3,29 @@
  * (test-support/original-nao/results): they render, and where nao counts fewer passes than the
  * file does, the page says why and shows both pass rates.
  */
-import { existsSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
+import { launchChromium, missingChromium } from '../../test-support/chromium.js';
 import { REPO_ROOT } from '../../test-support/cli/example-project.js';
+import { skipWhenMissing } from '../../test-support/local-servers.js';
 import { ensureViewerAssets } from '../../test-support/viewer/viewer-assets.js';
 import { startViewerServer, type ViewerServer } from './viewer-server.js';
 
-const hasChromium = existsSync(CHROMIUM_PATH);
-const required = Boolean(process.env.NAO_REQUIRE_SERVERS);
 const ORIGINAL = path.join(REPO_ROOT, 'test-support', 'original-nao', 'results');
-if (!hasChromium && !required) {
-  console.warn(
-    `Skipping the viewer browser tests of original results files: ${CHROMIUM_PATH} is missing (with NAO_REQUIRE_SERVERS set they fail instead).`,
-  );
-}
+const skip = skipWhenMissing({
+  tests: 'the viewer browser tests of original results files',
+  missing: missingChromium(),
+});
 
 let root: string;
 let server: ViewerServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!hasChromium && !required) return;
+  if (skip) return;
   const assetsDir = await ensureViewerAssets();
   root = await mkdtemp(path.join(tmpdir(), 'nao-viewer-original-'));
   await cp(ORIGINAL, path.join(root, 'tests', 'outputs'), { recursive: true });
@@ -42,7 +39,7 @@ afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true });
 });
 
-describe.skipIf(!hasChromium && !required)('results files of the original nao in the viewer', () => {
+describe.skipIf(skip)('results files of the original nao in the viewer', () => {
   it.each([
     ['results_20260212_100411.json', '50.0%', 'This file counts 4 of 6 runs as passed; nao counts 3'],
     ['results_20260217_001248.json', '0.0%', null],

@@ -6,23 +6,19 @@
  * live model call waits there until the run is cancelled.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
+import { launchChromium, missingChromium } from '../../test-support/chromium.js';
 import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-support/cli/example-project.js';
 import { runNao } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
+import { skipWhenMissing } from '../../test-support/local-servers.js';
 import { ensureViewerAssets } from '../../test-support/viewer/viewer-assets.js';
 import { listResultsFiles, type ResultsFile, readResultsFile } from '../results/index.js';
 
-const hasChromium = existsSync(CHROMIUM_PATH);
-const required = Boolean(process.env.NAO_REQUIRE_SERVERS);
-if (!hasChromium && !required) {
-  console.warn(`Skipping the local Run again browser tests: ${CHROMIUM_PATH} is missing.`);
-}
+const skip = skipWhenMissing({ tests: 'the local Run again browser tests', missing: missingChromium() });
 
 let llm: TestLlmServer;
 const held: Array<(error: Error) => void> = [];
@@ -67,7 +63,7 @@ async function newResultsFile(before: number): Promise<{ name: string; saved: Re
 }
 
 beforeAll(async () => {
-  if (!hasChromium && !required) return;
+  if (skip) return;
   llm = await startTestLlmServer({
     script: () => new Promise((_, reject) => held.push(reject)),
   });
@@ -110,7 +106,7 @@ afterAll(async () => {
 
 const panel = () => page.getByTestId('run-again-panel');
 
-describe.skipIf(!hasChromium && !required)('Run again in a viewer without a backend', () => {
+describe.skipIf(skip)('Run again in a viewer without a backend', () => {
   it('says at start that Run again runs in the server process', () => {
     expect(server.output()).toContain('Run again (in the page) runs the tests in this process');
   });

@@ -3,7 +3,6 @@
  * (`nao chat`, its own process, as a user starts it) over a copy of the example project, the
  * models answered by the wire-protocol test server. Screenshots go to test-artifacts/viewer/.
  */
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,20 +13,17 @@ import {
   freePort,
   startBackendProcess,
 } from '../../test-support/backend/backend-process.js';
-import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
+import { launchChromium, missingChromium } from '../../test-support/chromium.js';
 import { copyExampleProject, type ExampleCopy, REPO_ROOT } from '../../test-support/cli/example-project.js';
 import { capturedIO, latestResults, runNao } from '../../test-support/cli/run-cli.js';
 import { startTestLlmServer, type TestLlmServer } from '../../test-support/llm-server/index.js';
 import { type ScriptedAnswer, scriptedAnalyst } from '../../test-support/llm-server/scripted-analyst.js';
+import { skipWhenMissing } from '../../test-support/local-servers.js';
 import { ensureViewerAssets } from '../../test-support/viewer/viewer-assets.js';
 import { main } from '../cli/main.js';
 import { listResultsFiles, readResultsFile } from '../results/index.js';
 
-const hasChromium = existsSync(CHROMIUM_PATH);
-const required = Boolean(process.env.NAO_REQUIRE_SERVERS);
-if (!hasChromium && !required) {
-  console.warn(`Skipping the Run again browser tests: ${CHROMIUM_PATH} is missing.`);
-}
+const skip = skipWhenMissing({ tests: 'the Run again browser tests', missing: missingChromium() });
 
 const SCREENSHOTS = path.join(REPO_ROOT, 'test-artifacts', 'viewer');
 const EMAIL = 'ada@example.com';
@@ -75,7 +71,7 @@ async function startViewer(): Promise<typeof viewer> {
 }
 
 beforeAll(async () => {
-  if (!hasChromium && !required) return;
+  if (skip) return;
   llm = await startTestLlmServer({
     script: (request) =>
       holding ? new Promise((_, reject) => held.push(reject)) : scriptedAnalyst({ answers })(request),
@@ -117,7 +113,7 @@ afterAll(async () => {
 
 const panel = () => page.getByTestId('run-again-panel');
 
-describe.skipIf(!hasChromium && !required)('Run again in the viewer, through a running backend', () => {
+describe.skipIf(skip)('Run again in the viewer, through a running backend', () => {
   it('says how to start the backend when none answers', async () => {
     await page.goto(`${viewer.url}#/files/${encodeURIComponent(failedFile)}/runs/0`);
     await expect.poll(() => page.getByTestId('run-message').textContent()).toContain('values differ');

@@ -4,14 +4,14 @@
  * compare view gives `nao test diff`'s verdicts, and every number nao recounted from an
  * original nao file is marked with what the file says.
  */
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
+import { launchChromium, missingChromium } from '../../test-support/chromium.js';
 import { REPO_ROOT } from '../../test-support/cli/example-project.js';
+import { skipWhenMissing } from '../../test-support/local-servers.js';
 import {
   ORIGINAL_ONE_MODEL,
   ORIGINAL_SECOND_MODEL,
@@ -24,13 +24,7 @@ import { formatPointsWithInterval } from '../number-format/format-values.js';
 import { buildResultsFile, compareModels, type RunStatus } from '../results/index.js';
 import { startViewerServer, type ViewerServer } from './viewer-server.js';
 
-const hasChromium = existsSync(CHROMIUM_PATH);
-const required = Boolean(process.env.NAO_REQUIRE_SERVERS);
-if (!hasChromium && !required) {
-  console.warn(
-    `Skipping the viewer statistics browser tests: ${CHROMIUM_PATH} is missing (with NAO_REQUIRE_SERVERS set they fail instead).`,
-  );
-}
+const skip = skipWhenMissing({ tests: 'the viewer statistics browser tests', missing: missingChromium() });
 
 const SCREENSHOTS = path.join(REPO_ROOT, 'test-artifacts', 'viewer');
 const ORIGINAL_TWO = 'results_20260214_090000.json';
@@ -58,7 +52,7 @@ let server: ViewerServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!hasChromium && !required) return;
+  if (skip) return;
   const assetsDir = await ensureViewerAssets();
   root = await mkdtemp(path.join(tmpdir(), 'nao-viewer-statistics-'));
   const outputsDir = path.join(root, 'tests', 'outputs');
@@ -109,7 +103,7 @@ async function openPage(hash: string, width = 1400): Promise<{ page: Page; error
 
 const fileHash = (name: string) => `#/files/${encodeURIComponent(name)}`;
 
-describe.skipIf(!hasChromium && !required)('statistics in the viewer, in Chromium', () => {
+describe.skipIf(skip)('statistics in the viewer, in Chromium', () => {
   it.each([1280, 1600])(
     "draws each pass-rate point's interval as an error bar over the right pixels at %i px",
     async (width) => {

@@ -3,27 +3,21 @@
  * labels that never overlap however many files there are, and the Duration card's headline.
  * Each check reads element bounding boxes at the widths people use (1280 and 1600 px).
  */
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
+import { launchChromium, missingChromium } from '../../test-support/chromium.js';
 import { REPO_ROOT } from '../../test-support/cli/example-project.js';
+import { skipWhenMissing } from '../../test-support/local-servers.js';
 import { ensureViewerAssets } from '../../test-support/viewer/viewer-assets.js';
 import { CLAUDE, fixtureRun, GPT } from '../../test-support/viewer/viewer-fixtures.js';
 import { buildResultsFile, type RunResult, type RunStatus, resultsFileName } from '../results/index.js';
 import { secondsText } from './display-format.js';
 import { startViewerServer, type ViewerServer } from './viewer-server.js';
 
-const hasChromium = existsSync(CHROMIUM_PATH);
-const required = Boolean(process.env.NAO_REQUIRE_SERVERS);
-if (!hasChromium && !required) {
-  console.warn(
-    `Skipping the viewer layout browser tests: ${CHROMIUM_PATH} is missing (install chromium; with NAO_REQUIRE_SERVERS set they fail instead).`,
-  );
-}
+const skip = skipWhenMissing({ tests: 'the viewer layout browser tests', missing: missingChromium() });
 
 const SCREENSHOTS = path.join(REPO_ROOT, 'test-artifacts', 'viewer');
 const WIDTHS = [1280, 1600] as const;
@@ -34,7 +28,7 @@ let browser: Browser;
 const servers: ViewerServer[] = [];
 
 beforeAll(async () => {
-  if (!hasChromium && !required) return;
+  if (skip) return;
   assetsDir = await ensureViewerAssets();
   root = await mkdtemp(path.join(tmpdir(), 'nao-viewer-layout-'));
   await mkdir(SCREENSHOTS, { recursive: true });
@@ -90,7 +84,7 @@ function judgedRun(options: { test: string; status: 'passed' | 'failed' }): RunR
   };
 }
 
-describe.skipIf(!hasChromium && !required)('viewer layout in Chromium', () => {
+describe.skipIf(skip)('viewer layout in Chromium', () => {
   it.each(WIDTHS)(
     'shows every status badge whole in the runs table at %i px, judged ones too',
     async (width) => {
@@ -181,7 +175,7 @@ function historyFiles(count: number): Record<string, unknown> {
 
 const historyServers = new Map<number, Promise<ViewerServer>>();
 
-describe.skipIf(!hasChromium && !required)('history chart axis in Chromium', () => {
+describe.skipIf(skip)('history chart axis in Chromium', () => {
   it.each([5, 12, 50, 200].flatMap((count) => WIDTHS.map((width) => [count, width] as const)))(
     '%i results files at %i px: the x labels never overlap, first and last shown',
     async (count, width) => {
@@ -231,7 +225,7 @@ describe.skipIf(!hasChromium && !required)('history chart axis in Chromium', () 
   );
 });
 
-describe.skipIf(!hasChromium && !required)('the Duration card in Chromium', () => {
+describe.skipIf(skip)('the Duration card in Chromium', () => {
   /** The Duration card's label, value and detail, and whether its label keeps to one line like its neighbour's. */
   async function durationCard(page: Page) {
     await page.locator('[data-card="duration"] .card-value').waitFor();
@@ -314,7 +308,7 @@ describe.skipIf(!hasChromium && !required)('the Duration card in Chromium', () =
   });
 });
 
-describe.skipIf(!hasChromium && !required)('the by-model pass-rate bars', () => {
+describe.skipIf(skip)('the by-model pass-rate bars', () => {
   it.each(WIDTHS)(
     'carry the 95%% interval as an error bar where the file puts it, at %i px',
     async (width) => {

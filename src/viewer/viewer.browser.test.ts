@@ -3,14 +3,14 @@
  * known numbers (see test-support/viewer-fixtures.ts). Screenshots of the main views go to
  * test-artifacts/viewer/.
  */
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
+import { launchChromium, missingChromium } from '../../test-support/chromium.js';
 import { REPO_ROOT } from '../../test-support/cli/example-project.js';
+import { skipWhenMissing } from '../../test-support/local-servers.js';
 import { ensureViewerAssets } from '../../test-support/viewer/viewer-assets.js';
 import {
   CLAUDE,
@@ -23,14 +23,7 @@ import {
 import { buildResultsFile, type RunResult } from '../results/index.js';
 import { startViewerServer, type ViewerServer } from './viewer-server.js';
 
-const CHROMIUM = CHROMIUM_PATH;
-const hasChromium = existsSync(CHROMIUM);
-const required = Boolean(process.env.NAO_REQUIRE_SERVERS);
-if (!hasChromium && !required) {
-  console.warn(
-    `Skipping the viewer browser tests: ${CHROMIUM} is missing (install chromium; with NAO_REQUIRE_SERVERS set they fail instead).`,
-  );
-}
+const skip = skipWhenMissing({ tests: 'the viewer browser tests', missing: missingChromium() });
 
 const SCREENSHOTS = path.join(REPO_ROOT, 'test-artifacts', 'viewer');
 
@@ -41,7 +34,7 @@ let page: Page;
 let problems: string[];
 
 beforeAll(async () => {
-  if (!hasChromium && !required) return;
+  if (skip) return;
   const assetsDir = await ensureViewerAssets();
   root = await mkdtemp(path.join(tmpdir(), 'nao-viewer-browser-'));
   await writeViewerFixtures(path.join(root, 'tests', 'outputs'));
@@ -126,7 +119,7 @@ const ZERO_USAGE = {
 
 const fileHash = (name: string) => `#/files/${encodeURIComponent(name)}`;
 
-describe.skipIf(!hasChromium && !required)('results viewer in Chromium', () => {
+describe.skipIf(skip)('results viewer in Chromium', () => {
   it('shows the summary cards, the model table, the grid and the runs of a two-model file', async () => {
     await open(fileHash(FILES.multi));
     expect(await cards()).toEqual({
@@ -395,7 +388,7 @@ describe.skipIf(!hasChromium && !required)('results viewer in Chromium', () => {
   });
 });
 
-describe.skipIf(!hasChromium && !required)('judged runs in the viewer', () => {
+describe.skipIf(skip)('judged runs in the viewer', () => {
   let judgedRoot: string;
   let judgedServer: ViewerServer;
   const JUDGED_FILE = 'results_20250104_100000.json';

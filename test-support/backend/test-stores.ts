@@ -5,22 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { type AuthAdapter, createAuth, migrateAuthStore, type NaoAuth } from '../../src/backend/auth.js';
 import { type AuthDatabase, openAuthDatabase } from '../../src/backend/auth-database.js';
-
-export const POSTGRES_SERVER = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' };
-export const SERVERS_REQUIRED = Boolean(process.env.NAO_REQUIRE_SERVERS);
-
-/** Whether the PostgreSQL server of this machine answers (tests skip without it unless CI requires it). */
-export async function postgresAvailable(): Promise<boolean> {
-  const client = new pg.Client({ ...POSTGRES_SERVER, connectionTimeoutMillis: 3000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { missingPostgres, POSTGRES_SERVER, skipWhenMissing } from '../local-servers.js';
 
 /** A fresh schema on the local server, as a `NAO_DATABASE_URL` whose search_path points at it. */
 export async function createPostgresSchema(): Promise<{
@@ -53,6 +38,18 @@ export async function createPostgresSchema(): Promise<{
 }
 
 export type StoreKind = 'sqlite' | 'postgres';
+
+/**
+ * The stores `tests` run over: SQLite always, PostgreSQL when the local server answers or
+ * NAO_REQUIRE_SERVERS is set (then a missing server fails them).
+ */
+export async function storeKinds(options: { tests: string }): Promise<StoreKind[]> {
+  const skip = skipWhenMissing({
+    tests: `${options.tests} over PostgreSQL`,
+    missing: await missingPostgres(),
+  });
+  return skip ? ['sqlite'] : ['sqlite', 'postgres'];
+}
 
 export interface TestAuth {
   database: AuthDatabase;

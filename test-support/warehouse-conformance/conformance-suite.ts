@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/warehouse/open-database.js';
+import { skipWhenMissing } from '../local-servers.js';
 import {
   type ConformanceEngine,
   type EngineFixture,
@@ -17,8 +18,6 @@ import {
   spelled,
   type ValueKind,
 } from './engine.js';
-
-const SERVERS_REQUIRED = Boolean(process.env.NAO_REQUIRE_SERVERS);
 
 /** A name that appears in a query's text, to find it in a server's process list. */
 function marker(): string {
@@ -35,14 +34,12 @@ const STOPPED_WITHIN_MS = 10_000;
 export async function describeConformance<Fixture extends EngineFixture>(
   engine: ConformanceEngine<Fixture>,
 ): Promise<void> {
-  const missing = await engine.missing();
-  if (missing !== undefined && !SERVERS_REQUIRED) {
-    console.warn(
-      `Skipping the ${engine.label} warehouse conformance tests: ${missing} (set NAO_REQUIRE_SERVERS=1 to fail instead).`,
-    );
-  }
+  const skip = skipWhenMissing({
+    tests: `the ${engine.label} warehouse conformance tests`,
+    missing: await engine.missing(),
+  });
   describe(`${engine.label} warehouse`, () => {
-    conformanceTests({ engine, skip: missing !== undefined && !SERVERS_REQUIRED });
+    conformanceTests({ engine, skip });
   });
 }
 

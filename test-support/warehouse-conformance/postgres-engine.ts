@@ -3,26 +3,13 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../../src/config/schema.js';
 import type { Database } from '../../src/warehouse/database.js';
 import { openDatabase } from '../../src/warehouse/open-database.js';
+import { missingPostgres, POSTGRES_SERVER } from '../local-servers.js';
 import type { ConformanceEngine, EngineFixture } from './engine.js';
-
-export const POSTGRES_SERVER = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' };
 
 export interface PostgresFixture extends EngineFixture {
   schema: string;
   /** A connection of the test itself, with every right. */
   admin: pg.Client;
-}
-
-export async function missingPostgres(): Promise<string | undefined> {
-  const client = new pg.Client({ ...POSTGRES_SERVER, connectionTimeoutMillis: 3000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.end();
-    return undefined;
-  } catch {
-    return `no PostgreSQL server at ${POSTGRES_SERVER.host}:${POSTGRES_SERVER.port}`;
-  }
 }
 
 /** The suite connects as the server's superuser, which nao allows only when told (postgres-database.test.ts tries both). */

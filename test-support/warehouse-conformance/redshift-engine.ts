@@ -1,9 +1,8 @@
 import type { DatabaseConfig } from '../../src/config/schema.js';
+import { missingPostgres, POSTGRES_SERVER } from '../local-servers.js';
 import type { ConformanceEngine } from './engine.js';
 import {
-  missingPostgres,
   POSTGRES_MORE_REFUSALS,
-  POSTGRES_SERVER,
   POSTGRES_SESSION,
   type PostgresFixture,
   postgresEngine,

@@ -4,14 +4,13 @@
  * table shows rows and its search box has filtered them, on a server that has just started
  * (the file is parsed during the measure) and again on a warm one. Target: under 2 s.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { buildResultsFile, type RunResult, writeResultsFile } from '../../src/results/index.js';
 import { startViewerServer } from '../../src/viewer/index.js';
-import { CHROMIUM_PATH, launchChromium } from '../../test-support/chromium.js';
+import { launchChromium, missingChromium } from '../../test-support/chromium.js';
 import { ensureViewerAssets } from '../../test-support/viewer/viewer-assets.js';
 import type { Benchmark } from './main.js';
 import { formatBytes, formatMs, samplePeakMemory, timed } from './measure.js';
@@ -19,7 +18,6 @@ import { formatBytes, formatMs, samplePeakMemory, timed } from './measure.js';
 const TESTS = 10_000;
 const MODELS = ['openai:gpt-4.1', 'anthropic:claude-sonnet-4-5'];
 const TARGET_MS = 2000;
-const CHROMIUM = CHROMIUM_PATH;
 
 function testName(index: number): string {
   return `test_${String(index).padStart(5, '0')}`;
@@ -114,8 +112,9 @@ export const benchmark: Benchmark = {
   description:
     'nao test server: open a 20,000-run results file until the runs table is interactive (target < 2 s)',
   async run() {
-    if (!existsSync(CHROMIUM)) {
-      process.stdout.write(`skipped: ${CHROMIUM} is missing (apt-get install -y chromium)\n`);
+    const missing = missingChromium();
+    if (missing !== undefined) {
+      process.stdout.write(`skipped: ${missing}\n`);
       return;
     }
     const assetsDir = await ensureViewerAssets();

@@ -1,6 +1,7 @@
 /** What only the ClickHouse warehouse does; what every engine does is in conformance/. */
 import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipWhenMissing } from '../../../test-support/local-servers.js';
 import {
   type ClickHouseFixture,
   clickhouseConfig,
@@ -10,12 +11,10 @@ import { expectFailure } from '../../../test-support/warehouse-conformance/engin
 import { openDatabase } from '../open-database.js';
 import { openClickHouseDatabase } from './clickhouse-database.js';
 
-const missing = await clickhouseEngine.missing();
-const skip = missing !== undefined && !process.env.NAO_REQUIRE_SERVERS;
-if (skip)
-  console.warn(
-    `Skipping the ClickHouse warehouse tests: ${missing} (set NAO_REQUIRE_SERVERS=1 to fail instead).`,
-  );
+const skip = skipWhenMissing({
+  tests: 'the ClickHouse warehouse tests',
+  missing: await clickhouseEngine.missing(),
+});
 
 describe('ClickHouse warehouse without its driver', () => {
   it('fails to open with CONNECTION_FAILED naming the package to install', async () => {

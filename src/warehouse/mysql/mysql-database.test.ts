@@ -1,16 +1,14 @@
 /** What only the MySQL/MariaDB warehouse does; what every engine does is in conformance/. */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipWhenMissing } from '../../../test-support/local-servers.js';
 import { expectFailure } from '../../../test-support/warehouse-conformance/engine.js';
 import { type MysqlFixture, mysqlEngine } from '../../../test-support/warehouse-conformance/mysql-engine.js';
 
-const missing = await mysqlEngine.missing();
-const skip = missing !== undefined && !process.env.NAO_REQUIRE_SERVERS;
-if (skip) {
-  console.warn(
-    `Skipping the MySQL/MariaDB warehouse tests: ${missing} (set NAO_REQUIRE_SERVERS=1 to fail instead).`,
-  );
-}
+const skip = skipWhenMissing({
+  tests: 'the MySQL/MariaDB warehouse tests',
+  missing: await mysqlEngine.missing(),
+});
 
 describe.skipIf(skip)('MySQL/MariaDB warehouse', () => {
   let fixture: MysqlFixture;

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipWhenMissing } from '../../../test-support/local-servers.js';
 import { expectFailure } from '../../../test-support/warehouse-conformance/engine.js';
 import {
   MYSQL_SERVER,
@@ -18,12 +19,7 @@ import type { Database } from '../database.js';
 import type { DatabaseConfig } from '../database-config.js';
 import { openDatabase } from '../open-database.js';
 
-const missing = await mysqlEngine.missing();
-const skip = missing !== undefined && !process.env.NAO_REQUIRE_SERVERS;
-if (skip)
-  console.warn(
-    `Skipping the MySQL/MariaDB role tests: ${missing} (set NAO_REQUIRE_SERVERS=1 to fail instead).`,
-  );
+const skip = skipWhenMissing({ tests: 'the MySQL/MariaDB role tests', missing: await mysqlEngine.missing() });
 
 /** Accounts the tests log in as (no password); created once per server, kept. */
 const READER = 'nao_test_reader';

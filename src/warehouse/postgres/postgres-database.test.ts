@@ -1,19 +1,17 @@
 /** What only the PostgreSQL warehouse does; what every engine does is in conformance/. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { POSTGRES_SERVER, skipWhenMissing } from '../../../test-support/local-servers.js';
 import { expectFailure } from '../../../test-support/warehouse-conformance/engine.js';
 import {
-  POSTGRES_SERVER,
   type PostgresFixture,
   postgresEngine,
 } from '../../../test-support/warehouse-conformance/postgres-engine.js';
 import { openDatabase } from '../open-database.js';
 
-const missing = await postgresEngine.missing();
-const skip = missing !== undefined && !process.env.NAO_REQUIRE_SERVERS;
-if (skip)
-  console.warn(
-    `Skipping the PostgreSQL warehouse tests: ${missing} (set NAO_REQUIRE_SERVERS=1 to fail instead).`,
-  );
+const skip = skipWhenMissing({
+  tests: 'the PostgreSQL warehouse tests',
+  missing: await postgresEngine.missing(),
+});
 
 describe.skipIf(skip)('PostgreSQL warehouse', () => {
   let fixture: PostgresFixture;

@@ -5,9 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { POSTGRES_SERVER, skipWhenMissing } from '../../../test-support/local-servers.js';
 import { expectFailure } from '../../../test-support/warehouse-conformance/engine.js';
 import {
-  POSTGRES_SERVER,
   type PostgresFixture,
   postgresEngine,
 } from '../../../test-support/warehouse-conformance/postgres-engine.js';
@@ -15,10 +15,7 @@ import type { Database } from '../database.js';
 import type { DatabaseConfig } from '../database-config.js';
 import { openDatabase } from '../open-database.js';
 
-const missing = await postgresEngine.missing();
-const skip = missing !== undefined && !process.env.NAO_REQUIRE_SERVERS;
-if (skip)
-  console.warn(`Skipping the PostgreSQL role tests: ${missing} (set NAO_REQUIRE_SERVERS=1 to fail instead).`);
+const skip = skipWhenMissing({ tests: 'the PostgreSQL role tests', missing: await postgresEngine.missing() });
 
 /** Roles the tests log in as (trust authentication: no password); created once per server, kept. */
 const READER = 'nao_test_reader';

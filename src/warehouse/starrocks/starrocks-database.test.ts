@@ -1,16 +1,14 @@
 /** What only the StarRocks warehouse does, on the local MariaDB; what every engine does is in its conformance entry. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipWhenMissing } from '../../../test-support/local-servers.js';
 import { expectFailure } from '../../../test-support/warehouse-conformance/engine.js';
 import type { MysqlFixture } from '../../../test-support/warehouse-conformance/mysql-engine.js';
 import { starrocksEngine } from '../../../test-support/warehouse-conformance/starrocks-engine.js';
 
-const missing = await starrocksEngine.missing();
-const skip = missing !== undefined && !process.env.NAO_REQUIRE_SERVERS;
-if (skip) {
-  console.warn(
-    `Skipping the StarRocks warehouse tests: ${missing} (set NAO_REQUIRE_SERVERS=1 to fail instead).`,
-  );
-}
+const skip = skipWhenMissing({
+  tests: 'the StarRocks warehouse tests',
+  missing: await starrocksEngine.missing(),
+});
 
 describe.skipIf(skip)('StarRocks warehouse (on the local MariaDB)', () => {
   let fixture: MysqlFixture;
