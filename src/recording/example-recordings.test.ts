@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_DIR } from '../../test-support/cli/example-project.js';
+import { ensureExampleWarehouse } from '../../test-support/example-warehouse/index.js';
 import { runRecordedSuite } from '../../test-support/recording/recorded-suite.js';
-import { ensureExampleWarehouse } from '../../tools/example/index.js';
 import {
   EXAMPLE_MODEL,
   EXAMPLE_NOTE,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { discoverTests } from '../../src/test-files/index.js';
-import { ensureExampleWarehouse } from '../../tools/example/index.js';
+import { ensureExampleWarehouse } from '../example-warehouse/index.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const EXAMPLE_DIR = path.join(REPO_ROOT, 'example');

@@ -8,7 +8,7 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import { compareResults } from '../../src/verdict/compare/index.js';
 import type { CellValue } from '../../src/warehouse/database.js';
-import { seededRandom } from '../example/index.js';
+import { seededRandom } from '../../test-support/example-warehouse/index.js';
 import type { Benchmark } from './main.js';
 import { formatBytes, formatMs, samplePeakMemory, timed } from './measure.js';
 

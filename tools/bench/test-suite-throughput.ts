@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { main } from '../../src/cli/main.js';
-import { buildExampleWarehouse } from '../example/index.js';
+import { buildExampleWarehouse } from '../../test-support/example-warehouse/index.js';
 import { startAnalystServerProcess } from './analyst-server-process.js';
 import type { Benchmark } from './main.js';
 import { formatBytes, formatMs, hostStealMs, mainThreadCpuMs, samplePeakMemory } from './measure.js';

@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ensureExampleWarehouse } from './build-warehouse.js';
+import { ensureExampleWarehouse } from '../../test-support/example-warehouse/index.js';
 
 const exampleDir = fileURLToPath(new URL('../../example/', import.meta.url));
 const naoBin = fileURLToPath(new URL('../../bin/nao.js', import.meta.url));

@@ -30,6 +30,24 @@ describe('the import structure of src/', () => {
   });
 });
 
+describe('the import structure of the repository', () => {
+  it('has no import loop between src/, web/, test-support/ and tools/', () => {
+    const files = ['src', 'web', 'test-support', 'tools'].flatMap((folder) =>
+      importEdges({ root: ROOT, folder }),
+    );
+    const top = (file: string) => file.split(path.sep)[0] ?? file;
+    const crossing = files.filter((edge) => top(edge.from) !== top(edge.to));
+    const loops = cyclesOf(crossing.map((edge) => ({ from: top(edge.from), to: top(edge.to) }))).map(
+      (folders) =>
+        `${folders.join(' ↔ ')}: ${crossing
+          .filter((edge) => folders.includes(top(edge.from)) && folders.includes(top(edge.to)))
+          .map((edge) => `${edge.from} → ${edge.to}`)
+          .join(', ')}`,
+    );
+    expect(loops).toEqual([]);
+  });
+});
+
 describe('cyclesOf', () => {
   it.each([
     ['no edges', [], []],

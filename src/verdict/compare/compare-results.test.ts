@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../../tools/example/shop-data.js';
+import { seededRandom } from '../../../test-support/example-warehouse/index.js';
 import { NaoError } from '../../errors/index.js';
 import type { CellValue } from '../../warehouse/database.js';
 import { type CompareOptions, compareResults } from './compare-results.js';

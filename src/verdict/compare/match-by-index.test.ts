@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../../tools/example/shop-data.js';
+import { seededRandom } from '../../../test-support/example-warehouse/index.js';
 import type { CellValue } from '../../warehouse/database.js';
 import type { CompareOptions } from './compare-results.js';
 import { matchByIndex } from './match-by-index.js';
