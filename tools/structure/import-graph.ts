@@ -1,6 +1,7 @@
 /**
- * The import graph of src/, read from the sources' own import statements (type imports and
- * `export … from` included) with TypeScript's pre-processor: nothing is compiled or run.
+ * The import graph of a folder of the repository (src/, tools/…), read from the sources' own
+ * import statements (type imports and `export … from` included) with TypeScript's
+ * pre-processor: nothing is compiled or run.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
