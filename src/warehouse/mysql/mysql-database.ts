@@ -197,8 +197,8 @@ class MysqlDatabase implements Database {
       const result = await streamRows(streaming, sql, limits.maxRows);
       // A killed SLEEP() returns 1 instead of failing: once nao stopped a query, its rows mean nothing.
       watch.throwIfStopped();
-      // So, now and then, may one the server's own time limit interrupted; and without the
-      // statement guard a query may lift that limit. An answer that took the whole limit is a timeout.
+      // A SLEEP() that the server's own time limit interrupts may also return 1, and without the
+      // statement guard a query may lift that limit: rows that took the whole limit are a timeout.
       if (limits.timeoutMs !== undefined && performance.now() - sent >= limits.timeoutMs) {
         throw queryTimeout({ ...context, timeoutMs: limits.timeoutMs });
       }
