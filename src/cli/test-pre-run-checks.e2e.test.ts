@@ -185,6 +185,33 @@ describe('a reference SQL its database cannot run', () => {
   }, 90_000);
 });
 
+describe('a DuckDB reference SQL of several statements', () => {
+  // The second statement reads the temp table the first makes: planned alone it is missing.
+  const prompt = 'How many orders were delivered?';
+  const twoStatements =
+    `prompt: ${prompt}\nsql: |\n` +
+    "  CREATE TEMP TABLE delivered AS SELECT * FROM orders WHERE status = 'delivered';\n" +
+    '  SELECT COUNT(*) AS delivered_orders FROM delivered\n';
+
+  it('is left to the run: validate notes it (exit 0), and the run compares its last result', async () => {
+    await addTest('two_statements', twoStatements);
+    const validate = await nao(['test', 'validate']);
+    expect(validate.code).toBe(0);
+    expect(validate.stderr).toContain(
+      'Note: two_statements.yml: the reference SQL was not checked: it has 2 statements; only a single statement is planned ahead of the run',
+    );
+    expect(server.requests).toHaveLength(0);
+
+    answers = {
+      [prompt]: { sql: "SELECT COUNT(*) AS delivered_orders FROM orders WHERE status = 'delivered'" },
+    };
+    const run = await nao(['test', '--local', '-s', 'two_statements']);
+    expect(run.code).toBe(0);
+    const [result] = (await latestResults(project.dir)).results;
+    expect(result).toMatchObject({ name: 'two_statements', status: 'passed' });
+  });
+});
+
 describe("a test's database", () => {
   it('with several configured and none named, stops validate and the run alike (exit 2, no model call)', async () => {
     const configFile = path.join(project.dir, 'nao_config.yaml');

@@ -139,6 +139,40 @@ describe('checkReferenceSql: planned on the real engines, no rows read', () => {
     }
   });
 
+  it('duckdb: leaves SQL of several statements to the run, and runs none of them', async () => {
+    const database = databases.duckdb!;
+    // error() fails only when it runs: a check that ran the second statement would say invalid.
+    // The third SQL reads a temp table the first statement makes: planned alone it is missing.
+    for (const sql of [
+      "SELECT 1; SELECT error('the check ran this statement')",
+      'CREATE TEMP TABLE recent AS SELECT * FROM orders;\nSELECT COUNT(*) AS n FROM recent',
+    ]) {
+      expect(await checkReferenceSql({ sql, database })).toEqual({
+        status: 'unchecked',
+        reason: 'it has 2 statements; only a single statement is planned ahead of the run',
+      });
+    }
+    // The run itself runs them all and keeps the last result.
+    const run = await database.query(
+      'CREATE TEMP TABLE recent AS SELECT * FROM orders;\nSELECT COUNT(*) AS n FROM recent',
+      { maxRows: 10 },
+    );
+    expect(run.rows).toEqual([[1]]);
+    // One statement, trailing semicolon and comment included, is still planned.
+    for (const sql of ['SELECT COUNT(*) AS n FROM orders;', 'SELECT COUNT(*) AS n FROM orders; -- all']) {
+      expect(await checkReferenceSql({ sql, database })).toEqual({ status: 'valid', database: 'duckdb' });
+    }
+    expect((await checkReferenceSql({ sql: 'SELEC 1; SELECT 2', database })).status).toBe('invalid');
+  });
+
+  it.each(['sqlite', 'postgres', 'mysql'])(
+    '%s: SQL of several statements is invalid, as its run would fail',
+    async (name) => {
+      const check = await checkReferenceSql({ sql: 'SELECT 1; SELECT 2', database: databases[name]! });
+      expect(check.status).toBe('invalid');
+    },
+  );
+
   it('plans on exactly the engines nao test validate opens to plan', () => {
     expect(DATABASE_TYPES.filter(plannedAhead).sort()).toEqual(['duckdb', 'mysql', 'postgres', 'sqlite']);
     for (const [type, database] of Object.entries(databases)) {

@@ -1,6 +1,6 @@
 /**
  * Checks a test's reference SQL against its database before any model is called: the engine
- * parses and plans it (EXPLAIN), reads no rows, and says what is wrong. `nao test validate`
+ * parses and plans it (EXPLAIN), runs no statement of it, reads no rows, and says what is wrong. `nao test validate`
  * reports the failures; `nao test` makes those tests' runs errors without starting their agent.
  */
 import type { DatabaseConfig, NaoConfig } from '../config/index.js';
@@ -43,11 +43,13 @@ export async function checkReferenceSql(options: {
     return { status: 'unchecked', reason: 'only a query (SELECT, WITH, …) is planned ahead of the run' };
   }
   try {
-    await database.plan(sql, {
+    const outcome = await database.plan(sql, {
       timeoutMs: options.timeoutMs ?? REFERENCE_CHECK_TIMEOUT_MS,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
-    return { status: 'valid', database: database.name };
+    return outcome.planned
+      ? { status: 'valid', database: database.name }
+      : { status: 'unchecked', reason: outcome.reason };
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     const rejected =

@@ -72,16 +72,22 @@ export type DatabaseDialect =
  * (codes CONNECTION_FAILED, QUERY_FAILED, QUERY_TIMEOUT, QUERY_OUT_OF_MEMORY, READ_ONLY_VIOLATION,
  * DATABASE_CLOSED).
  */
+/** What `Database.plan` did with the SQL: planned it, or left it to the run, saying why. */
+export type PlanOutcome = { planned: true } | { planned: false; reason: string };
+
 export interface Database {
   readonly name: string;
   readonly dialect: DatabaseDialect;
   query(sql: string, options?: QueryOptions): Promise<QueryResult>;
   /**
-   * Has the engine plan `sql` without running it or reading a row: resolves when it accepts
-   * the statement, rejects as `query` would. Present exactly where the engine definition says
+   * Has the engine plan `sql` without running it or reading a row: resolves with `planned`
+   * when it accepts the statement, rejects as `query` would, and says why when it cannot plan
+   * `sql` without running some of it. Present exactly where the engine definition says
    * `plannedAhead` (database-config.ts); elsewhere reference SQL is left to the run.
    */
-  plan?: ((sql: string, options?: Pick<QueryOptions, 'timeoutMs' | 'signal'>) => Promise<void>) | undefined;
+  plan?:
+    | ((sql: string, options?: Pick<QueryOptions, 'timeoutMs' | 'signal'>) => Promise<PlanOutcome>)
+    | undefined;
   listTables(): Promise<TableInfo[]>;
   /** Releases every connection and process; calling it again does nothing. */
   close(): Promise<void>;

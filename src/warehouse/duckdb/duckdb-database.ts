@@ -1,5 +1,5 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import type { Database, QueryOptions, QueryResult, TableInfo } from '../database.js';
+import type { Database, PlanOutcome, QueryOptions, QueryResult, TableInfo } from '../database.js';
 import { duckDbMemoryLimit } from '../memory-limit.js';
 import { startQuery, stoppedError, watchQuery } from '../query-control.js';
 import { tablesOfColumns } from '../table-list.js';
@@ -136,15 +136,26 @@ class DuckDbDatabase implements Database {
       );
     } finally {
       watch.dispose();
-      interrupter.stop();
-      this.active.delete(connection);
-      connection.closeSync();
+      this.release(connection, interrupter);
     }
   }
 
-  /** EXPLAIN, on the SQL's first line, so the engine's line numbers are the SQL's own. */
-  async plan(sql: string, options?: Pick<QueryOptions, 'timeoutMs' | 'signal'>): Promise<void> {
+  /**
+   * EXPLAIN, on the SQL's first line, so the engine's line numbers are the SQL's own. EXPLAIN
+   * takes one statement: before several, DuckDB would plan the first and run the others in
+   * full, and a later one may read what an earlier one makes (a temp table, a variable), so
+   * SQL of several statements is left to the run, which runs them all.
+   */
+  async plan(sql: string, options?: Pick<QueryOptions, 'timeoutMs' | 'signal'>): Promise<PlanOutcome> {
+    const statements = await this.statementCount(sql);
+    if (statements > 1) {
+      return {
+        planned: false,
+        reason: `it has ${statements} statements; only a single statement is planned ahead of the run`,
+      };
+    }
     await this.query(`EXPLAIN ${sql}`, { ...options, maxRows: 0 });
+    return { planned: true };
   }
 
   async listTables(): Promise<TableInfo[]> {
@@ -167,9 +178,19 @@ class DuckDbDatabase implements Database {
     } catch (error) {
       throw this.queryError(error);
     } finally {
-      interrupter.stop();
-      this.active.delete(connection);
-      connection.closeSync();
+      this.release(connection, interrupter);
+    }
+  }
+
+  /** The statements DuckDB's parser finds in `sql`; 1 when it cannot parse it, so EXPLAIN says why. */
+  private async statementCount(sql: string): Promise<number> {
+    const { connection, interrupter } = await this.connect();
+    try {
+      return (await connection.extractStatements(sql)).count;
+    } catch {
+      return 1;
+    } finally {
+      this.release(connection, interrupter);
     }
   }
 
@@ -196,6 +217,12 @@ class DuckDbDatabase implements Database {
     const interrupter = new Interrupter(connection);
     this.active.set(connection, interrupter);
     return { connection, interrupter };
+  }
+
+  private release(connection: DuckDBConnection, interrupter: Interrupter): void {
+    interrupter.stop();
+    this.active.delete(connection);
+    connection.closeSync();
   }
 
   private queryError(error: unknown): WarehouseError {

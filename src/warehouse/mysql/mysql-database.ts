@@ -98,6 +98,7 @@ class MysqlDatabase implements Database {
     this.plan = plannedAhead(options.dialect)
       ? async (sql, planOptions) => {
           await this.query(sql, { ...planOptions, planOnly: true, maxRows: 0 });
+          return { planned: true };
         }
       : undefined;
     this.guard = options.guard;

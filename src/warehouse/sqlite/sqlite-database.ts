@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { NaoError } from '../../errors/index.js';
 import { childModule, processPool } from '../../process-pool/index.js';
-import type { Database, QueryOptions, QueryResult, TableInfo } from '../database.js';
+import type { Database, PlanOutcome, QueryOptions, QueryResult, TableInfo } from '../database.js';
 import { NO_LIMITS, type QueryLimits, startQuery, stoppedError, watchQuery } from '../query-control.js';
 import {
   connectionFailed,
@@ -67,8 +67,9 @@ class SqliteDatabase implements Database {
   }
 
   /** EXPLAIN, on the SQL's first line, so the engine's line numbers are the SQL's own. */
-  async plan(sql: string, options?: Pick<QueryOptions, 'timeoutMs' | 'signal'>): Promise<void> {
+  async plan(sql: string, options?: Pick<QueryOptions, 'timeoutMs' | 'signal'>): Promise<PlanOutcome> {
     await this.query(`EXPLAIN ${sql}`, { ...options, maxRows: 0 });
+    return { planned: true };
   }
 
   async listTables(): Promise<TableInfo[]> {
