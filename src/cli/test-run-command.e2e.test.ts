@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { copyExampleProject, type ExampleCopy } from '../../test-support/cli/example-project.js';
@@ -179,8 +179,41 @@ describe('nao test --local: runs that cannot be judged', () => {
     expect(results[0]!.message).toBe('timed out after 3 s');
   });
 
+  it('makes a reference with more rows than agent.max_result_rows an error, never a match of the first rows', async () => {
+    const configFile = path.join(project.dir, 'nao_config.yaml');
+    const config = await readFile(configFile, 'utf8');
+    const files = ['every_order.yml', 'first_orders.yml'].map((name) =>
+      path.join(project.dir, 'tests', name),
+    );
+    const reference = 'sql: SELECT order_id FROM orders ORDER BY order_id\n';
+    try {
+      await writeFile(configFile, `${config}\nagent:\n  max_result_rows: 5\n`);
+      await writeFile(files[0]!, `name: every_order\nprompt: List the id of every order.\n${reference}`);
+      await writeFile(files[1]!, `name: first_orders\nprompt: List the ids of the orders.\n${reference}`);
+      answers = {
+        // Right, but its result is cut at 5 rows like the reference's.
+        'List the id of every order.': { sql: 'SELECT order_id FROM orders ORDER BY order_id' },
+        // Wrong: it stops at 5 rows, which are the reference's first 5.
+        'List the ids of the orders.': { sql: 'SELECT order_id FROM orders ORDER BY order_id LIMIT 5' },
+      };
+      const { code, stdout } = await nao(['test', '--local', '-s', 'every_order,first_orders']);
+      expect(code).toBe(1);
+      expect(stdout).toContain('0 passed, 0 failed, 2 errors, 0 unverified, 2 total');
+      for (const result of (await latestResults()).results) {
+        expect(result).toMatchObject({ status: 'error', passed: false });
+        expect(result.message).toBe(
+          'reference SQL failed: database "shop" (duckdb): it returns more than 5 rows, the agent.max_result_rows ' +
+            "limit at which the agent's query results are cut, so no answer can be compared whole. " +
+            'Raise agent.max_result_rows in nao_config.yaml, or have the test ask for fewer rows.',
+        );
+      }
+    } finally {
+      await writeFile(configFile, config);
+      await Promise.all(files.map((file) => rm(file, { force: true })));
+    }
+  });
+
   it('marks a test without sql or assertions unverified: exit 0 with a warning, 1 with --strict', async () => {
-    const { writeFile, rm } = await import('node:fs/promises');
     const file = path.join(project.dir, 'tests', 'say_hello.yml');
     await writeFile(file, 'name: say_hello\nprompt: Say hello to the data team.\n');
     try {

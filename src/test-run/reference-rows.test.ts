@@ -78,12 +78,11 @@ describe('runReferenceQuery', () => {
         ['2021.25', 'r1'],
         ['2062.50', 'r2'],
       ],
-      truncated: false,
       snapshotConsistent: false,
     });
   });
 
-  it('passes the row limit, timeout and signal to the database and reports truncation', async () => {
+  it('passes the row limit, timeout and signal to the database; more rows than the limit cannot be compared', async () => {
     const warehouse = await duckdbFile('warehouse', warehouseFile);
     const signal = new AbortController().signal;
     const result = await runReferenceQuery({
@@ -95,8 +94,23 @@ describe('runReferenceQuery', () => {
       signal,
     });
     expect(warehouse.calls).toEqual([{ maxRows: 10, timeoutMs: 5000, signal }]);
-    expect(result).toMatchObject({ success: true, truncated: true });
-    if (result.success) expect(result.rows).toHaveLength(10);
+    expect(result).toEqual({
+      success: false,
+      code: 'TOO_MANY_ROWS',
+      error:
+        'database "warehouse" (duckdb): it returns more than 10 rows, the agent.max_result_rows limit at which ' +
+        "the agent's query results are cut, so no answer can be compared whole. Raise agent.max_result_rows " +
+        'in nao_config.yaml, or have the test ask for fewer rows.',
+    });
+    // Exactly at the limit, the reference is whole.
+    const atLimit = await runReferenceQuery({
+      sql: 'SELECT id FROM orders ORDER BY id LIMIT 10',
+      databaseName: 'warehouse',
+      databases: [warehouse],
+      maxRows: 10,
+    });
+    expect(atLimit).toMatchObject({ success: true });
+    if (atLimit.success) expect(atLimit.rows).toHaveLength(10);
   });
 
   it.each([

@@ -14,7 +14,7 @@ export interface RunReferenceQueryOptions {
   databases: readonly Database[];
   /** Configured databases nao cannot open (a type it cannot query, unset values): named, never run. */
   unavailable?: readonly { name: string; reason: string }[];
-  /** The agent's result row limit: the reference is never cut shorter than the agent's data. */
+  /** The agent's result row limit: a reference with more rows cannot be compared (`TOO_MANY_ROWS`). */
   maxRows: number;
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -28,7 +28,8 @@ export type ReferenceErrorCode =
   | 'AMBIGUOUS_DATABASE'
   | 'UNKNOWN_DATABASE'
   | 'UNAVAILABLE_DATABASE'
-  | 'QUERY_FAILED';
+  | 'QUERY_FAILED'
+  | 'TOO_MANY_ROWS';
 
 export type ReferenceRowsResult =
   | {
@@ -39,8 +40,6 @@ export type ReferenceRowsResult =
       /** The engine's type of each column, parallel to `columns`. */
       columnTypes: string[];
       rows: CellValue[][];
-      /** The reference had more than `maxRows` rows. */
-      truncated: boolean;
       /**
        * True only when the reference provably read the same data as the agent: a file database
        * unchanged from before the agent's first query until after this query (see data-snapshot.ts).
@@ -77,6 +76,18 @@ export async function runReferenceQuery(options: RunReferenceQueryOptions): Prom
     return { success: false, code: 'QUERY_FAILED', error: referenceFailure(database, error) };
   }
 
+  if (result.truncated) {
+    // The agent's results are cut at the same limit, so no answer could hold all of the rows,
+    // and comparing the first ones would pass an answer that stops there.
+    return {
+      success: false,
+      code: 'TOO_MANY_ROWS',
+      error:
+        `database "${database.name}" (${database.dialect}): it returns more than ${maxRows} rows, ` +
+        `the agent.max_result_rows limit at which the agent's query results are cut, so no answer can be compared whole. ` +
+        'Raise agent.max_result_rows in nao_config.yaml, or have the test ask for fewer rows.',
+    };
+  }
   const snapshot = options.snapshots?.get(database.name);
   const snapshotConsistent =
     snapshot !== undefined && (database.dialect === 'duckdb' || database.dialect === 'sqlite')
@@ -88,7 +99,6 @@ export async function runReferenceQuery(options: RunReferenceQueryOptions): Prom
     columns: result.columns.map((column) => column.name),
     columnTypes: result.columns.map((column) => column.type),
     rows: result.rows,
-    truncated: result.truncated,
     snapshotConsistent,
   };
 }
