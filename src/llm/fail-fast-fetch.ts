@@ -1,4 +1,11 @@
-import { networkCode, networkText, originOf, ProviderError, redactSecrets } from './provider-error.js';
+import {
+  isBlockedPort,
+  networkCode,
+  networkText,
+  originOf,
+  ProviderError,
+  redactSecrets,
+} from './provider-error.js';
 
 export type FetchFunction = typeof globalThis.fetch;
 
@@ -10,9 +17,10 @@ const UNREACHABLE_HINTS: Record<string, string> = {
 
 /**
  * The fetch given to the provider packages: the standard one (or the injected one: tests,
- * record/replay), except that a refused connection or an unknown host fails at once with a hint.
- * The SDK retries every network failure, and waiting 30 s to retry these would only delay the
- * error; a `ProviderError` is not an `APICallError`, so the SDK passes it on without retrying.
+ * record/replay), except that a refused connection, an unknown host or a port fetch refuses
+ * fails at once with a hint. The SDK retries every network failure, and waiting 30 s to retry
+ * these would only delay the error; a `ProviderError` is not an `APICallError`, so the SDK
+ * passes it on without retrying.
  */
 export function failFastFetch(options: {
   provider: string;
@@ -26,9 +34,11 @@ export function failFastFetch(options: {
       // Looked up per call, as the provider packages do, so a fetch installed later is used.
       return await (options.fetch ?? globalThis.fetch)(input, init);
     } catch (error) {
-      const hint = UNREACHABLE_HINTS[networkCode(error) ?? ''];
-      if (hint === undefined) throw error;
       const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      const hint = isBlockedPort(error)
+        ? ` Node's fetch never connects to port ${portOf(url)}, which the fetch standard blocks: serve the provider on another port and change base_url.`
+        : UNREACHABLE_HINTS[networkCode(error) ?? ''];
+      if (hint === undefined) throw error;
       const text = redactSecrets(networkText(error), options.secrets);
       throw new ProviderError({
         provider: options.provider,
@@ -41,4 +51,8 @@ export function failFastFetch(options: {
       });
     }
   };
+}
+
+function portOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).port : '(unknown)';
 }

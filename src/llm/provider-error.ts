@@ -239,6 +239,14 @@ function errorChain(error: unknown): Error[] {
   return errors;
 }
 
+/**
+ * Node's fetch refuses the ports the fetch standard blocks (6000, 6665–6669, 10080…) before it
+ * connects, with this message and no code: no retry can succeed.
+ */
+export function isBlockedPort(error: unknown): boolean {
+  return errorChain(error).some((current) => current.message === 'bad port');
+}
+
 /** The network error code on the cause chain (`ECONNREFUSED`, `UND_ERR_SOCKET`, ...), if any. */
 export function networkCode(error: unknown): string | undefined {
   const codes = errorChain(error).map((current) => (current as { code?: unknown }).code);

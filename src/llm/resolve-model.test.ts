@@ -542,6 +542,30 @@ describe('resolveModel failures through the AI SDK', () => {
     expect(message).toMatch(/ Is the server running, and is base_url right\?$/);
   });
 
+  it('fails at once, naming the port, when base_url uses a port that fetch refuses', async () => {
+    let calls = 0;
+    const counting: typeof fetch = (input, init) => {
+      calls++;
+      return fetch(input, init);
+    };
+    // 6000 is on the fetch standard's list of blocked ports: Node's fetch refuses it before connecting.
+    const resolved = resolveModel({
+      modelString: 'openai:gpt-4.1',
+      config: config([
+        { provider: 'openai', api_key: 'sk-test', base_url: 'http://127.0.0.1:6000/v1', models: [] },
+      ]),
+      env: {},
+      fetch: counting,
+    });
+    const error = await failureOf(resolved, { prompt: 'hi' });
+    expect(calls).toBe(1);
+    expect(error).toMatchObject({ code: 'PROVIDER_ERROR', failure: 'network', status: null, attempts: 1 });
+    expect((error as ProviderError).message).toBe(
+      'openai:gpt-4.1 could not be reached at http://127.0.0.1:6000: fetch failed: bad port. ' +
+        "Node's fetch never connects to port 6000, which the fetch standard blocks: serve the provider on another port and change base_url.",
+    );
+  });
+
   it('ends a hung provider with a PROVIDER_TIMEOUT', async () => {
     await serve(() => ({ hang: true }));
     // Long enough for the request to reach the server on a loaded machine: the hang is what times out.
