@@ -370,6 +370,10 @@ describe('nao test: exit code 2 when it cannot start', () => {
     [['test', '--local', '-s', 'no_such_test'], 'Test not found: no_such_test'],
     [['test', '--local', '-t', 'many'], '-t/--threads must be a whole number'],
     [['test', '--local', '--timeout', '-1'], '--timeout must be a number > 0'],
+    [
+      ['test', '--local', '--timeout', '3000000'],
+      '--timeout must be at most 2147483 seconds (about 24 days)',
+    ],
     [['test', '--local', '--bogus'], "unknown option '--bogus'"],
   ])('%j', async (args, message) => {
     const { code, stderr } = await nao(args);

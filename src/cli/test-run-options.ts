@@ -4,7 +4,7 @@ import { modelStringSchema } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import { parseShardFlag, type ShardSpec } from '../shard/shard-spec.js';
 import { type Credentials, credentialsFrom } from './credentials.js';
-import { positiveIntegerFlag, positiveNumberFlag } from './flag-values.js';
+import { positiveIntegerFlag, positiveNumberFlag, secondsFlag } from './flag-values.js';
 
 /** `nao test` flags as commander hands them over (strings; repeatable flags as lists). */
 export interface RawTestRunFlags {
@@ -103,9 +103,7 @@ export function resolveTestRunOptions(options: {
     credentials,
     repeat: flags.repeat === undefined ? 1 : positiveIntegerFlag('--repeat', flags.repeat),
     timeoutMs:
-      flags.timeout === undefined
-        ? config.test.timeoutMs
-        : positiveNumberFlag('--timeout', flags.timeout) * 1000,
+      flags.timeout === undefined ? config.test.timeoutMs : secondsFlag('--timeout', flags.timeout) * 1000,
     maxCostUsd: flags.maxCost === undefined ? undefined : positiveNumberFlag('--max-cost', flags.maxCost),
     failFast: flags.failFast ?? config.test.failFast,
     verbose: flags.verbose ?? false,

@@ -162,6 +162,15 @@ describe('parseConfig: resource limits', () => {
   it.each([
     ['agent:\n  query_timeout_s: 0\n', 'agent.query_timeout_s: must be > 0 (seconds) (line 2)'],
     ['test:\n  timeout_s: -5\n', 'test.timeout_s: must be > 0 (seconds) (line 2)'],
+    // Longer than a Node timer holds: it would fire at once and end every run immediately.
+    [
+      'test:\n  timeout_s: 3000000\n',
+      'test.timeout_s: must be at most 2147483 (seconds, about 24 days) (line 2)',
+    ],
+    [
+      'agent:\n  query_timeout_s: 1e12\n',
+      'agent.query_timeout_s: must be at most 2147483 (seconds, about 24 days) (line 2)',
+    ],
     [
       'agent:\n  query_memory_limit: lots\n',
       'agent.query_memory_limit: expected a share of the machine memory',

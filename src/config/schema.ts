@@ -40,7 +40,17 @@ const memoryLimit = z.string().refine(
   },
   { message: 'expected a share of the machine memory up to 100% (`25%`) or a size (`4GB`, `512MB`)' },
 );
-const seconds = lenientNumber(z.number().positive('must be > 0 (seconds)'));
+/**
+ * The longest time limit nao takes, in seconds (about 24 days): Node's timers hold at most
+ * 2^31−1 ms and fire at once past it, which would end every run or query immediately.
+ */
+export const MAX_TIMEOUT_S = Math.floor((2 ** 31 - 1) / 1000);
+const seconds = lenientNumber(
+  z
+    .number()
+    .positive('must be > 0 (seconds)')
+    .max(MAX_TIMEOUT_S, `must be at most ${MAX_TIMEOUT_S} (seconds, about 24 days)`),
+);
 
 export const comparisonSchema = z.object({
   rtol: tolerance.default(DEFAULT_COMPARISON.rtol),
