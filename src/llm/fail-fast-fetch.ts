@@ -6,6 +6,7 @@ import {
   ProviderError,
   redactSecrets,
 } from './provider-error.js';
+import { limitResponseSize } from './response-size-limit.js';
 
 export type FetchFunction = typeof globalThis.fetch;
 
@@ -17,8 +18,8 @@ const UNREACHABLE_HINTS: Record<string, string> = {
 
 /**
  * The fetch given to the provider packages: the standard one (or the injected one: tests,
- * record/replay), except that a refused connection, an unknown host or a port fetch refuses
- * fails at once with a hint. The SDK retries every network failure, and waiting 30 s to retry
+ * record/replay), with answers cut at `MAX_RESPONSE_BYTES` (response-size-limit.ts), and a
+ * refused connection, an unknown host or a port fetch refuses failing at once with a hint. The SDK retries every network failure, and waiting 30 s to retry
  * these would only delay the error; a `ProviderError` is not an `APICallError`, so the SDK
  * passes it on without retrying.
  */
@@ -32,7 +33,8 @@ export function failFastFetch(options: {
   return async (input, init) => {
     try {
       // Looked up per call, as the provider packages do, so a fetch installed later is used.
-      return await (options.fetch ?? globalThis.fetch)(input, init);
+      const response = await (options.fetch ?? globalThis.fetch)(input, init);
+      return limitResponseSize(response, { provider: options.provider, modelId: options.modelId });
     } catch (error) {
       const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
       const hint = isBlockedPort(error)

@@ -14,6 +14,7 @@ import { NaoError } from '../errors/index.js';
 import { DEFAULT_CALL_SETTINGS } from './call-settings.js';
 import { ProviderError, ProviderTimeoutError } from './provider-error.js';
 import { type ResolvedModel, type ResolveModelOptions, resolveModel } from './resolve-model.js';
+import { MAX_RESPONSE_BYTES } from './response-size-limit.js';
 import { costOf, usageFromSteps } from './usage.js';
 
 let server: TestLlmServer | undefined;
@@ -565,6 +566,19 @@ describe('resolveModel failures through the AI SDK', () => {
         "Node's fetch never connects to port 6000, which the fetch standard blocks: serve the provider on another port and change base_url.",
     );
   });
+
+  it.each(['openai:gpt-4.1', 'anthropic:claude-sonnet-4-5'])(
+    '%s: stops reading an answer of more than 32 MiB, once, naming the model',
+    async (modelString) => {
+      await serve([{ text: 'a'.repeat(MAX_RESPONSE_BYTES + 1024) }]);
+      const error = await failureOf(resolve(modelString), { prompt: 'hi' });
+      expect(error).toMatchObject({ code: 'PROVIDER_ERROR', status: 200, attempts: 1 });
+      expect((error as ProviderError).message).toBe(
+        `${modelString} sent an answer of more than 32 MiB; nao stops reading there. A model's answer is far smaller: check base_url and the proxy behind it.`,
+      );
+      expect(server?.requests).toHaveLength(1);
+    },
+  );
 
   it('ends a hung provider with a PROVIDER_TIMEOUT', async () => {
     await serve(() => ({ hang: true }));
