@@ -19,9 +19,9 @@ const UNREACHABLE_HINTS: Record<string, string> = {
 /**
  * The fetch given to the provider packages: the standard one (or the injected one: tests,
  * record/replay), with answers cut at `MAX_RESPONSE_BYTES` (response-size-limit.ts), and a
- * refused connection, an unknown host or a port fetch refuses failing at once with a hint. The SDK retries every network failure, and waiting 30 s to retry
- * these would only delay the error; a `ProviderError` is not an `APICallError`, so the SDK
- * passes it on without retrying.
+ * refused connection, an unknown host or a port fetch refuses failing at once with a hint.
+ * The SDK retries every network failure, and waiting 30 s to retry these would only delay the
+ * error; a `ProviderError` is not an `APICallError`, so the SDK passes it on without retrying.
  */
 export function failFastFetch(options: {
   provider: string;

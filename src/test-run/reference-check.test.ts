@@ -142,7 +142,7 @@ describe('checkReferenceSql: planned on the real engines, no rows read', () => {
   it('duckdb: leaves SQL of several statements to the run, and runs none of them', async () => {
     const database = databases.duckdb!;
     // error() fails only when it runs: a check that ran the second statement would say invalid.
-    // The third SQL reads a temp table the first statement makes: planned alone it is missing.
+    // The second SQL reads a temp table its first statement makes: planned alone it is missing.
     for (const sql of [
       "SELECT 1; SELECT error('the check ran this statement')",
       'CREATE TEMP TABLE recent AS SELECT * FROM orders;\nSELECT COUNT(*) AS n FROM recent',

@@ -1,7 +1,8 @@
 /**
  * Checks a test's reference SQL against its database before any model is called: the engine
- * parses and plans it (EXPLAIN), runs no statement of it, reads no rows, and says what is wrong. `nao test validate`
- * reports the failures; `nao test` makes those tests' runs errors without starting their agent.
+ * parses and plans it (EXPLAIN), runs no statement of it, reads no rows, and says what is
+ * wrong. `nao test validate` reports the failures; `nao test` makes those tests' runs errors
+ * without starting their agent.
  */
 import type { DatabaseConfig, NaoConfig } from '../config/index.js';
 import { messageOf } from '../errors/index.js';

@@ -67,14 +67,14 @@ export type DatabaseDialect =
   | 'redshift'
   | 'starrocks';
 
+/** What `Database.plan` did with the SQL: planned it, or left it to the run, saying why. */
+export type PlanOutcome = { planned: true } | { planned: false; reason: string };
+
 /**
  * A read-only connection to one configured warehouse. Failures are `WarehouseError`s
  * (codes CONNECTION_FAILED, QUERY_FAILED, QUERY_TIMEOUT, QUERY_OUT_OF_MEMORY, READ_ONLY_VIOLATION,
  * DATABASE_CLOSED).
  */
-/** What `Database.plan` did with the SQL: planned it, or left it to the run, saying why. */
-export type PlanOutcome = { planned: true } | { planned: false; reason: string };
-
 export interface Database {
   readonly name: string;
   readonly dialect: DatabaseDialect;
