@@ -580,6 +580,25 @@ describe('resolveModel failures through the AI SDK', () => {
     },
   );
 
+  it('stops reading a streamed answer of more than 32 MiB too, with the same message', async () => {
+    await serve([{ text: 'a'.repeat(MAX_RESPONSE_BYTES + 1024) }]);
+    const resolved = resolve('openai:gpt-4.1');
+    // As the agent streams for nao chat: the stream's failure is thrown from the iteration.
+    const error = await (async () => {
+      try {
+        const stream = streamText({ model: resolved.model, prompt: 'hi', ...resolved.callSettings });
+        for await (const part of stream.fullStream) if (part.type === 'error') throw part.error;
+      } catch (caught) {
+        return resolved.explainError(caught);
+      }
+      throw new Error('expected the stream to fail');
+    })();
+    expect((error as ProviderError).message).toBe(
+      "openai:gpt-4.1 sent an answer of more than 32 MiB; nao stops reading there. A model's answer is far smaller: check base_url and the proxy behind it.",
+    );
+    expect(server?.requests).toHaveLength(1);
+  });
+
   it('ends a hung provider with a PROVIDER_TIMEOUT', async () => {
     await serve(() => ({ hang: true }));
     // Long enough for the request to reach the server on a loaded machine: the hang is what times out.

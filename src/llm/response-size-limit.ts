@@ -8,28 +8,27 @@ import { ProviderError } from './provider-error.js';
 export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /**
- * `response` with a body that fails, once more than `maxBytes` arrived, with a ProviderError
- * naming the model: the SDK reports that error (it keeps it as the cause of its own), and
- * stops reading.
+ * `response` with a body that fails, once more than `MAX_RESPONSE_BYTES` arrived, with a
+ * ProviderError naming the model: the SDK reports that error (it keeps it as the cause of its
+ * own), and stops reading.
  */
 export function limitResponseSize(
   response: Response,
-  options: { provider: string; modelId: string; maxBytes?: number },
+  options: { provider: string; modelId: string },
 ): Response {
   const { body } = response;
   if (body === null) return response;
-  const maxBytes = options.maxBytes ?? MAX_RESPONSE_BYTES;
   let received = 0;
   const limited = body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         received += chunk.byteLength;
-        if (received <= maxBytes) {
+        if (received <= MAX_RESPONSE_BYTES) {
           controller.enqueue(chunk);
           return;
         }
         const label = `${options.provider}:${options.modelId}`;
-        const size = `${maxBytes / (1024 * 1024)} MiB`;
+        const size = `${MAX_RESPONSE_BYTES / (1024 * 1024)} MiB`;
         controller.error(
           new ProviderError({
             provider: options.provider,

@@ -82,10 +82,12 @@ export async function runReferenceQuery(options: RunReferenceQueryOptions): Prom
     return {
       success: false,
       code: 'TOO_MANY_ROWS',
-      error:
-        `database "${database.name}" (${database.dialect}): it returns more than ${maxRows} rows, ` +
-        `the agent.max_result_rows limit at which the agent's query results are cut, so no answer can be compared whole. ` +
-        'Raise agent.max_result_rows in nao_config.yaml, or have the test ask for fewer rows.',
+      error: onDatabase(
+        database,
+        `it returns more than ${maxRows} rows, the agent.max_result_rows limit at which the agent's ` +
+          'query results are cut, so no answer can be compared whole. Raise agent.max_result_rows in ' +
+          'nao_config.yaml, or have the test ask for fewer rows.',
+      ),
     };
   }
   const snapshot = options.snapshots?.get(database.name);
@@ -109,7 +111,12 @@ export async function runReferenceQuery(options: RunReferenceQueryOptions): Prom
  */
 export function referenceFailure(database: Pick<Database, 'name' | 'dialect'>, error: unknown): string {
   const engine = error instanceof WarehouseError ? (error.engineMessage ?? error.message) : messageOf(error);
-  return `database "${database.name}" (${database.dialect}): ${engine}`;
+  return onDatabase(database, engine);
+}
+
+/** What went wrong with the reference, after the database it ran on. */
+function onDatabase(database: Pick<Database, 'name' | 'dialect'>, problem: string): string {
+  return `database "${database.name}" (${database.dialect}): ${problem}`;
 }
 
 /**
